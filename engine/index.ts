@@ -1,0 +1,15 @@
+/**
+ * The engine's one public entry: the host and tools import from here only (ARCHITECTURE.md).
+ */
+export { Engine, type EngineOptions, type StartRequest } from './engine';
+export type { DefinitionStore, SaveOptions } from './store/definition-store';
+export { MemoryDefinitionStore } from './store/memory/memory-definition-store';
+export { FileDefinitionStore } from './store/file/file-definition-store';
+export { SystemClock, ManualClock, type Clock, type TimerHandle } from './runtime/clock';
+export { BadInputError, CancelledError } from './runtime/errors';
+export type { Message, OutputMessage } from './runtime/message';
+export { definePlugin, type Plugin, type PluginContext, type PluginLogger, type PluginResult } from './plugins/contract';
+export { PluginRegistry } from './plugins/registry';
+export { builtinPlugins } from './plugins/builtin';
+export { contentHash, canonicalJson } from './definitions/content-hash';
+export type { EventListener } from './tracker/event-bus';

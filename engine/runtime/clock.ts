@@ -1,0 +1,88 @@
+/** A timer handle returned by a clock; opaque to callers. */
+export type TimerHandle = { readonly id: number };
+
+/**
+ * All engine time goes through a clock, so timeouts, backoff and deadlines can be tested in virtual time.
+ */
+export interface Clock {
+  now(): number;
+  setTimer(callback: () => void, delayMs: number): TimerHandle;
+  clearTimer(handle: TimerHandle): void;
+}
+
+/** The wall clock. */
+export class SystemClock implements Clock {
+  private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
+  private nextId = 1;
+
+  now(): number {
+    return Date.now();
+  }
+
+  setTimer(callback: () => void, delayMs: number): TimerHandle {
+    const id = this.nextId++;
+    const t = setTimeout(() => {
+      this.timers.delete(id);
+      callback();
+    }, delayMs);
+    t.unref?.();
+    this.timers.set(id, t);
+    return { id };
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    const t = this.timers.get(handle.id);
+    if (t !== undefined) clearTimeout(t);
+    this.timers.delete(handle.id);
+  }
+}
+
+/** A clock that moves only when told to; timers fire in due order during `advance`. */
+export class ManualClock implements Clock {
+  private current: number;
+  private nextId = 1;
+  private readonly timers = new Map<number, { due: number; callback: () => void }>();
+
+  constructor(startMs = 0) {
+    this.current = startMs;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimer(callback: () => void, delayMs: number): TimerHandle {
+    const id = this.nextId++;
+    this.timers.set(id, { due: this.current + Math.max(0, delayMs), callback });
+    return { id };
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    this.timers.delete(handle.id);
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due, in order of due time. */
+  advance(ms: number): void {
+    const target = this.current + ms;
+    for (;;) {
+      let nextId = -1;
+      let nextDue = Infinity;
+      for (const [id, t] of this.timers) {
+        if (t.due <= target && t.due < nextDue) {
+          nextDue = t.due;
+          nextId = id;
+        }
+      }
+      if (nextId < 0) break;
+      const timer = this.timers.get(nextId)!;
+      this.timers.delete(nextId);
+      this.current = timer.due;
+      timer.callback();
+    }
+    this.current = target;
+  }
+
+  pendingTimers(): number {
+    return this.timers.size;
+  }
+}

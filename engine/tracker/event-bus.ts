@@ -1,0 +1,35 @@
+import type { StudioEvent, UnnumberedEvent } from '../../shared/events/events';
+
+export type EventListener = (event: StudioEvent) => void;
+
+/**
+ * The one feed of engine events: numbers each event and hands it to every listener in order.
+ * A listener that throws is reported and never stops the engine or the other listeners.
+ */
+export class EventBus {
+  private seq = 0;
+  private readonly listeners = new Set<EventListener>();
+
+  constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
+
+  publish(event: UnnumberedEvent): StudioEvent {
+    const numbered = { ...event, seq: ++this.seq } as StudioEvent;
+    for (const listener of this.listeners) {
+      try {
+        listener(numbered);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+    return numbered;
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+}

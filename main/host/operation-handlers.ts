@@ -1,0 +1,22 @@
+import type { OperationName, OperationOutput, ParsedInput } from '../../shared/api/contract';
+import type { Caller } from '../../shared/api/roles';
+import type { Engine } from '../../engine/index';
+
+export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, caller: Caller) => Promise<OperationOutput<K>>;
+
+/** One handler per operation; a missing operation fails to compile. */
+export type OperationHandlers = { [K in OperationName]: OperationHandler<K> };
+
+/** The StudioApi implemented on the engine. */
+export function createOperationHandlers(engine: Engine): OperationHandlers {
+  return {
+    'nodeTypes.list': async () => engine.nodeTypes(),
+    'workflows.list': async ({ session }) => engine.listWorkflows(session),
+    'workflows.get': async ({ session, workflowId }) => engine.getWorkflow(session, workflowId),
+    'workflows.save': async ({ session, definition, note }) => engine.saveWorkflow(session, definition, note),
+    'workflows.validate': async ({ definition }) => engine.validate(definition),
+    'runs.start': async ({ session, workflowId, payload }) => engine.startRun({ session, workflowId, payload }),
+    'runs.get': async ({ executionId }) => engine.getRun(executionId),
+    'runs.list': async (query) => engine.listRuns(query),
+  };
+}

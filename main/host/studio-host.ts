@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { Engine, FileDefinitionStore, MemoryDefinitionStore, type EngineOptions } from '../../engine/index';
+import type { ApiResult } from '../../shared/api/errors';
+import type { Caller } from '../../shared/api/roles';
+import type { EventBatchListener } from '../../shared/api/transport';
+import type { EventFilter } from '../../shared/events/events';
+import { dispatch } from './dispatch';
+import { EventBatcher } from './event-batcher';
+import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
+
+export interface StudioHostOptions {
+  /** Data folder; definitions live under it. Without one everything stays in memory. */
+  dataDir?: string;
+  /** Extra engine options (plugins, clock) — mainly for tests. */
+  engine?: Omit<EngineOptions, 'definitions'>;
+  /** Where unexpected errors are reported (the transports only ever send `INTERNAL`). */
+  onInternalError?: (error: unknown) => void;
+}
+
+/**
+ * The host: one engine for a data folder, the StudioApi implemented on it, and batched event
+ * subscriptions. IPC, HTTP and the CLI all talk to this object, never to the engine directly.
+ */
+export class StudioHost {
+  readonly engine: Engine;
+  readonly dataDir: string | null;
+  private readonly handlers: OperationHandlers;
+  private readonly batchers = new Set<EventBatcher>();
+
+  constructor(private readonly options: StudioHostOptions = {}) {
+    this.dataDir = options.dataDir ?? null;
+    if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
+    const definitions = this.dataDir ? new FileDefinitionStore(this.dataDir) : new MemoryDefinitionStore();
+    this.engine = new Engine({ ...options.engine, definitions, onListenerError: options.onInternalError });
+    this.handlers = createOperationHandlers(this.engine);
+  }
+
+  /** Runs one operation for a caller; never throws, errors come back as data. */
+  invoke(operation: unknown, input: unknown, caller: Caller): Promise<ApiResult<unknown>> {
+    return dispatch(this.handlers, operation, input, caller, this.options.onInternalError);
+  }
+
+  /** Subscribes to the event feed; events arrive in batches. Returns the unsubscribe function. */
+  subscribe(filter: EventFilter, listener: EventBatchListener): () => void {
+    const batcher = new EventBatcher(filter, listener);
+    const unsubscribe = this.engine.subscribe(batcher.push);
+    this.batchers.add(batcher);
+    return () => {
+      unsubscribe();
+      batcher.close();
+      this.batchers.delete(batcher);
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.engine.shutdown();
+    for (const b of this.batchers) b.close();
+    this.batchers.clear();
+  }
+}
+
+/** The caller of the desktop renderer: the local user is ADMIN (SEC-01). */
+export const LOCAL_UI_CALLER: Caller = { actor: 'ui:local', role: 'ADMIN' };
+/** The caller of the CLI. */
+export const CLI_CALLER: Caller = { actor: 'cli', role: 'ADMIN' };

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { Status } from '../status/status';
+import { DEFAULT_SESSION, Identifier } from '../workflow/identifier';
+import { WorkflowDefinition } from '../workflow/definition.schema';
+import { NodeTypeInfo } from '../workflow/node-type';
+import { ValidationIssue } from '../workflow/validation-issue';
+import type { Role } from './roles';
+import { RunDetail, RunSummary } from './runs.schema';
+import { SaveResult, StoredWorkflow, WorkflowSummary } from './workflows.schema';
+
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One operation of the StudioApi: its input schema, output schema, the role it needs and its REST route. */
+export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  summary: string;
+  input: I;
+  output: O;
+  role: Role;
+  /** REST route; `:name` segments are filled from input fields; GET reads the rest from the query string. */
+  http: { method: HttpMethod; path: string };
+}
+
+function op<I extends z.ZodType, O extends z.ZodType>(spec: OperationSpec<I, O>): OperationSpec<I, O> {
+  return spec;
+}
+
+const Session = Identifier.default(DEFAULT_SESSION);
+/** Largest idempotency key accepted (ADM-02). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+
+/**
+ * The StudioApi contract: every operation, once. IPC handlers, REST routes and the renderer's client are
+ * all generated from this table, so a new operation appears on every transport at once.
+ */
+export const STUDIO_API = {
+  'nodeTypes.list': op({
+    summary: 'List the node types of the plugin registry, with their config schemas.',
+    input: z.object({}),
+    output: z.array(NodeTypeInfo),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/node-types' },
+  }),
+  'workflows.list': op({
+    summary: 'List saved workflows, optionally of one session.',
+    input: z.object({ session: Identifier.optional() }),
+    output: z.array(WorkflowSummary),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows' },
+  }),
+  'workflows.get': op({
+    summary: 'Read the current definition of a workflow.',
+    input: z.object({ session: Session, workflowId: Identifier }),
+    output: StoredWorkflow,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows/:session/:workflowId' },
+  }),
+  'workflows.save': op({
+    summary: 'Validate and save a workflow; an invalid graph is refused and nothing is stored.',
+    input: z.object({ session: Session, definition: WorkflowDefinition, note: z.string().max(1000).optional() }),
+    output: SaveResult,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/workflows' },
+  }),
+  'workflows.validate': op({
+    summary: 'Validate a definition without saving it (DEF-02 issues with codes, node ids and paths).',
+    input: z.object({ definition: z.unknown() }),
+    output: z.object({ valid: z.boolean(), issues: z.array(ValidationIssue) }),
+    role: 'VIEWER',
+    http: { method: 'POST', path: '/api/workflows/validate' },
+  }),
+  'runs.start': op({
+    summary: 'Start a run of a saved workflow with a payload.',
+    input: z.object({
+      session: Session,
+      workflowId: Identifier,
+      payload: z.record(z.string(), z.unknown()).default({}),
+      idempotencyKey: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).optional(),
+    }),
+    output: z.object({ executionId: z.string() }),
+    role: 'OPERATOR',
+    http: { method: 'POST', path: '/api/workflow/start' },
+  }),
+  'runs.get': op({
+    summary: 'Read a run: its status, every node\'s status and counts, and its results.',
+    input: z.object({ executionId: Identifier }),
+    output: RunDetail,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions/:executionId' },
+  }),
+  'runs.list': op({
+    summary: 'List runs, newest first.',
+    input: z.object({
+      session: Identifier.optional(),
+      workflowId: Identifier.optional(),
+      status: Status.optional(),
+      limit: z.coerce.number().int().min(1).max(1000).default(100),
+    }),
+    output: z.array(RunSummary),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions' },
+  }),
+} as const;
+
+export type StudioApiTable = typeof STUDIO_API;
+export type OperationName = keyof StudioApiTable;
+/** Input as a caller writes it (defaults optional). */
+export type OperationInput<K extends OperationName> = z.input<StudioApiTable[K]['input']>;
+/** Input after parsing (defaults applied) — what the host receives. */
+export type ParsedInput<K extends OperationName> = z.output<StudioApiTable[K]['input']>;
+export type OperationOutput<K extends OperationName> = z.output<StudioApiTable[K]['output']>;
+
+export const OPERATION_NAMES = Object.keys(STUDIO_API) as OperationName[];
+
+export function isOperationName(name: unknown): name is OperationName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(STUDIO_API, name);
+}
+
+/** The event stream route (SSE); events arrive in batches. */
+export const EVENTS_HTTP_PATH = '/api/events/stream';

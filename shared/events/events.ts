@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { Status } from '../status/status';
+
+const Base = {
+  /** Position in the host's event feed, increasing by one per event. */
+  seq: z.number().int(),
+  executionId: z.string(),
+  /** Epoch milliseconds from the engine's clock. */
+  at: z.number(),
+};
+
+export const ErrorInfo = z.object({ name: z.string(), message: z.string(), code: z.string().optional() });
+export type ErrorInfo = z.infer<typeof ErrorInfo>;
+
+export const NodeCounts = z.object({ received: z.number().int(), emitted: z.number().int() });
+export type NodeCounts = z.infer<typeof NodeCounts>;
+
+export const ExecutionStatusEvent = z.object({
+  ...Base,
+  type: z.literal('EXECUTION_STATUS'),
+  session: z.string(),
+  workflowId: z.string(),
+  definitionVersion: z.string(),
+  status: Status,
+  error: ErrorInfo.optional(),
+});
+
+export const NodeStatusEvent = z.object({
+  ...Base,
+  type: z.literal('NODE_STATUS'),
+  nodeId: z.string(),
+  status: Status,
+  counts: NodeCounts,
+  error: ErrorInfo.optional(),
+});
+
+/** A message that reached a terminal node (OBS-03). */
+export const NodeResultEvent = z.object({
+  ...Base,
+  type: z.literal('NODE_RESULT'),
+  nodeId: z.string(),
+  messageId: z.string(),
+  payload: z.unknown(),
+});
+
+export const LogEvent = z.object({
+  ...Base,
+  type: z.literal('LOG'),
+  nodeId: z.string().optional(),
+  level: z.enum(['debug', 'info', 'warn', 'error']),
+  text: z.string(),
+});
+
+/** Every state change is one of these; the UI, the SSE feed and the tracker consume the same events. */
+export const StudioEvent = z.discriminatedUnion('type', [ExecutionStatusEvent, NodeStatusEvent, NodeResultEvent, LogEvent]);
+export type StudioEvent = z.infer<typeof StudioEvent>;
+export type StudioEventType = StudioEvent['type'];
+export const STUDIO_EVENT_TYPES = StudioEvent.options.map((o) => o.shape.type.value);
+
+/** Filter of an event subscription (`GET /api/events/stream?executionId=&type=`). */
+export const EventFilter = z.object({
+  executionId: z.string().optional(),
+  type: z.array(z.enum(['EXECUTION_STATUS', 'NODE_STATUS', 'NODE_RESULT', 'LOG'])).optional(),
+});
+export type EventFilter = z.infer<typeof EventFilter>;
+
+export function matchesFilter(event: StudioEvent, filter: EventFilter | undefined): boolean {
+  if (!filter) return true;
+  if (filter.executionId && event.executionId !== filter.executionId) return false;
+  if (filter.type && filter.type.length && !filter.type.includes(event.type)) return false;
+  return true;
+}
+
+/** Strips the feed sequence number, for events built by the engine before the bus numbers them. */
+export type UnnumberedEvent = StudioEvent extends infer E ? (E extends StudioEvent ? Omit<E, 'seq'> : never) : never;
