@@ -20,6 +20,8 @@ export const transformPlugin = definePlugin({
   defaultConfig: { set: {}, mode: 'merge' },
   outputs: [DEFAULT_PORT],
   process(message, config, ctx) {
+    // Nothing to set: the message passes through unchanged (no copy).
+    if (config.mode === 'merge' && Object.keys(config.set).length === 0) return [{ payload: message.payload, metadata: message.metadata }];
     const scope = {
       payload: message.payload,
       metadata: message.metadata,
