@@ -22,7 +22,7 @@ export interface EngineOptions {
   definitions?: DefinitionStore;
   plugins?: ReadonlyArray<Plugin<never>>;
   clock?: Clock;
-  /** Capacity of each node's input channel (`yukta.engine.channel-capacity`, 64). */
+  /** Capacity of each node's input channel (64): the most messages waiting in front of a node (ENG-01). */
   channelCapacity?: number;
   /** Runs kept in memory for `runs.get`/`runs.list` (1000). */
   maxRuns?: number;
