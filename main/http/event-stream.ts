@@ -1,0 +1,91 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { EVENTS_HTTP_PATH } from '../../shared/api/contract';
+import { StudioApiError } from '../../shared/api/errors';
+import { roleAllows } from '../../shared/api/roles';
+import { EventFilter, type StudioEvent } from '../../shared/events/events';
+import { joinPath } from '../../shared/workflow/validation-issue';
+import type { StudioHost } from '../host/studio-host';
+import type { CallerResolver } from './caller';
+import { apiErrorFromThrown, sendApiError } from './http-errors';
+
+/** A comment line every this often keeps proxies and idle timeouts from closing a quiet stream. */
+export const HEARTBEAT_MS = 15_000;
+/** A client that lets this much output pile up unread is dropped (it can reconnect) instead of growing memory. */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+export interface EventStreamOptions {
+  heartbeatMs?: number;
+}
+
+/** Reads the stream's filter from the query: `executionId`, `type` repeated or comma-separated. */
+export function eventFilterFromQuery(query: Record<string, string | string[] | undefined>): EventFilter {
+  const raw: Record<string, unknown> = {};
+  if (query.executionId !== undefined) raw.executionId = query.executionId;
+  if (query.type !== undefined) {
+    const values = Array.isArray(query.type) ? query.type : [query.type];
+    raw.type = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+  }
+  const parsed = EventFilter.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = joinPath(issue.path);
+    throw new StudioApiError('BAD_INPUT', `${path || 'filter'}: ${issue.message}`, path || undefined);
+  }
+  return parsed.data;
+}
+
+/** Formats one batch as an SSE message; `id` is the last event's feed position. */
+export function sseBatchMessage(batch: StudioEvent[]): string {
+  const last = batch[batch.length - 1];
+  const id = last ? `id: ${last.seq}\n` : '';
+  return `${id}event: batch\ndata: ${JSON.stringify(batch)}\n\n`;
+}
+
+/** Open streams, so closing the server can end them (an open stream would keep it from closing). */
+export type OpenStreams = Set<ServerResponse>;
+
+function openStream(raw: ServerResponse, streams: OpenStreams): void {
+  raw.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+    Connection: 'keep-alive',
+  });
+  raw.write(': connected\n\n'); // sends the headers now, so the client sees the stream open
+  streams.add(raw);
+}
+
+/**
+ * `GET /api/events/stream`: the host's events as Server-Sent Events, one `event: batch` message per
+ * batch, never one per event. The subscription ends when the client goes away.
+ */
+export function registerEventStream(app: FastifyInstance, host: StudioHost, resolveCaller: CallerResolver, streams: OpenStreams, options: EventStreamOptions = {}): void {
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  app.get(EVENTS_HTTP_PATH, async (request: FastifyRequest, reply) => {
+    let filter: EventFilter;
+    try {
+      const caller = resolveCaller(request);
+      if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `the event stream needs role VIEWER; ${caller.actor} has ${caller.role}`);
+      filter = eventFilterFromQuery(request.query as Record<string, string | string[]>);
+    } catch (error) {
+      return sendApiError(reply, apiErrorFromThrown(error));
+    }
+    reply.hijack();
+    const raw = reply.raw;
+    openStream(raw, streams);
+    const write = (text: string): void => {
+      if (raw.writableEnded || raw.destroyed) return;
+      if (raw.writableLength > MAX_BUFFERED_BYTES) raw.destroy();
+      else raw.write(text);
+    };
+    const unsubscribe = host.subscribe(filter, (batch) => write(sseBatchMessage(batch)));
+    const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+    heartbeat.unref();
+    raw.once('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(raw);
+    });
+  });
+}

@@ -1,0 +1,37 @@
+import type { FastifyReply } from 'fastify';
+import { httpStatusOf, StudioApiError, type ApiErrorData } from '../../shared/api/errors';
+
+/** Sends an API error as `{error: ApiErrorData}` with the status its code maps to. */
+export function sendApiError(reply: FastifyReply, error: ApiErrorData): FastifyReply {
+  return reply.code(httpStatusOf(error.code)).type('application/json; charset=utf-8').send(JSON.stringify({ error }));
+}
+
+/** Sends an operation's value as JSON with status 200 (serialised here, so a string value stays JSON). */
+export function sendApiValue(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(value ?? null));
+}
+
+interface FrameworkError {
+  code?: unknown;
+  statusCode?: unknown;
+  message?: unknown;
+}
+
+/**
+ * Maps an error raised by fastify itself (body parsing, limits) or by our own code onto the API's error
+ * shape. Client errors keep their message; anything else becomes INTERNAL without internals leaking.
+ */
+export function apiErrorFromThrown(thrown: unknown): ApiErrorData {
+  if (thrown instanceof StudioApiError) return thrown.toData();
+  const error = (thrown && typeof thrown === 'object' ? thrown : {}) as FrameworkError;
+  const message = typeof error.message === 'string' ? error.message : 'request failed';
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+    return { code: 'PAYLOAD_TOO_LARGE', message: 'request body is larger than the server accepts' };
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && status === 400)) {
+    return { code: 'BAD_INPUT', message: `body is not valid JSON: ${message}`, path: 'body' };
+  }
+  if (status >= 400 && status < 500) return { code: 'BAD_INPUT', message };
+  return { code: 'INTERNAL', message: 'internal error' };
+}
