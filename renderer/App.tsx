@@ -1,0 +1,49 @@
+import { ReactFlowProvider } from '@xyflow/react';
+import { useMemo } from 'react';
+import type { StudioClient } from '../shared/api/client';
+import { ApiProvider, useApi } from './api/api-context';
+import type { FrameScheduler } from './api/event-coalescer';
+import { BottomPanel } from './components/BottomPanel';
+import { EditorCanvas } from './features/editor/EditorCanvas';
+import { Inspector } from './features/editor/Inspector';
+import { Palette } from './features/editor/Palette';
+import { useAddNode } from './features/editor/use-add-node';
+import { ProblemsPanel } from './features/problems/ProblemsPanel';
+import { useLiveValidation } from './features/problems/live-validation';
+import { RunsPanel } from './features/runs/RunsPanel';
+import { ActionBanner, AppBar } from './features/workflow/AppBar';
+import { useStudioShortcuts, useStudioStartup } from './features/workflow/use-studio-startup';
+import { createStudioActions } from './features/workflow/workflow-actions';
+
+/** The studio: app bar, palette | canvas | inspector, bottom panel. */
+export function App({ client, schedule }: { client: StudioClient; schedule?: FrameScheduler }) {
+  return (
+    <ApiProvider client={client}>
+      <ReactFlowProvider>
+        <Studio schedule={schedule} />
+      </ReactFlowProvider>
+    </ApiProvider>
+  );
+}
+
+function Studio({ schedule }: { schedule?: FrameScheduler }) {
+  const api = useApi();
+  const actions = useMemo(() => createStudioActions(api), [api]);
+  const addNode = useAddNode();
+  useLiveValidation();
+  useStudioStartup(api, actions, schedule);
+  useStudioShortcuts(actions);
+
+  return (
+    <div className="studio">
+      <AppBar actions={actions} />
+      <ActionBanner />
+      <main className="workspace">
+        <Palette onAdd={(type) => void addNode(type)} />
+        <EditorCanvas />
+        <Inspector />
+      </main>
+      <BottomPanel problems={<ProblemsPanel />} runs={<RunsPanel onSelect={(id) => void actions.showRun(id)} />} />
+    </div>
+  );
+}

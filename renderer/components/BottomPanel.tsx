@@ -1,0 +1,34 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import type { ReactNode } from 'react';
+import { useProblems } from '../store/problems-store';
+import { useStudio } from '../store/studio-store';
+import type { BottomTab } from '../store/ui-slice';
+
+/** Bottom panel tabs (Radix Tabs, our component kit): Problems and Runs for now. */
+export function BottomPanel({ problems, runs }: { problems: ReactNode; runs: ReactNode }) {
+  const tab = useStudio((s) => s.bottomTab);
+  const setTab = useStudio((s) => s.setBottomTab);
+  const issueCount = useProblems((s) => s.issues.length);
+  const errorCount = useProblems((s) => s.issues.filter((i) => i.severity === 'error').length);
+  const runCount = useStudio((s) => s.runs.length);
+  return (
+    <Tabs.Root className="bottom-panel" value={tab} onValueChange={(v) => setTab(v as BottomTab)}>
+      <Tabs.List className="tabs-list" aria-label="Bottom panel">
+        <Tabs.Trigger className="tab" value="problems" data-testid="problems-tab">
+          Problems
+          {issueCount > 0 && <span className={`tab-count${errorCount ? ' is-error' : ''}`}>{issueCount}</span>}
+        </Tabs.Trigger>
+        <Tabs.Trigger className="tab" value="runs" data-testid="runs-tab">
+          Runs
+          {runCount > 0 && <span className="tab-count">{runCount}</span>}
+        </Tabs.Trigger>
+      </Tabs.List>
+      <Tabs.Content className="tab-content" value="problems">
+        {problems}
+      </Tabs.Content>
+      <Tabs.Content className="tab-content" value="runs">
+        {runs}
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}

@@ -1,0 +1,140 @@
+import { MousePointer2 } from 'lucide-react';
+import { useState, type KeyboardEvent } from 'react';
+import { identifierProblem } from '../../../shared/workflow/identifier';
+import { StatusBadge } from '../../components/status';
+import { selectedNodeId } from '../../store/graph-slice';
+import { useLive } from '../../store/live-store';
+import { useProblems } from '../../store/problems-store';
+import { useStudio } from '../../store/studio-store';
+import { parseConfigText } from './config-text';
+import { nodeTypeIcon } from './node-icons';
+
+/** Right panel: the selected node's id, label and config (JSON), its problems and, in a run, its status. */
+export function Inspector() {
+  const nodeId = useStudio(selectedNodeId);
+  return (
+    <aside className="panel inspector" data-testid="inspector" aria-label="Inspector">
+      <div className="panel-header">Inspector</div>
+      {nodeId === null ? (
+        <div className="empty-hint">
+          <MousePointer2 size={18} aria-hidden="true" />
+          <p>Select a node to edit its id, label and config. Delete removes the selection.</p>
+        </div>
+      ) : (
+        // Keyed by id: a rename or a new selection starts with fresh drafts.
+        <NodeInspector key={nodeId} nodeId={nodeId} />
+      )}
+    </aside>
+  );
+}
+
+function NodeInspector({ nodeId }: { nodeId: string }) {
+  const data = useStudio((s) => s.nodes.find((n) => n.id === nodeId)?.data);
+  const info = useStudio((s) => (data ? s.nodeTypesByType[data.type] : undefined));
+  const edit = useStudio((s) => s.edit);
+  const problems = useProblems((s) => s.byNode[nodeId]);
+  const live = useLive((s) => s.nodes[nodeId]);
+  const [idDraft, setIdDraft] = useState(nodeId);
+  const [idError, setIdError] = useState<string | null>(null);
+  const [configDraft, setConfigDraft] = useState(() => JSON.stringify(data?.config ?? {}, null, 2));
+  const [configError, setConfigError] = useState<string | null>(null);
+
+  if (!data) return null;
+  const TypeIcon = nodeTypeIcon(data.type, info?.kind);
+
+  const commitId = () => {
+    const next = idDraft;
+    if (next === nodeId) return setIdError(null);
+    const problem = identifierProblem(next);
+    if (problem) return setIdError(`Node id ${problem}.`);
+    if (useStudio.getState().nodes.some((n) => n.id === next)) return setIdError(`Another node is already called "${next}".`);
+    setIdError(null);
+    edit({ kind: 'rename-node', from: nodeId, to: next });
+  };
+  const onIdKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') commitId();
+    if (e.key === 'Escape') {
+      setIdDraft(nodeId);
+      setIdError(null);
+    }
+  };
+  const onConfigChange = (text: string) => {
+    setConfigDraft(text);
+    const parsed = parseConfigText(text);
+    setConfigError(parsed.ok ? null : parsed.error);
+    if (parsed.ok) edit({ kind: 'set-config', nodeId, config: parsed.value });
+  };
+
+  return (
+    <div className="inspector-body">
+      <div className="inspector-type">
+        <TypeIcon size={16} aria-hidden="true" />
+        <div>
+          <div className="inspector-type-title">{info?.title ?? data.type}</div>
+          <div className="inspector-type-description">{info?.description ?? `Unknown node type "${data.type}".`}</div>
+        </div>
+      </div>
+      {live && (
+        <div className="inspector-live" data-testid="inspector-status">
+          <StatusBadge status={live.status} />
+          <span>
+            {live.counts.received} received · {live.counts.emitted} emitted
+          </span>
+        </div>
+      )}
+      <label className="field">
+        <span className="field-label">Node id</span>
+        <input
+          value={idDraft}
+          onChange={(e) => setIdDraft(e.target.value)}
+          onBlur={commitId}
+          onKeyDown={onIdKey}
+          spellCheck={false}
+          aria-invalid={idError !== null}
+          data-testid="inspector-node-id"
+        />
+        {idError && (
+          <span className="field-error" role="alert" data-testid="inspector-node-id-error">
+            {idError}
+          </span>
+        )}
+        <span className="field-hint">Renaming updates the connected edges. Press Enter to apply.</span>
+      </label>
+      <label className="field">
+        <span className="field-label">Label</span>
+        <input value={data.label ?? ''} maxLength={200} placeholder="Optional description on the node" onChange={(e) => edit({ kind: 'set-label', nodeId, label: e.target.value })} data-testid="inspector-label" />
+      </label>
+      <label className="field">
+        <span className="field-label">Config (JSON)</span>
+        <textarea
+          className="code"
+          value={configDraft}
+          onChange={(e) => onConfigChange(e.target.value)}
+          rows={10}
+          spellCheck={false}
+          aria-invalid={configError !== null}
+          data-testid="inspector-config"
+        />
+        {configError ? (
+          <span className="field-error" role="alert" data-testid="inspector-config-error">
+            {configError}
+          </span>
+        ) : (
+          <span className="field-hint">Applied as you type when it is valid JSON.</span>
+        )}
+      </label>
+      {problems && problems.length > 0 && (
+        <div className="inspector-problems" data-testid="inspector-problems">
+          <div className="field-label">Problems</div>
+          <ul>
+            {problems.map((p, i) => (
+              <li key={i} className={`severity-${p.severity}`}>
+                <code>{p.code}</code> {p.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

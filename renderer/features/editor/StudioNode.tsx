@@ -1,0 +1,98 @@
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { TriangleAlert } from 'lucide-react';
+import { memo, useEffect, useMemo } from 'react';
+import { DEFAULT_PORT, ERROR_PORT } from '../../../shared/workflow/engine-policy.schema';
+import type { NodeTypeInfo } from '../../../shared/workflow/node-type';
+import { NO_STATUS, STATUS_STYLES, statusClassName } from '../../components/status';
+import type { StudioNode, StudioNodeData } from '../../store/graph-model';
+import { useLive } from '../../store/live-store';
+import { useProblems } from '../../store/problems-store';
+import { useStudio } from '../../store/studio-store';
+import { nodeTypeIcon } from './node-icons';
+
+/** Output ports a node shows: its type's, plus `error` when it routes errors (config.engine.onError ROUTE). */
+export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeData): string[] {
+  const ports = info ? [...info.outputs] : [DEFAULT_PORT];
+  const engine = data.config['engine'];
+  const routes = engine && typeof engine === 'object' && (engine as { onError?: unknown }).onError === 'ROUTE';
+  if (routes && !ports.includes(ERROR_PORT)) ports.push(ERROR_PORT);
+  return ports;
+}
+
+/**
+ * A node on the canvas. Memoized, and subscribed narrowly: its own live status, its own problems and its
+ * type — so a status update of another node does not re-render it.
+ */
+function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
+  const info = useStudio((s) => s.nodeTypesByType[data.type]);
+  const live = useLive((s) => s.nodes[id]);
+  const problems = useProblems((s) => s.byNode[id]);
+  const updateNodeInternals = useUpdateNodeInternals();
+
+  const outputs = useMemo(() => outputPortsOf(info, data), [info, data]);
+  const outputsKey = outputs.join('\u0000');
+  const hasTarget = info?.kind !== 'trigger';
+  useEffect(() => updateNodeInternals(id), [id, outputsKey, hasTarget, updateNodeInternals]);
+
+  const status = live?.status;
+  const look = status ? STATUS_STYLES[status] : NO_STATUS;
+  const StatusIcon = look.icon;
+  const TypeIcon = nodeTypeIcon(data.type, info?.kind);
+  const kind = info?.kind ?? 'unknown';
+  const problemText = problems?.map((p) => `${p.code}: ${p.message}`).join('\n');
+  const errorCount = problems?.filter((p) => p.severity === 'error').length ?? 0;
+
+  return (
+    <div
+      className={`studio-node kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}`}
+      style={{ ['--status-color' as string]: look.color }}
+      data-testid={`node-${id}`}
+      data-status={status ?? 'NONE'}
+      data-kind={kind}
+    >
+      {hasTarget && <Handle type="target" position={Position.Left} className="studio-handle" data-testid={`handle-${id}-target`} />}
+      <div className="studio-node-header">
+        <TypeIcon size={16} aria-hidden="true" className="studio-node-type-icon" />
+        <span className="studio-node-id" title={id}>
+          {id}
+        </span>
+        {problems && problems.length > 0 && (
+          <span className={`node-problem${errorCount ? '' : ' is-warning'}`} data-testid={`node-problem-${id}`} title={problemText} role="img" aria-label={`${problems.length} problem(s): ${problemText}`}>
+            <TriangleAlert size={12} aria-hidden="true" />
+            {problems.length}
+          </span>
+        )}
+      </div>
+      <div className="studio-node-meta">
+        <span>{info?.title ?? data.type}</span>
+        <span className="studio-node-kind">{kind}</span>
+      </div>
+      {data.label && <div className="studio-node-label">{data.label}</div>}
+      <div className="studio-node-status" data-testid={`node-status-${id}`}>
+        <StatusIcon size={13} aria-hidden="true" className="status-icon" />
+        <span className="status-label">{look.label}</span>
+        {live && (
+          <span className="studio-node-counts" title="messages received / emitted">
+            {live.counts.received} in · {live.counts.emitted} out
+          </span>
+        )}
+      </div>
+      {outputs.map((port, i) => (
+        <Handle
+          key={port}
+          type="source"
+          id={port}
+          position={Position.Right}
+          className={`studio-handle${port === ERROR_PORT ? ' is-error-port' : ''}`}
+          style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }}
+          data-testid={`handle-${id}-source-${port}`}
+          title={`output "${port}"`}
+        >
+          {outputs.length > 1 && <span className="studio-port-label">{port}</span>}
+        </Handle>
+      ))}
+    </div>
+  );
+}
+
+export const StudioNodeComponent = memo(StudioNodeView);

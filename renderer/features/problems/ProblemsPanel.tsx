@@ -1,0 +1,43 @@
+import { CircleCheck, CircleX, TriangleAlert } from 'lucide-react';
+import type { ValidationIssue } from '../../../shared/workflow/validation-issue';
+import { useProblems } from '../../store/problems-store';
+import { useStudio } from '../../store/studio-store';
+
+/** Problems tab: every validation issue with its code, node(s) and message; a click selects the node. */
+export function ProblemsPanel() {
+  const issues = useProblems((s) => s.issues);
+  const empty = useStudio((s) => s.nodes.length === 0);
+  const edit = useStudio((s) => s.edit);
+
+  if (issues.length === 0) {
+    return (
+      <div className="empty-hint" data-testid="problems-empty">
+        <CircleCheck size={16} aria-hidden="true" />
+        <p>{empty ? 'No problems — the canvas is empty. Drag a trigger from the palette to begin.' : 'No problems: the graph passes every DEF-02 rule.'}</p>
+      </div>
+    );
+  }
+  return (
+    <ul className="problems-list" data-testid="problems-list">
+      {issues.map((issue, i) => (
+        <ProblemRow key={`${issue.code}-${i}`} issue={issue} onSelect={(nodeId) => edit({ kind: 'select', nodeId })} />
+      ))}
+    </ul>
+  );
+}
+
+function ProblemRow({ issue, onSelect }: { issue: ValidationIssue; onSelect: (nodeId: string) => void }) {
+  const nodes = issue.nodeIds ?? (issue.nodeId ? [issue.nodeId] : []);
+  const Icon = issue.severity === 'error' ? CircleX : TriangleAlert;
+  const first = nodes[0];
+  return (
+    <li className={`problem-item severity-${issue.severity}`} data-testid="problem-item" data-code={issue.code}>
+      <button type="button" onClick={() => first && onSelect(first)} disabled={!first} title={first ? `Select ${first}` : undefined}>
+        <Icon size={14} aria-label={issue.severity} className="problem-icon" />
+        <code className="problem-code">{issue.code}</code>
+        <span className="problem-nodes">{nodes.length ? nodes.join(', ') : issue.path ?? 'workflow'}</span>
+        <span className="problem-message">{issue.message}</span>
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,111 @@
+import { ChevronDown, Play, Save, Workflow, X } from 'lucide-react';
+import { useState, type ChangeEvent } from 'react';
+import { identifierProblem } from '../../../shared/workflow/identifier';
+import { useStudio } from '../../store/studio-store';
+import { RunPayloadDialog } from './RunPayloadDialog';
+import type { StudioActions } from './workflow-actions';
+
+const NEW_WORKFLOW = '__new__';
+
+/** Top bar: workflow picker, id with unsaved dot, Save (Ctrl/Cmd+S) and Run (F5, ▾ with payload). */
+export function AppBar({ actions }: { actions: StudioActions }) {
+  const workflows = useStudio((s) => s.workflows);
+  const session = useStudio((s) => s.session);
+  const storedWorkflowId = useStudio((s) => s.storedWorkflowId);
+  const workflowId = useStudio((s) => s.workflowId);
+  const dirty = useStudio((s) => s.dirty);
+  const saveState = useStudio((s) => s.saveState);
+  const running = useStudio((s) => s.running);
+  const setWorkflowId = useStudio((s) => s.setWorkflowId);
+  const [payloadOpen, setPayloadOpen] = useState(false);
+
+  const idProblem = workflowId === '' ? null : identifierProblem(workflowId);
+  const pickerValue = storedWorkflowId ? `${session}/${storedWorkflowId}` : NEW_WORKFLOW;
+
+  const onPick = (e: ChangeEvent<HTMLSelectElement>) => {
+    const value = e.target.value;
+    if (useStudio.getState().dirty && !window.confirm('Discard the unsaved changes of this workflow?')) return;
+    if (value === NEW_WORKFLOW) return actions.newWorkflow();
+    const picked = workflows.find((w) => `${w.session}/${w.workflowId}` === value);
+    if (picked) void actions.openWorkflow(picked.session, picked.workflowId);
+  };
+
+  return (
+    <header className="app-bar" data-testid="app-bar">
+      <div className="brand">
+        <Workflow size={18} aria-hidden="true" />
+        <span>Yukta Studio</span>
+      </div>
+      <label className="app-bar-field">
+        <span className="visually-hidden">Open workflow</span>
+        <select value={pickerValue} onChange={onPick} data-testid="workflow-picker" aria-label="Open workflow">
+          <option value={NEW_WORKFLOW}>New workflow</option>
+          {storedWorkflowId && !workflows.some((w) => w.session === session && w.workflowId === storedWorkflowId) && (
+            <option value={`${session}/${storedWorkflowId}`}>{storedWorkflowId}</option>
+          )}
+          {workflows.map((w) => (
+            <option key={`${w.session}/${w.workflowId}`} value={`${w.session}/${w.workflowId}`}>
+              {w.session === 'default' ? w.workflowId : `${w.session} / ${w.workflowId}`} ({w.nodeCount} nodes)
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="workflow-id">
+        <input
+          value={workflowId}
+          onChange={(e) => setWorkflowId(e.target.value)}
+          placeholder="workflow-id"
+          spellCheck={false}
+          aria-label="Workflow id"
+          aria-invalid={idProblem !== null}
+          data-testid="workflow-id-input"
+        />
+        {dirty && <span className="unsaved-dot" data-testid="unsaved-dot" title="Unsaved changes" aria-label="Unsaved changes" role="img" />}
+        {idProblem && (
+          <span className="field-error floating" role="alert" data-testid="workflow-id-error">
+            Workflow id {idProblem}.
+          </span>
+        )}
+      </div>
+      <span className="save-status" data-testid="save-status" aria-live="polite">
+        {saveState === 'saving' ? 'Saving…' : dirty ? 'Unsaved changes' : storedWorkflowId ? 'Saved' : 'Not saved yet'}
+      </span>
+      <div className="app-bar-spacer" />
+      <button type="button" className="button" onClick={() => void actions.save()} disabled={saveState === 'saving'} data-testid="save-button" title="Save (Ctrl/Cmd+S)">
+        <Save size={15} aria-hidden="true" /> Save
+      </button>
+      <div className="split-button">
+        <button type="button" className="button primary" onClick={() => void actions.run()} disabled={running} data-testid="run-button" title="Save if needed and run with an empty payload (F5)">
+          <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
+        </button>
+        <button type="button" className="button primary caret" onClick={() => setPayloadOpen(true)} disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
+          <ChevronDown size={15} aria-hidden="true" />
+        </button>
+      </div>
+      {payloadOpen && (
+        <RunPayloadDialog
+          onCancel={() => setPayloadOpen(false)}
+          onRun={(payload) => {
+            setPayloadOpen(false);
+            void actions.run(payload);
+          }}
+        />
+      )}
+    </header>
+  );
+}
+
+/** The banner under the bar: a save refusal, a run that did not start, or a workflow that did not open. */
+export function ActionBanner() {
+  const banner = useStudio((s) => s.banner);
+  const showBanner = useStudio((s) => s.showBanner);
+  if (!banner) return null;
+  return (
+    <div className={`banner banner-${banner.kind}`} role="alert">
+      <span data-testid={banner.kind}>{banner.message}</span>
+      <button type="button" className="icon-button" onClick={() => showBanner(null)} aria-label="Dismiss" data-testid="banner-dismiss">
+        <X size={14} aria-hidden="true" />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import type { StudioClient } from '../../../shared/api/client';
+import { StudioApiError } from '../../../shared/api/errors';
+import type { RunDetail, RunSummary } from '../../../shared/api/runs.schema';
+import { DEFAULT_SESSION, identifierProblem } from '../../../shared/workflow/identifier';
+import { toDefinition } from '../../store/graph-model';
+import { useLive } from '../../store/live-store';
+import { useStudio } from '../../store/studio-store';
+import { describeError } from './describe-error';
+import { replaceWorkflowHash } from './hash-route';
+
+type StudioStore = typeof useStudio;
+type LiveStore = typeof useLive;
+
+/** What the app bar, the keyboard and the runs panel can do; each talks to the server through the client. */
+export interface StudioActions {
+  loadCatalog(): Promise<void>;
+  refreshWorkflows(): Promise<void>;
+  openWorkflow(session: string, workflowId: string): Promise<void>;
+  newWorkflow(): void;
+  /** Saves the open workflow; false (with the reason in the banner) when refused. */
+  save(): Promise<boolean>;
+  /** Saves first when needed, starts a run and shows it live. */
+  run(payload?: Record<string, unknown>): Promise<void>;
+  showRun(executionId: string): Promise<void>;
+  refreshRuns(): Promise<void>;
+}
+
+export function createStudioActions(api: StudioClient, studio: StudioStore = useStudio, live: LiveStore = useLive): StudioActions {
+  const clearBanner = (kind: 'save-error' | 'run-error' | 'load-error') => {
+    if (studio.getState().banner?.kind === kind) studio.getState().showBanner(null);
+  };
+
+  const actions: StudioActions = {
+    async loadCatalog() {
+      try {
+        studio.getState().setNodeTypes(await api['nodeTypes.list']({}));
+      } catch (error) {
+        studio.getState().setCatalogError(describeError(error));
+      }
+    },
+
+    async refreshWorkflows() {
+      try {
+        studio.getState().setWorkflows(await api['workflows.list']({}));
+      } catch {
+        // The picker keeps its last list; the next save or reload refreshes it.
+      }
+    },
+
+    async openWorkflow(session, workflowId) {
+      try {
+        const stored = await api['workflows.get']({ session, workflowId });
+        studio.getState().openWorkflow(stored.session, { definition: stored.definition, version: stored.version });
+        studio.getState().replaceRuns([]);
+        live.getState().show(null);
+        clearBanner('load-error');
+        replaceWorkflowHash({ session: stored.session, workflowId });
+        await actions.refreshRuns();
+      } catch (error) {
+        const notFound = error instanceof StudioApiError && error.code === 'NOT_FOUND';
+        studio.getState().showBanner({
+          kind: 'load-error',
+          message: notFound ? `Workflow "${workflowId}" is not saved on the server; a new one was opened.` : `Could not open "${workflowId}": ${describeError(error)}`,
+        });
+        if (notFound) {
+          actions.newWorkflow();
+          studio.getState().setWorkflowId(workflowId);
+        }
+      }
+    },
+
+    newWorkflow() {
+      studio.getState().openWorkflow(DEFAULT_SESSION, null);
+      studio.getState().replaceRuns([]);
+      studio.getState().setSaveState('idle');
+      live.getState().show(null);
+      replaceWorkflowHash(null);
+    },
+
+    async save() {
+      const state = studio.getState();
+      const problem = identifierProblem(state.workflowId);
+      if (problem) {
+        state.setSaveState('failed');
+        state.showBanner({ kind: 'save-error', message: `Cannot save: the workflow id ${problem}. Type an id in the bar at the top (e.g. orders-sync).` });
+        return false;
+      }
+      const sent = { nodes: state.nodes, edges: state.edges, workflowId: state.workflowId };
+      state.setSaveState('saving');
+      try {
+        const result = await api['workflows.save']({ session: state.session, definition: toDefinition(state) });
+        const now = studio.getState();
+        const previousId = now.storedWorkflowId;
+        // Only what was sent is saved: an edit made while saving keeps the workflow dirty.
+        if (now.nodes === sent.nodes && now.edges === sent.edges && now.workflowId === sent.workflowId) now.markSaved(result.workflowId, result.version);
+        else studio.setState({ storedWorkflowId: result.workflowId, storedVersion: result.version });
+        now.setSaveState('saved');
+        clearBanner('save-error');
+        replaceWorkflowHash({ session: now.session, workflowId: result.workflowId });
+        void actions.refreshWorkflows();
+        if (previousId !== result.workflowId) {
+          now.replaceRuns([]);
+          void actions.refreshRuns();
+        }
+        return true;
+      } catch (error) {
+        studio.getState().setSaveState('failed');
+        studio.getState().showBanner({ kind: 'save-error', message: `Save refused: ${describeError(error)}` });
+        return false;
+      }
+    },
+
+    async run(payload = {}) {
+      const before = studio.getState();
+      if (before.running) return;
+      if (before.dirty || before.storedWorkflowId === null || before.storedWorkflowId !== before.workflowId) {
+        if (!(await actions.save())) return;
+      }
+      const state = studio.getState();
+      const workflowId = state.storedWorkflowId;
+      if (workflowId === null) return;
+      state.setRunning(true);
+      try {
+        const { executionId } = await api['runs.start']({ session: state.session, workflowId, payload });
+        clearBanner('run-error');
+        state.upsertRun({ executionId, session: state.session, workflowId, definitionVersion: state.storedVersion ?? '', status: 'PENDING', createdAt: Date.now() });
+        state.setBottomTab('runs');
+        await actions.showRun(executionId);
+      } catch (error) {
+        studio.getState().showBanner({ kind: 'run-error', message: `Run not started: ${describeError(error)}` });
+      } finally {
+        studio.getState().setRunning(false);
+      }
+    },
+
+    async showRun(executionId) {
+      // Show first, then read the snapshot: events arriving meanwhile merge forward-only with it.
+      studio.getState().selectRun(executionId);
+      live.getState().show(executionId);
+      try {
+        const detail = await api['runs.get']({ executionId });
+        live.getState().applyNodes(executionId, detail.nodes);
+        live.getState().applyRunStatus(executionId, detail.status);
+        studio.getState().upsertRun(summaryOf(detail));
+      } catch (error) {
+        studio.getState().showBanner({ kind: 'run-error', message: `Could not read run ${executionId}: ${describeError(error)}` });
+      }
+    },
+
+    async refreshRuns() {
+      const { session, storedWorkflowId } = studio.getState();
+      if (storedWorkflowId === null) return;
+      try {
+        const runs = await api['runs.list']({ session, workflowId: storedWorkflowId, limit: 100 });
+        const now = studio.getState();
+        if (now.storedWorkflowId === storedWorkflowId) now.setRuns(runs);
+      } catch {
+        // Live events keep the list current; a failed refresh is retried on the next open.
+      }
+    },
+  };
+  return actions;
+}
+
+function summaryOf(detail: RunDetail): RunSummary {
+  const { nodes: _nodes, results: _results, resultsTruncated: _truncated, ...summary } = detail;
+  return summary;
+}

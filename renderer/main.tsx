@@ -1,0 +1,17 @@
+import '@xyflow/react/dist/style.css';
+import './styles/app.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createAppClient } from './api';
+import { App } from './App';
+
+const { kind, client } = createAppClient();
+document.documentElement.dataset['transport'] = kind;
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App client={client} />
+  </StrictMode>,
+);

@@ -1,0 +1,37 @@
+import type { StateCreator } from 'zustand';
+import type { WorkflowSummary } from '../../shared/api/workflows.schema';
+import type { NodeTypeCatalog, NodeTypeInfo } from '../../shared/workflow/node-type';
+import type { StudioState } from './studio-store';
+
+/** What the server offers: node types (palette, handles, validation) and saved workflows (picker). */
+export interface CatalogSlice {
+  nodeTypes: NodeTypeInfo[];
+  nodeTypesByType: Record<string, NodeTypeInfo>;
+  /** For `validateGraph`. */
+  typeCatalog: NodeTypeCatalog;
+  catalogState: 'loading' | 'ready' | 'error';
+  catalogError: string | null;
+  workflows: WorkflowSummary[];
+  setNodeTypes(types: NodeTypeInfo[]): void;
+  setCatalogError(message: string): void;
+  setWorkflows(workflows: WorkflowSummary[]): void;
+}
+
+export const createCatalogSlice: StateCreator<StudioState, [], [], CatalogSlice> = (set) => ({
+  nodeTypes: [],
+  nodeTypesByType: {},
+  typeCatalog: new Map(),
+  catalogState: 'loading',
+  catalogError: null,
+  workflows: [],
+  setNodeTypes: (types) =>
+    set({
+      nodeTypes: types,
+      nodeTypesByType: Object.fromEntries(types.map((t) => [t.type, t])),
+      typeCatalog: new Map(types.map((t) => [t.type, { kind: t.kind, outputs: t.outputs }])),
+      catalogState: 'ready',
+      catalogError: null,
+    }),
+  setCatalogError: (message) => set({ catalogState: 'error', catalogError: message }),
+  setWorkflows: (workflows) => set({ workflows }),
+});

@@ -1,0 +1,19 @@
+import { create } from 'zustand';
+import { createCatalogSlice, type CatalogSlice } from './catalog-slice';
+import { createGraphSlice, type GraphSlice } from './graph-slice';
+import { createRunsSlice, type RunsSlice } from './runs-slice';
+import { createUiSlice, type UiSlice } from './ui-slice';
+
+/** The studio's store, in slices; components select single fields (`useStudio(s => s.dirty)`). */
+export type StudioState = GraphSlice & CatalogSlice & RunsSlice & UiSlice;
+
+export function createStudioStore() {
+  return create<StudioState>()((...a) => ({
+    ...createGraphSlice(...a),
+    ...createCatalogSlice(...a),
+    ...createRunsSlice(...a),
+    ...createUiSlice(...a),
+  }));
+}
+
+export const useStudio = createStudioStore();
