@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { StudioHost } from '../host/studio-host';
+import { createHttpServer, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../http/http-server';
+import { LOOPBACK_HOSTNAMES } from '../http/local-access';
+import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
+import { dataDir, rendererDir } from './paths';
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_HTTP_PORT;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new CliError(`--port must be a number from 0 to 65535 (0 picks a free port), not "${text}"`, EXIT_USAGE);
+  return port;
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/**
+ * `yukta serve [--port N] [--host H] [--data DIR]`: the studio in a browser. Prints the address on one
+ * line (`Yukta Studio serving at http://127.0.0.1:PORT`, which e2e tests parse) and stops cleanly on
+ * SIGINT/SIGTERM.
+ */
+export async function serveCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length) throw new CliError(`serve takes no FILE (got "${positionals[0]}")`, EXIT_USAGE, true);
+  const port = parsePort(values.port);
+  const bindHost = values.host ?? DEFAULT_HTTP_HOST;
+  const folder = dataDir(values.data);
+  const host = new StudioHost({ dataDir: folder, onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
+  let url: string;
+  try {
+    url = (await server.listen()).url;
+  } catch (error) {
+    await host.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`port ${port} is in use on ${bindHost}: pass --port N, or --port 0 for a free port`, EXIT_FAILED);
+    throw new CliError(`cannot listen on ${bindHost}:${port}: ${(error as Error).message}`, EXIT_FAILED);
+  }
+  const stopped = stopSignal();
+  io.out(`Yukta Studio serving at ${url}`);
+  io.out(`Data folder: ${folder}`);
+  if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
+  const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
+  const signal = await stopped;
+  io.out(`Stopping (${signal})…`);
+  await server.close();
+  await host.close();
+  return EXIT_OK;
+}

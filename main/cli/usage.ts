@@ -1,0 +1,15 @@
+/** The text of `yukta help`. */
+export const USAGE = `Yukta Studio command line
+
+Usage:
+  yukta serve [--port N] [--host H] [--data DIR]
+      Serve the studio and its API in a browser (default http://127.0.0.1:4310).
+      --port 0 picks a free port. Data folder: --data, else $YUKTA_DATA_DIR, else ~/.yukta-studio.
+  yukta validate FILE
+      Check a workflow JSON file; prints each issue as "code node path: message", or "valid".
+  yukta run FILE [--payload JSON] [--session S]
+      Run a workflow file once in memory and print its progress and final status.
+  yukta help
+      Show this text.
+
+Exit codes: 0 success, 1 invalid workflow or unsuccessful run, 2 bad command line or unreadable file.`;
