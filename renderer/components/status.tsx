@@ -46,7 +46,7 @@ export const STATUS_STYLES: { readonly [K in Status]: StatusStyle } = {
 };
 
 /** Placeholder when no run is shown (the node has no status). */
-export const NO_STATUS: StatusStyle = { label: 'Not run', color: 'transparent', icon: CircleDashed };
+export const NO_STATUS: StatusStyle = { label: 'Not run', color: '#9aa3ad', icon: CircleDashed };
 
 export const ALL_STATUSES: readonly Status[] = Status.options;
 

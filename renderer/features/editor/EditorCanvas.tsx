@@ -48,7 +48,7 @@ export function EditorCanvas() {
     [addNode],
   );
 
-  // Fit the view once per opened workflow, after React Flow has measured the nodes.
+  // Fit the view once per opened workflow (not on every drop, which would move the canvas under the pointer).
   useEffect(() => {
     if (loadCount === 0) return;
     const frame = requestAnimationFrame(() => void fitView(FIT_VIEW_OPTIONS));
@@ -67,8 +67,6 @@ export function EditorCanvas() {
         defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
         deleteKeyCode={DELETE_KEYS}
         colorMode="system"
-        fitView
-        fitViewOptions={FIT_VIEW_OPTIONS}
         minZoom={0.2}
         snapToGrid
         snapGrid={[10, 10]}
