@@ -1,0 +1,118 @@
+/**
+ * The desktop app's main process: one StudioHost for the user's data folder, the StudioApi over IPC, a
+ * sandboxed window loading the renderer from `app://studio/` (or the Vite dev server), and nothing else
+ * reachable: navigation, new windows, permissions and remote requests are refused (SEC-03).
+ */
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, protocol, session, type Session, type WebContents } from 'electron';
+import { StudioHost } from '../host/studio-host';
+import type { StudioHttpServer } from '../http/http-server';
+import { APP_SCHEME } from '../ipc/app-origin';
+import { registerIpcHandlers, type IpcRegistration } from '../ipc/register-ipc-handlers';
+import { createTrustedSenderCheck } from '../ipc/trusted-sender';
+import { handleAppRequest } from './app-protocol';
+import { contentSecurityPolicy, isAllowedNavigation, isAllowedRequest, mainWindowOptions, rendererEntryUrl } from './window-factory';
+
+const devServerUrl = process.env.YUKTA_DEV_SERVER_URL || undefined;
+const csp = contentSecurityPolicy(devServerUrl);
+const appPath = (...parts: string[]): string => join(app.getAppPath(), ...parts);
+
+let host: StudioHost | null = null;
+let ipc: IpcRegistration | null = null;
+let http: StudioHttpServer | null = null;
+let mainWindow: BrowserWindow | null = null;
+
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+app.enableSandbox();
+
+function hardenContents(contents: WebContents): void {
+  const blockForeign = (event: { url: string; preventDefault(): void }): void => {
+    if (!isAllowedNavigation(event.url, devServerUrl)) event.preventDefault();
+  };
+  contents.on('will-navigate', blockForeign);
+  contents.on('will-redirect', blockForeign);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+function secureSession(ses: Session, rendererDir: string): void {
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url, devServerUrl) }));
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
+  });
+  ses.protocol.handle(APP_SCHEME, (request) => handleAppRequest(rendererDir, request, csp));
+}
+
+function createWindow(): void {
+  const window = new BrowserWindow(mainWindowOptions(appPath('dist', 'main', 'preload.cjs')));
+  window.once('ready-to-show', () => window.show());
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  mainWindow = window;
+  void window.loadURL(rendererEntryUrl(devServerUrl));
+}
+
+/** The HTTP API stays off in the desktop app unless YUKTA_HTTP_ENABLED=1 (`yukta.http.enabled`). */
+async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Promise<void> {
+  if (process.env.YUKTA_HTTP_ENABLED !== '1') return;
+  const { createHttpServer } = await import('../http/http-server');
+  const port = Number(process.env.YUKTA_HTTP_PORT ?? 4310);
+  http = await createHttpServer({ host: studio, rendererDir, bind: { host: '127.0.0.1', port } });
+  const { url } = await http.listen();
+  console.log(`Yukta Studio HTTP API at ${url}`);
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const rendererDir = appPath('dist', 'renderer');
+  secureSession(session.defaultSession, rendererDir);
+  host = new StudioHost({ dataDir: process.env.YUKTA_DATA_DIR || app.getPath('userData'), onInternalError: (e) => console.error('yukta: internal error', e) });
+  ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender: createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {}) });
+  await startHttpIfEnabled(host, rendererDir);
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+}
+
+async function shutdown(): Promise<void> {
+  ipc?.dispose();
+  await http?.close();
+  await host?.close();
+}
+
+let quitting: 'no' | 'closing' | 'closed' = 'no';
+app.on('before-quit', (event) => {
+  if (quitting === 'closed') return;
+  event.preventDefault(); // close the host (ends runs, flushes stores) before the process exits
+  if (quitting === 'closing') return;
+  quitting = 'closing';
+  void shutdown()
+    .catch((error: unknown) => console.error('yukta: shutdown failed', error))
+    .finally(() => {
+      quitting = 'closed';
+      app.quit();
+    });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+
+// One instance per user: two processes writing the same data folder would corrupt it.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow?.isMinimized()) mainWindow.restore();
+    mainWindow?.focus();
+  });
+  start().catch((error: unknown) => {
+    console.error('yukta: failed to start', error);
+    app.exit(1);
+  });
+}
