@@ -1,0 +1,26 @@
+import { useLive } from '../store/live-store';
+import { useProblems } from '../store/problems-store';
+import { useStudio } from '../store/studio-store';
+
+const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState() };
+
+/** Puts the app's singleton stores back to their first state (tests share one module graph). */
+export function resetStores(): void {
+  useStudio.setState(initial.studio, true);
+  useLive.setState(initial.live, true);
+  useProblems.setState(initial.problems, true);
+}
+
+/** A hand-driven animation frame for the event coalescer: nothing runs until `frame()`. */
+export function manualFrames() {
+  const queue: Array<() => void> = [];
+  return {
+    schedule: (cb: () => void) => void queue.push(cb),
+    get pending() {
+      return queue.length;
+    },
+    frame() {
+      for (const cb of queue.splice(0)) cb();
+    },
+  };
+}
