@@ -12,7 +12,7 @@ import { ProblemsPanel } from './features/problems/ProblemsPanel';
 import { useLiveValidation } from './features/problems/live-validation';
 import { RunsPanel } from './features/runs/RunsPanel';
 import { ActionBanner, AppBar } from './features/workflow/AppBar';
-import { useStudioShortcuts, useStudioStartup } from './features/workflow/use-studio-startup';
+import { useStudioShortcuts, useStudioStartup, useUnsavedChangesGuard } from './features/workflow/use-studio-startup';
 import { createStudioActions } from './features/workflow/workflow-actions';
 
 /** The studio: app bar, palette | canvas | inspector, bottom panel. */
@@ -33,6 +33,7 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
   useLiveValidation();
   useStudioStartup(api, actions, schedule);
   useStudioShortcuts(actions);
+  useUnsavedChangesGuard();
 
   return (
     <div className="studio">

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { DEFAULT_SESSION } from '../../shared/workflow/identifier';
 import type { WorkflowDefinition } from '../../shared/workflow/definition.schema';
-import { applyGraphEdit, type GraphEdit } from './graph-edits';
+import { applyGraphEdit, type GraphEdit, type GraphShape } from './graph-edits';
 import { fromDefinition, type StudioEdge, type StudioNode } from './graph-model';
 import type { StudioState } from './studio-store';
 
@@ -19,7 +19,14 @@ export interface GraphSlice {
   dirty: boolean;
   /** Bumped whenever a different workflow is loaded, so the canvas can fit its view once. */
   loadCount: number;
+  /** Undo/redo stacks of whole graphs (structurally shared, so cheap). */
+  past: GraphShape[];
+  future: GraphShape[];
+  /** A node drag is in progress: its frames form one undo step. */
+  dragging: boolean;
   edit(edit: GraphEdit): void;
+  undo(): void;
+  redo(): void;
   setWorkflowId(workflowId: string): void;
   /** Opens a stored workflow, or a new empty one when `stored` is null. */
   openWorkflow(session: string, stored: { definition: WorkflowDefinition; version: string } | null): void;
@@ -36,11 +43,35 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
   edges: [],
   dirty: false,
   loadCount: 0,
+  past: [],
+  future: [],
+  dragging: false,
   edit: (edit) =>
     set((s) => {
       const result = applyGraphEdit({ nodes: s.nodes, edges: s.edges }, edit);
       if (result.nodes === s.nodes && result.edges === s.edges) return {};
-      return { nodes: result.nodes, edges: result.edges, dirty: s.dirty || result.changed };
+      const patch: Partial<GraphSlice> = { nodes: result.nodes, edges: result.edges, dirty: s.dirty || result.changed };
+      if (result.changed) {
+        const continuesDrag = s.dragging && isPositionOnly(edit);
+        if (!continuesDrag) {
+          patch.past = [...s.past.slice(-(MAX_UNDO - 1)), { nodes: s.nodes, edges: s.edges }];
+          patch.future = [];
+        }
+        patch.dragging = isDragFrame(edit);
+      }
+      return patch;
+    }),
+  undo: () =>
+    set((s) => {
+      const previous = s.past[s.past.length - 1];
+      if (!previous) return {};
+      return { ...previous, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true, dragging: false };
+    }),
+  redo: () =>
+    set((s) => {
+      const next = s.future[0];
+      if (!next) return {};
+      return { ...next, past: [...s.past, { nodes: s.nodes, edges: s.edges }], future: s.future.slice(1), dirty: true, dragging: false };
     }),
   setWorkflowId: (workflowId) => set((s) => (s.workflowId === workflowId ? {} : { workflowId, dirty: true })),
   openWorkflow: (session, stored) =>
@@ -56,10 +87,25 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
         edges: graph.edges,
         dirty: false,
         loadCount: s.loadCount + 1,
+        past: [],
+        future: [],
+        dragging: false,
       };
     }),
   markSaved: (workflowId, version) => set({ storedWorkflowId: workflowId, storedVersion: version, dirty: false }),
 });
+
+/** Most undo steps kept. */
+export const MAX_UNDO = 100;
+
+function isPositionOnly(edit: GraphEdit): boolean {
+  return edit.kind === 'flow-nodes' && edit.changes.length > 0 && edit.changes.every((c) => c.type === 'position');
+}
+
+/** A frame of a node drag (React Flow marks those changes `dragging`). */
+function isDragFrame(edit: GraphEdit): boolean {
+  return isPositionOnly(edit) && edit.kind === 'flow-nodes' && edit.changes.some((c) => c.type === 'position' && c.dragging === true);
+}
 
 /** Id of the single selected node, or null (the inspector shows it). */
 export function selectedNodeId(state: Pick<GraphSlice, 'nodes'>): string | null {

@@ -1,12 +1,14 @@
 import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, type DragEvent } from 'react';
 import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { STATUS_STYLES } from '../../components/status';
 import type { StudioEdge, StudioNode } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
+import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
 import { isPaletteDrag, readDroppedType } from './drag-data';
+import { markEdgeProblems } from './edge-problems';
 import { StudioNodeComponent } from './StudioNode';
 import { useAddNode } from './use-add-node';
 
@@ -19,6 +21,8 @@ const FIT_VIEW_OPTIONS = { padding: 0.25, maxZoom: 1.25 };
 export function EditorCanvas() {
   const nodes = useStudio((s) => s.nodes);
   const edges = useStudio((s) => s.edges);
+  const issues = useProblems((s) => s.issues);
+  const shownEdges = useMemo(() => markEdgeProblems(edges, issues), [edges, issues]);
   const loadCount = useStudio((s) => s.loadCount);
   const edit = useStudio((s) => s.edit);
   const addNode = useAddNode();
@@ -59,7 +63,7 @@ export function EditorCanvas() {
     <div className="canvas" data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<StudioNode, StudioEdge>
         nodes={nodes}
-        edges={edges}
+        edges={shownEdges}
         nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
@@ -72,7 +76,7 @@ export function EditorCanvas() {
         snapGrid={[10, 10]}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
-        <MiniMap<StudioNode> pannable zoomable nodeColor={MiniMapColor} />
+        <StatusMiniMap />
         <Controls />
       </ReactFlow>
       {nodes.length === 0 && (
@@ -86,7 +90,12 @@ export function EditorCanvas() {
   );
 }
 
-function MiniMapColor(node: StudioNode): string {
-  const status = useLive.getState().nodes[node.id]?.status;
-  return status ? STATUS_STYLES[status].color : '#9aa3ad';
+/** The minimap coloured by the shown run's statuses (re-rendered at most once per applied frame). */
+function StatusMiniMap() {
+  const live = useLive((s) => s.nodes);
+  const nodeColor = useCallback((node: StudioNode) => {
+    const status = live[node.id]?.status;
+    return status ? STATUS_STYLES[status].color : '#9aa3ad';
+  }, [live]);
+  return <MiniMap<StudioNode> pannable zoomable nodeColor={nodeColor} />;
 }

@@ -36,19 +36,44 @@ export function useStudioStartup(api: StudioClient, actions: StudioActions, sche
   }, [api, actions, schedule]);
 }
 
-/** Ctrl/Cmd+S saves, F5 runs (UI.md keyboard map). */
+/** Ctrl/Cmd+S saves, F5 runs, Ctrl/Cmd+Z / Shift+Z (or Ctrl+Y) undo/redo graph edits (UI.md keyboard map). */
 export function useStudioShortcuts(actions: StudioActions): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 's') {
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && !e.shiftKey && !e.altKey && key === 's') {
         e.preventDefault();
         void actions.save();
-      } else if (e.key === 'F5' && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+      } else if (e.key === 'F5' && !e.shiftKey && !mod) {
         e.preventDefault();
         void actions.run();
+      } else if (mod && !e.altKey && (key === 'z' || key === 'y') && !isTextField(e.target)) {
+        // Text fields keep their own undo; elsewhere undo applies to the graph.
+        e.preventDefault();
+        if (key === 'y' || e.shiftKey) useStudio.getState().redo();
+        else useStudio.getState().undo();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [actions]);
+}
+
+/** Warns before the page is closed or reloaded with unsaved changes. */
+export function useUnsavedChangesGuard(): void {
+  useEffect(() => {
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (!useStudio.getState().dirty) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, []);
+}
+
+function isTextField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT';
 }
