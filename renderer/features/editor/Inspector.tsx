@@ -7,7 +7,7 @@ import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
 import { parseConfigText } from './config-text';
-import { nodeTypeIcon } from './node-icons';
+import { NodeTypeIcon } from './node-icons';
 
 /** Right panel: the selected node's id, label and config (JSON), its problems and, in a run, its status. */
 export function Inspector() {
@@ -40,7 +40,6 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   const [configError, setConfigError] = useState<string | null>(null);
 
   if (!data) return null;
-  const TypeIcon = nodeTypeIcon(data.type, info?.kind);
 
   const commitId = () => {
     const next = idDraft;
@@ -68,7 +67,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   return (
     <div className="inspector-body">
       <div className="inspector-type">
-        <TypeIcon size={16} aria-hidden="true" />
+        <NodeTypeIcon type={data.type} kind={info?.kind} size={16} />
         <div>
           <div className="inspector-type-title">{info?.title ?? data.type}</div>
           <div className="inspector-type-description">{info?.description ?? `Unknown node type "${data.type}".`}</div>

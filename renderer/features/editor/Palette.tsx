@@ -3,7 +3,7 @@ import { useMemo, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { NodeTypeInfo } from '../../../shared/workflow/node-type';
 import { useStudio } from '../../store/studio-store';
 import { endPaletteDrag, startPaletteDrag } from './drag-data';
-import { KIND_GROUPS, nodeTypeIcon } from './node-icons';
+import { KIND_GROUPS, NodeTypeIcon } from './node-icons';
 
 /** Left panel: node types grouped by kind, searchable; drag one onto the canvas (or press Enter). */
 export function Palette({ onAdd }: { onAdd: (type: string) => void }) {
@@ -48,7 +48,6 @@ export function Palette({ onAdd }: { onAdd: (type: string) => void }) {
 }
 
 function PaletteItem({ info, onAdd }: { info: NodeTypeInfo; onAdd: (type: string) => void }) {
-  const Icon = nodeTypeIcon(info.type, info.kind);
   const onDragStart = (e: DragEvent<HTMLLIElement>) => startPaletteDrag(e.dataTransfer, info.type);
   const onKeyDown = (e: KeyboardEvent<HTMLLIElement>) => {
     if (e.key === 'Enter' || e.key === ' ') {
@@ -69,7 +68,7 @@ function PaletteItem({ info, onAdd }: { info: NodeTypeInfo; onAdd: (type: string
       data-testid={`palette-item-${info.type}`}
       title={`${info.type} — ${info.description}`}
     >
-      <Icon size={16} aria-hidden="true" className="palette-item-icon" />
+      <NodeTypeIcon type={info.type} kind={info.kind} size={16} className="palette-item-icon" />
       <span className="palette-item-text">
         <span className="palette-item-title">{info.title}</span>
         <span className="palette-item-description">{info.description}</span>

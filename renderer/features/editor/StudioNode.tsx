@@ -8,7 +8,7 @@ import type { StudioNode, StudioNodeData } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
-import { nodeTypeIcon } from './node-icons';
+import { NodeTypeIcon } from './node-icons';
 
 /** Output ports a node shows: its type's, plus `error` when it routes errors (config.engine.onError ROUTE). */
 export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeData): string[] {
@@ -37,7 +37,6 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   const status = live?.status;
   const look = status ? STATUS_STYLES[status] : NO_STATUS;
   const StatusIcon = look.icon;
-  const TypeIcon = nodeTypeIcon(data.type, info?.kind);
   const kind = info?.kind ?? 'unknown';
   const problemText = problems?.map((p) => `${p.code}: ${p.message}`).join('\n');
   const errorCount = problems?.filter((p) => p.severity === 'error').length ?? 0;
@@ -52,7 +51,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
     >
       {hasTarget && <Handle type="target" position={Position.Left} className="studio-handle" data-testid={`handle-${id}-target`} />}
       <div className="studio-node-header">
-        <TypeIcon size={16} aria-hidden="true" className="studio-node-type-icon" />
+        <NodeTypeIcon type={data.type} kind={info?.kind} size={16} className="studio-node-type-icon" />
         <span className="studio-node-id" title={id}>
           {id}
         </span>
