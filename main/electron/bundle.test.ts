@@ -1,13 +1,17 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { compileFunction } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATION_NAMES } from '../../shared/api/contract';
+import { helloWorkflow } from '../http/test-workflows';
 import type { YuktaBridge } from '../preload/bridge-types';
+import { fakeElectron, type FakeElectron } from './fake-electron';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -63,5 +67,72 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
   it('builds a CLI that runs', async () => {
     const { stdout } = await run(process.execPath, [join(OUT, 'cli.mjs'), 'validate', join(ROOT, 'main/cli/test-fixtures/hello.json')], { cwd: ROOT });
     expect(stdout).toBe('valid\n');
+  });
+});
+
+/** Loads the Electron main bundle in Node with a fake 'electron' module. */
+function loadElectronMain(fake: FakeElectron): void {
+  const file = join(OUT, 'electron.cjs');
+  const realRequire = createRequire(file);
+  const requireWithFake = (id: string): unknown => (id === 'electron' ? fake.module : realRequire(id));
+  const module = { exports: {} };
+  compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'])(module.exports, requireWithFake, module, file, OUT);
+}
+
+function hardenedContents() {
+  const contents = new EventEmitter() as EventEmitter & { openHandler?: (details: { url: string }) => unknown; setWindowOpenHandler(h: (details: { url: string }) => unknown): void };
+  contents.setWindowOpenHandler = (h) => (contents.openHandler = h);
+  return contents;
+}
+
+describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
+  const userData = mkdtempSync(join(tmpdir(), 'yukta-userdata-'));
+  const ENV = ['YUKTA_DATA_DIR', 'YUKTA_DEV_SERVER_URL', 'YUKTA_HTTP_ENABLED'] as const;
+  const saved = ENV.map((name) => [name, process.env[name]] as const);
+  afterAll(() => {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+    rmSync(userData, { recursive: true, force: true });
+  });
+
+  it('starts hardened, serves the StudioApi over IPC from userData, and closes the host on quit', async () => {
+    for (const name of ENV) delete process.env[name];
+    const fake = fakeElectron(userData);
+    loadElectronMain(fake);
+    expect(fake.sandboxEnabled).toBe(true);
+    expect(fake.schemes).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+
+    fake.ready();
+    const window = await fake.windowCreated;
+    expect(window.options.webPreferences).toMatchObject({ preload: join(OUT, 'preload.cjs'), sandbox: true, contextIsolation: true, nodeIntegration: false });
+    expect(window.url).toBe('app://studio/index.html');
+
+    const sender = { id: 1, send: () => undefined, isDestroyed: () => false, once: () => undefined };
+    const save = fake.ipcHandlers.get('yukta:op:workflows.save')!;
+    expect(await save({ sender, senderFrame: { url: 'app://studio/index.html', parent: null } }, { definition: helloWorkflow() })).toMatchObject({ ok: true });
+    expect(existsSync(join(userData, 'workflows'))).toBe(true);
+    expect(await save({ sender, senderFrame: { url: 'https://evil.example/', parent: null } }, {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+
+    let granted: unknown;
+    fake.session.permissionRequest!(null, 'media', (g: boolean) => (granted = g));
+    expect(granted).toBe(false);
+    expect(fake.session.permissionCheck!()).toBe(false);
+    let verdict: unknown;
+    fake.session.beforeRequest!({ url: 'https://cdn.example/lib.js' }, (v: unknown) => (verdict = v));
+    expect(verdict).toEqual({ cancel: true });
+    expect((await fake.session.protocolHandler!(new Request('app://studio/..%2f..%2fpackage.json'))).status).toBe(404);
+
+    const contents = hardenedContents();
+    fake.app.emit('web-contents-created', {}, contents);
+    expect(contents.openHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    const away = { url: 'https://evil.example/', preventDefault: vi.fn() };
+    contents.emit('will-navigate', away);
+    expect(away.preventDefault).toHaveBeenCalled();
+    const inside = { url: 'app://studio/index.html#/runs', preventDefault: vi.fn() };
+    contents.emit('will-navigate', inside);
+    expect(inside.preventDefault).not.toHaveBeenCalled();
+
+    (fake.module.app as { quit(): void }).quit();
+    await fake.quitCompleted;
+    expect(fake.ipcHandlers.size).toBe(0);
   });
 });

@@ -15,7 +15,10 @@ import { contentSecurityPolicy, isAllowedNavigation, isAllowedRequest, mainWindo
 
 const devServerUrl = process.env.YUKTA_DEV_SERVER_URL || undefined;
 const csp = contentSecurityPolicy(devServerUrl);
-const appPath = (...parts: string[]): string => join(app.getAppPath(), ...parts);
+// This file runs only as the CJS bundle dist/main/electron.cjs, so __dirname is dist/main — whether the app
+// is started as `electron .`, `electron dist/main/electron.cjs` or from a packaged asar.
+const PRELOAD_PATH = join(__dirname, 'preload.cjs');
+const RENDERER_DIR = join(__dirname, '..', 'renderer');
 
 let host: StudioHost | null = null;
 let ipc: IpcRegistration | null = null;
@@ -46,7 +49,7 @@ function secureSession(ses: Session, rendererDir: string): void {
 }
 
 function createWindow(): void {
-  const window = new BrowserWindow(mainWindowOptions(appPath('dist', 'main', 'preload.cjs')));
+  const window = new BrowserWindow(mainWindowOptions(PRELOAD_PATH));
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
@@ -67,11 +70,10 @@ async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Prom
 
 async function start(): Promise<void> {
   await app.whenReady();
-  const rendererDir = appPath('dist', 'renderer');
-  secureSession(session.defaultSession, rendererDir);
+  secureSession(session.defaultSession, RENDERER_DIR);
   host = new StudioHost({ dataDir: process.env.YUKTA_DATA_DIR || app.getPath('userData'), onInternalError: (e) => console.error('yukta: internal error', e) });
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender: createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {}) });
-  await startHttpIfEnabled(host, rendererDir);
+  await startHttpIfEnabled(host, RENDERER_DIR);
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
