@@ -135,4 +135,25 @@ describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
     await fake.quitCompleted;
     expect(fake.ipcHandlers.size).toBe(0);
   });
+
+  it('opens the HTTP API on 127.0.0.1 only when YUKTA_HTTP_ENABLED=1', async () => {
+    for (const name of ENV) delete process.env[name];
+    process.env.YUKTA_HTTP_ENABLED = '1';
+    process.env.YUKTA_HTTP_PORT = '0';
+    const logged: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void logged.push(line));
+    const fake = fakeElectron(userData);
+    loadElectronMain(fake);
+    fake.ready();
+    await fake.windowCreated;
+    log.mockRestore();
+    delete process.env.YUKTA_HTTP_ENABLED;
+    delete process.env.YUKTA_HTTP_PORT;
+    const url = /HTTP API at (http:\/\/127\.0\.0\.1:\d+)/.exec(logged.join('\n'))?.[1];
+    expect(url, logged.join('\n')).toBeDefined();
+    expect((await fetch(`${url}/api/workflows`)).status).toBe(200);
+    (fake.module.app as { quit(): void }).quit();
+    await fake.quitCompleted;
+    await expect(fetch(`${url}/api/workflows`)).rejects.toThrow();
+  });
 });
