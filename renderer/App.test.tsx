@@ -48,6 +48,17 @@ describe('STU-01 editor shell', () => {
     expect(screen.getByTestId('palette-item-CONSOLE_TERMINAL')).toBeTruthy();
   });
 
+  it('collapses and reopens the side panels', async () => {
+    await openApp('#/');
+    fireEvent.click(screen.getByTestId('palette-toggle'));
+    expect(screen.queryByTestId('palette')).toBeNull();
+    expect(screen.getByTestId('palette-toggle').getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(screen.getByTestId('palette-toggle'));
+    expect(screen.getByTestId('palette')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('inspector-toggle'));
+    expect(screen.queryByTestId('inspector')).toBeNull();
+  });
+
   it('reopens the workflow named in the URL hash, with handles per port', async () => {
     await openApp('#/w/default/hello');
     await screen.findByTestId('node-shape');

@@ -15,6 +15,10 @@ export interface UiSlice {
   banner: Banner | null;
   saveState: SaveState;
   running: boolean;
+  /** Side panels are collapsible (UI.md). */
+  paletteOpen: boolean;
+  inspectorOpen: boolean;
+  togglePanel(panel: 'palette' | 'inspector'): void;
   setBottomTab(tab: BottomTab): void;
   showBanner(banner: Banner | null): void;
   setSaveState(state: SaveState): void;
@@ -26,6 +30,9 @@ export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) =
   banner: null,
   saveState: 'idle',
   running: false,
+  paletteOpen: true,
+  inspectorOpen: true,
+  togglePanel: (panel) => set((s) => (panel === 'palette' ? { paletteOpen: !s.paletteOpen } : { inspectorOpen: !s.inspectorOpen })),
   setBottomTab: (bottomTab) => set({ bottomTab }),
   showBanner: (banner) => set({ banner }),
   setSaveState: (saveState) => set({ saveState }),

@@ -13,8 +13,7 @@ import { NodeTypeIcon } from './node-icons';
 export function Inspector() {
   const nodeId = useStudio(selectedNodeId);
   return (
-    <aside className="panel inspector" data-testid="inspector" aria-label="Inspector">
-      <div className="panel-header">Inspector</div>
+    <aside className="panel-body" data-testid="inspector" aria-label="Inspector">
       {nodeId === null ? (
         <div className="empty-hint">
           <MousePointer2 size={18} aria-hidden="true" />

@@ -19,8 +19,7 @@ export function Palette({ onAdd }: { onAdd: (type: string) => void }) {
   }, [nodeTypes, query]);
 
   return (
-    <aside className="panel palette" data-testid="palette" aria-label="Node palette">
-      <div className="panel-header">Nodes</div>
+    <aside className="panel-body" data-testid="palette" aria-label="Node palette">
       <label className="palette-search">
         <Search size={14} aria-hidden="true" />
         <input type="search" placeholder="Search nodes" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="palette-search" aria-label="Search node types" />
