@@ -8,6 +8,7 @@ import { hasErrors, type ValidationIssue } from '../shared/workflow/validation-i
 import { contentHash } from './definitions/content-hash';
 import { validateDefinition } from './definitions/validate-definition';
 import { builtinPlugins } from './plugins/builtin';
+import { IdempotencyCache } from './scheduler/idempotency-cache';
 import type { Plugin } from './plugins/contract';
 import { PluginRegistry } from './plugins/registry';
 import { SystemClock, type Clock } from './runtime/clock';
@@ -28,6 +29,10 @@ export interface EngineOptions {
   maxRuns?: number;
   /** Results kept per run (1000). */
   maxResultsPerRun?: number;
+  /** How long a start's idempotency key is remembered (`yukta.start.idempotency-ttl`, 10 min). */
+  idempotencyTtlMs?: number;
+  /** Most idempotency keys remembered (`yukta.start.idempotency-max-keys`, 100000). */
+  idempotencyMaxKeys?: number;
   /** Receives errors thrown by event listeners. */
   onListenerError?: (error: unknown) => void;
 }
@@ -36,6 +41,8 @@ export interface StartRequest {
   session: string;
   workflowId: string;
   payload: Record<string, unknown>;
+  /** A repeat with the same key, session and workflow returns the first execution id (ADM-02). */
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -50,6 +57,7 @@ export class Engine {
   private readonly tracker: RunTracker;
   private readonly live = new Map<string, WorkflowRun>();
   private readonly channelCapacity: number;
+  private readonly idempotency: IdempotencyCache;
 
   constructor(options: EngineOptions = {}) {
     this.registry = new PluginRegistry(options.plugins ?? builtinPlugins());
@@ -59,6 +67,7 @@ export class Engine {
     this.bus = new EventBus(options.onListenerError);
     this.tracker = new RunTracker({ maxRuns: options.maxRuns ?? 1000, maxResultsPerRun: options.maxResultsPerRun ?? 1000 });
     this.bus.subscribe(this.tracker.apply);
+    this.idempotency = new IdempotencyCache(this.clock, options.idempotencyTtlMs ?? 10 * 60_000, options.idempotencyMaxKeys ?? 100_000);
   }
 
   nodeTypes(): NodeTypeInfo[] {
@@ -96,8 +105,25 @@ export class Engine {
       .sort((a, b) => a.session.localeCompare(b.session) || a.workflowId.localeCompare(b.workflowId));
   }
 
-  /** Starts a run of the stored workflow; returns once the run is announced, not when it ends. */
+  /**
+   * Starts a run of the stored workflow; returns once the run is announced, not when it ends.
+   * With an idempotency key, a repeat (even a concurrent one) gets the first run's id; the same key
+   * with a different payload is a CONFLICT.
+   */
   async startRun(request: StartRequest): Promise<{ executionId: string }> {
+    const key = request.idempotencyKey;
+    if (key === undefined) return { executionId: await this.startNew(request) };
+    const scope = `${request.session}\u0000${request.workflowId}`;
+    const payloadHash = contentHash(request.payload);
+    const found = this.idempotency.lookup(scope, key, payloadHash);
+    if (found.kind === 'conflict') throw new StudioApiError('CONFLICT', `idempotency key "${key}" was already used with a different payload`, 'idempotencyKey');
+    if (found.kind === 'repeat') return { executionId: await found.start };
+    const start = this.startNew(request);
+    this.idempotency.remember(scope, key, payloadHash, start);
+    return { executionId: await start };
+  }
+
+  private async startNew(request: StartRequest): Promise<string> {
     const stored = await this.getWorkflow(request.session, request.workflowId);
     // The stored graph was valid when saved, but the plugin registry may have changed since.
     const { definition, issues } = validateDefinition(stored.definition, this.registry);
@@ -121,7 +147,7 @@ export class Engine {
     void run.done.then(() => this.live.delete(run.executionId));
     run.announce();
     run.start();
-    return { executionId: run.executionId };
+    return run.executionId;
   }
 
   getRun(executionId: string): RunDetail {

@@ -15,7 +15,7 @@ export function createOperationHandlers(engine: Engine): OperationHandlers {
     'workflows.get': async ({ session, workflowId }) => engine.getWorkflow(session, workflowId),
     'workflows.save': async ({ session, definition, note }) => engine.saveWorkflow(session, definition, note),
     'workflows.validate': async ({ definition }) => engine.validate(definition),
-    'runs.start': async ({ session, workflowId, payload }) => engine.startRun({ session, workflowId, payload }),
+    'runs.start': async ({ session, workflowId, payload, idempotencyKey }) => engine.startRun({ session, workflowId, payload, idempotencyKey }),
     'runs.get': async ({ executionId }) => engine.getRun(executionId),
     'runs.list': async (query) => engine.listRuns(query),
   };
