@@ -59,7 +59,7 @@ describe('ADM-02 idempotent start', () => {
   });
 
   it('does not remember a failed start', async () => {
-    const { engine, start } = await setup();
+    const { engine } = await setup();
     await expect(engine.startRun({ session: 's', workflowId: 'missing', payload: {}, idempotencyKey: 'k' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await engine.saveWorkflow('s', { ...wf, workflowId: 'missing' });
     await expect(engine.startRun({ session: 's', workflowId: 'missing', payload: {}, idempotencyKey: 'k' })).resolves.toBeTruthy();
