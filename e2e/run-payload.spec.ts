@@ -27,7 +27,7 @@ async function seedWorkflow(request: APIRequestContext, workflowId: string): Pro
   expect(response.ok(), await response.text()).toBe(true);
 }
 
-test('STU-03: a required field set in the inspector fails a run without it; Run with payload… succeeds', async ({ page, request }) => {
+test('STU-03: a required field set in the inspector fails a run without it; Run with payload… succeeds; a run started elsewhere appears live', async ({ page, request }) => {
   const studio = new StudioPage(page);
   const workflowId = uniqueId('stu03-payload');
   await seedWorkflow(request, workflowId);
@@ -66,4 +66,11 @@ test('STU-03: a required field set in the inspector fails a run without it; Run 
   // Clicking the older run shows its statuses on the canvas again.
   await rows.nth(1).click();
   await expect(studio.node('start')).toHaveAttribute('data-status', 'FAILURE');
+
+  // A run started elsewhere (REST) reaches the open list only through the live event stream (SSE).
+  const started = await request.post('/api/workflow/start', { data: { session: 'default', workflowId, payload: { name: 'Bo' } } });
+  expect(started.ok(), await started.text()).toBe(true);
+  const { executionId } = (await started.json()) as { executionId: string };
+  await expect(page.getByTestId(`run-row-${executionId}`)).toHaveAttribute('data-status', 'SUCCESS');
+  await expect(rows).toHaveCount(3);
 });
