@@ -6,6 +6,8 @@ const CARD = /^### ([A-Z]{2,4}-\d{2}): (.+)$/;
 const STATUSES = ['stable', 'partial', 'planned', 'optional'];
 /** A `yukta.*` setting, metric or payload key as written in code and docs. */
 const SETTING = /\byukta\.[a-z][a-z0-9-]*(?:\.[a-z0-9<>-]+)*/g;
+/** `yukta.mjs` and the like are file names, not settings. */
+const FILE_NAME = /\.(mjs|cjs|js|ts|tsx|json)$/;
 /** A backticked path in a card's Source line. */
 const SOURCE_PATH = /`([A-Za-z0-9_.\-/]+\.(?:ts|tsx|mjs|cjs|js|json|yml|md))`/g;
 
@@ -46,7 +48,7 @@ export function checkReference(root: string, page: string, sourceFiles: string[]
   for (const file of sourceFiles) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const name of text.match(SETTING) ?? []) {
-      if (documented.has(name) || reported.has(name)) continue;
+      if (documented.has(name) || reported.has(name) || FILE_NAME.test(name)) continue;
       reported.add(name);
       problems.push({ kind: 'undocumented-setting', message: `${name} is used in ${file} but not documented in docs/reference.md` });
     }
