@@ -1,6 +1,6 @@
-import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
+import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useNodesInitialized, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useMemo, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
 import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { STATUS_STYLES } from '../../components/status';
 import type { StudioEdge, StudioNode } from '../../store/graph-model';
@@ -27,6 +27,8 @@ export function EditorCanvas() {
   const edit = useStudio((s) => s.edit);
   const addNode = useAddNode();
   const { fitView } = useReactFlow();
+  const measured = useNodesInitialized();
+  const fittedLoad = useRef(0);
 
   const onNodesChange = useCallback((changes: NodeChange<StudioNode>[]) => edit({ kind: 'flow-nodes', changes }), [edit]);
   const onEdgesChange = useCallback((changes: EdgeChange<StudioEdge>[]) => edit({ kind: 'flow-edges', changes }), [edit]);
@@ -52,12 +54,13 @@ export function EditorCanvas() {
     [addNode],
   );
 
-  // Fit the view once per opened workflow (not on every drop, which would move the canvas under the pointer).
+  // Fit the view once per opened workflow (not on every drop, which would move the canvas under the pointer),
+  // and only once React Flow has measured the nodes: before that their sizes are unknown and the fit is off.
   useEffect(() => {
-    if (loadCount === 0) return;
-    const frame = requestAnimationFrame(() => void fitView(FIT_VIEW_OPTIONS));
-    return () => cancelAnimationFrame(frame);
-  }, [loadCount, fitView]);
+    if (loadCount === 0 || fittedLoad.current === loadCount || (nodes.length > 0 && !measured)) return;
+    fittedLoad.current = loadCount;
+    void fitView(FIT_VIEW_OPTIONS);
+  }, [loadCount, measured, nodes.length, fitView]);
 
   return (
     <div className="canvas" data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
