@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-/** Port of the studio server the specs drive (`yukta serve`). */
-export const E2E_PORT = 4317;
+/** Port of the studio server the specs drive (`yukta serve`); `YUKTA_E2E_PORT` lets two runs share a machine. */
+export const E2E_PORT = Number(process.env.YUKTA_E2E_PORT ?? 4317);
 // A fresh data folder per test run, so specs never see workflows of an earlier run.
 const dataDir = mkdtempSync(join(tmpdir(), 'yukta-e2e-'));
 
