@@ -28,7 +28,7 @@ export const createCatalogSlice: StateCreator<StudioState, [], [], CatalogSlice>
     set({
       nodeTypes: types,
       nodeTypesByType: Object.fromEntries(types.map((t) => [t.type, t])),
-      typeCatalog: new Map(types.map((t) => [t.type, { kind: t.kind, outputs: t.outputs }])),
+      typeCatalog: new Map(types.map((t) => [t.type, { kind: t.kind, outputs: t.outputs, outputsFromConfig: t.outputsFromConfig }])),
       catalogState: 'ready',
       catalogError: null,
     }),

@@ -1,6 +1,6 @@
 import { EnginePolicy, ERROR_PORT, DEFAULT_PORT } from './engine-policy.schema';
 import { MAX_EDGES, MAX_NODES, WorkflowDefinition } from './definition.schema';
-import type { NodeTypeCatalog } from './node-type';
+import { outputPorts, type NodeTypeCatalog } from './node-type';
 import { joinPath, type ValidationIssue } from './validation-issue';
 
 /**
@@ -70,24 +70,17 @@ function checkEdges(def: WorkflowDefinition, nodeIndex: Map<string, number>, cat
     const sourceNode = def.nodes[nodeIndex.get(edge.source) ?? -1];
     const targetNode = def.nodes[nodeIndex.get(edge.target) ?? -1];
     const sourceType = sourceNode && catalog?.get(sourceNode.type);
-    if (sourceNode && sourceType && !sourceType.outputs.includes(port)) {
-      const routes = policyOf(sourceNode.config)?.onError === 'ROUTE';
-      if (!(port === ERROR_PORT && routes)) {
-        const declared = sourceType.outputs.length ? sourceType.outputs.join(', ') : 'none';
-        const hint = port === ERROR_PORT ? ' (set config.engine.onError to ROUTE to use the error port)' : '';
-        issues.push(error('DEF-02/unknown-port', `node "${sourceNode.nodeId}" has no output port "${port}" (declared: ${declared})${hint}`, { nodeId: sourceNode.nodeId, edgeIndex: i, path: `edges.${i}.sourcePort` }));
-      }
+    const ports = sourceNode && sourceType ? outputPorts(sourceType, sourceNode.config) : null;
+    if (sourceNode && ports && !ports.includes(port)) {
+      const declared = ports.length ? ports.join(', ') : 'none';
+      const hint = port === ERROR_PORT ? ' (set config.engine.onError to ROUTE to use the error port)' : '';
+      issues.push(error('DEF-02/unknown-port', `node "${sourceNode.nodeId}" has no output port "${port}" (declared: ${declared})${hint}`, { nodeId: sourceNode.nodeId, edgeIndex: i, path: `edges.${i}.sourcePort` }));
     }
     const targetType = targetNode && catalog?.get(targetNode.type);
     if (targetNode && targetType?.kind === 'trigger') {
       issues.push(error('DEF-02/trigger-input', `trigger "${targetNode.nodeId}" takes no input (edge from "${edge.source}")`, { nodeId: targetNode.nodeId, edgeIndex: i, path: `edges.${i}.target` }));
     }
   });
-}
-
-function policyOf(config: Record<string, unknown>): { onError?: unknown } | undefined {
-  const engine = config['engine'];
-  return engine && typeof engine === 'object' ? (engine as { onError?: unknown }) : undefined;
 }
 
 function checkPolicy(raw: unknown, timeoutSeconds: number | undefined, nodeId: string, path: string, issues: ValidationIssue[]): void {

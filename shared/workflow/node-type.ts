@@ -15,9 +15,33 @@ export const NodeTypeInfo = z.object({
   configSchema: z.record(z.string(), z.unknown()),
   /** A config that passes the schema, used when the node is dropped on the canvas. */
   defaultConfig: z.record(z.string(), z.unknown()),
+  /**
+   * Ports named by the config (ROUTER's routes): the values of `config[list][*][key]` are output ports
+   * too, besides `outputs`.
+   */
+  outputsFromConfig: z.object({ list: z.string(), key: z.string() }).optional(),
 });
 export type NodeTypeInfo = z.infer<typeof NodeTypeInfo>;
 
 /** The part of a node type the pure graph rules need. */
-export type NodeTypeShape = Pick<NodeTypeInfo, 'kind' | 'outputs'>;
+export type NodeTypeShape = Pick<NodeTypeInfo, 'kind' | 'outputs' | 'outputsFromConfig'>;
 export type NodeTypeCatalog = ReadonlyMap<string, NodeTypeShape>;
+
+/**
+ * The output ports of a node: its type's declared ports, the ports its config names (ROUTER), and
+ * `error` when its engine policy routes errors (onError ROUTE). Shared by validation and the canvas.
+ */
+export function outputPorts(shape: NodeTypeShape, config: Readonly<Record<string, unknown>>): string[] {
+  const ports = [...shape.outputs];
+  const from = shape.outputsFromConfig;
+  const list = from ? config[from.list] : undefined;
+  if (from && Array.isArray(list)) {
+    for (const item of list) {
+      const port = item && typeof item === 'object' ? (item as Record<string, unknown>)[from.key] : undefined;
+      if (typeof port === 'string' && port.length > 0 && !ports.includes(port)) ports.push(port);
+    }
+  }
+  const engine = config['engine'];
+  if (engine && typeof engine === 'object' && (engine as { onError?: unknown }).onError === 'ROUTE' && !ports.includes('error')) ports.push('error');
+  return ports;
+}

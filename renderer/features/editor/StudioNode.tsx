@@ -2,7 +2,7 @@ import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflo
 import { TriangleAlert } from 'lucide-react';
 import { memo, useEffect, useMemo } from 'react';
 import { DEFAULT_PORT, ERROR_PORT } from '../../../shared/workflow/engine-policy.schema';
-import type { NodeTypeInfo } from '../../../shared/workflow/node-type';
+import { outputPorts, type NodeTypeInfo } from '../../../shared/workflow/node-type';
 import { NO_STATUS, STATUS_STYLES, statusClassName } from '../../components/status';
 import type { StudioNode, StudioNodeData } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
@@ -10,13 +10,9 @@ import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
 import { NodeTypeIcon } from './node-icons';
 
-/** Output ports a node shows: its type's, plus `error` when it routes errors (config.engine.onError ROUTE). */
+/** Output ports a node shows: its type's, those its config names (ROUTER), and `error` when it routes errors. */
 export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeData): string[] {
-  const ports = info ? [...info.outputs] : [DEFAULT_PORT];
-  const engine = data.config['engine'];
-  const routes = engine && typeof engine === 'object' && (engine as { onError?: unknown }).onError === 'ROUTE';
-  if (routes && !ports.includes(ERROR_PORT)) ports.push(ERROR_PORT);
-  return ports;
+  return outputPorts(info ?? { kind: 'processor', outputs: [DEFAULT_PORT] }, data.config);
 }
 
 /**
