@@ -12,7 +12,8 @@ const Empty = z.strictObject({});
 let sinkCount = 0;
 const burst = definePlugin({
   type: 'BENCH_BURST', kind: 'trigger', title: 'Burst', description: '', configSchema: z.strictObject({ count: z.number() }), defaultConfig: { count: 1 }, outputs: ['out'],
-  async *process(_m, config) {
+  // A synchronous generator: the engine pulls it only as fast as the chain takes messages.
+  *process(_m, config) {
     for (let i = 0; i < config.count; i++) yield { payload: { i } };
   },
 });
@@ -30,7 +31,7 @@ const count = definePlugin({
   },
 });
 
-const engine = new Engine({ plugins: [...builtinPlugins(), burst, pass, count] as Array<Plugin<never>> });
+const engine = new Engine({ plugins: [...builtinPlugins(), burst, pass, count] as Array<Plugin<never>>, freezeMessages: false });
 
 async function saveChain(n: number, fanOut: number): Promise<string> {
   const id = `chain-${n}-${fanOut}`;

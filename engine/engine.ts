@@ -1,19 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { StudioApiError } from '../shared/api/errors';
 import type { RunDetail, RunSummary } from '../shared/api/runs.schema';
-import type { SaveResult, StoredWorkflow, WorkflowSummary } from '../shared/api/workflows.schema';
+import { DEFAULT_MAX_VERSIONS, type SaveResult, type StoredWorkflow, type WorkflowSummary } from '../shared/api/workflows.schema';
 import type { Status } from '../shared/status/status';
 import type { NodeTypeInfo } from '../shared/workflow/node-type';
 import { hasErrors, type ValidationIssue } from '../shared/workflow/validation-issue';
-import { contentHash } from './definitions/content-hash';
+import { SessionCatalog } from './definitions/session-catalog';
 import { validateDefinition } from './definitions/validate-definition';
+import { WorkflowDefinitions } from './definitions/workflow-definitions';
 import { builtinPlugins } from './plugins/builtin';
-import { IdempotencyCache } from './scheduler/idempotency-cache';
 import type { Plugin } from './plugins/contract';
 import { PluginRegistry } from './plugins/registry';
 import { SystemClock, type Clock } from './runtime/clock';
-import { prepareWorkflow } from './runtime/prepared-workflow';
-import { WorkflowRun } from './runtime/workflow-run';
+import { RunLauncher, type StartRequest } from './runtime/run-launcher';
+import type { WorkflowRun } from './runtime/workflow-run';
 import type { DefinitionStore } from './store/definition-store';
 import { MemoryDefinitionStore } from './store/memory/memory-definition-store';
 import { EventBus, type EventListener } from './tracker/event-bus';
@@ -33,17 +32,17 @@ export interface EngineOptions {
   idempotencyTtlMs?: number;
   /** Most idempotency keys remembered (`yukta.start.idempotency-max-keys`, 100000). */
   idempotencyMaxKeys?: number;
+  /** Deep-freeze messages so a plugin mutating its input throws (default: on unless NODE_ENV is production). */
+  freezeMessages?: boolean;
+  /** Seed of retry jitter, for reproducible tests. */
+  randomSeed?: number;
+  /** Newest versions kept per workflow (`yukta.definitions.max-versions`, 20); older ones are deleted. */
+  maxVersions?: number;
   /** Receives errors thrown by event listeners. */
   onListenerError?: (error: unknown) => void;
 }
 
-export interface StartRequest {
-  session: string;
-  workflowId: string;
-  payload: Record<string, unknown>;
-  /** A repeat with the same key, session and workflow returns the first execution id (ADM-02). */
-  idempotencyKey?: string | undefined;
-}
+export type { StartRequest };
 
 /**
  * The workflow engine: definitions, validation, runs and the event feed, with no UI or transport.
@@ -52,22 +51,37 @@ export interface StartRequest {
 export class Engine {
   readonly registry: PluginRegistry;
   readonly clock: Clock;
+  /** Definitions: validated saves, versions, restore, diff, delete (DEF-01, DEF-02). */
+  readonly workflows: WorkflowDefinitions;
+  /** Sessions: list, create, rename, delete, apply a configuration (DUR-05). */
+  readonly sessions: SessionCatalog;
   private readonly definitions: DefinitionStore;
   private readonly bus: EventBus;
   private readonly tracker: RunTracker;
-  private readonly live = new Map<string, WorkflowRun>();
-  private readonly channelCapacity: number;
-  private readonly idempotency: IdempotencyCache;
+  private readonly runs: RunLauncher;
+  private readonly edgeDrops = new Map<string, number>();
 
   constructor(options: EngineOptions = {}) {
     this.registry = new PluginRegistry(options.plugins ?? builtinPlugins());
     this.clock = options.clock ?? new SystemClock();
     this.definitions = options.definitions ?? new MemoryDefinitionStore();
-    this.channelCapacity = options.channelCapacity ?? 64;
     this.bus = new EventBus(options.onListenerError);
     this.tracker = new RunTracker({ maxRuns: options.maxRuns ?? 1000, maxResultsPerRun: options.maxResultsPerRun ?? 1000 });
     this.bus.subscribe(this.tracker.apply);
-    this.idempotency = new IdempotencyCache(this.clock, options.idempotencyTtlMs ?? 10 * 60_000, options.idempotencyMaxKeys ?? 100_000);
+    this.runs = new RunLauncher({
+      registry: this.registry,
+      clock: this.clock,
+      definitions: this.definitions,
+      bus: this.bus,
+      channelCapacity: options.channelCapacity ?? 64,
+      freezeMessages: options.freezeMessages ?? process.env.NODE_ENV !== 'production',
+      randomSeed: options.randomSeed,
+      idempotencyTtlMs: options.idempotencyTtlMs ?? 10 * 60_000,
+      idempotencyMaxKeys: options.idempotencyMaxKeys ?? 100_000,
+      edgeDropped: (workflowId, nodeId) => this.countEdgeDrop(workflowId, nodeId),
+    });
+    this.workflows = new WorkflowDefinitions({ store: this.definitions, registry: this.registry, clock: this.clock, maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS });
+    this.sessions = new SessionCatalog({ store: this.definitions, workflows: this.workflows, hasLiveRuns: (session) => this.hasLiveRuns(session) });
   }
 
   nodeTypes(): NodeTypeInfo[] {
@@ -80,74 +94,33 @@ export class Engine {
   }
 
   /** Validates and stores a definition; an invalid one is refused and nothing is written. */
-  async saveWorkflow(session: string, raw: unknown, note?: string): Promise<SaveResult> {
-    const { definition, issues } = validateDefinition(raw, this.registry);
-    if (!definition || hasErrors(issues)) {
-      const first = issues.find((i) => i.severity === 'error');
-      throw new StudioApiError('VALIDATION_FAILED', `workflow refused: ${first?.message ?? 'invalid definition'}`, first?.path, issues);
-    }
-    const version = contentHash(definition);
-    const options = note === undefined ? { version, savedAt: this.clock.now() } : { version, savedAt: this.clock.now(), note };
-    const { changed } = await this.definitions.save(session, definition, options);
-    return { workflowId: definition.workflowId, version, changed };
+  saveWorkflow(session: string, raw: unknown, note?: string): Promise<SaveResult> {
+    return this.workflows.save(session, raw, note);
   }
 
-  async getWorkflow(session: string, workflowId: string): Promise<StoredWorkflow> {
-    const stored = await this.definitions.get(session, workflowId);
-    if (!stored) throw new StudioApiError('NOT_FOUND', `workflow "${workflowId}" does not exist in session "${session}"`, 'workflowId');
-    return stored;
+  getWorkflow(session: string, workflowId: string): Promise<StoredWorkflow> {
+    return this.workflows.get(session, workflowId);
   }
 
-  async listWorkflows(session?: string): Promise<WorkflowSummary[]> {
-    const all = await this.definitions.list(session);
-    return all
-      .map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length }))
-      .sort((a, b) => a.session.localeCompare(b.session) || a.workflowId.localeCompare(b.workflowId));
+  listWorkflows(session?: string): Promise<WorkflowSummary[]> {
+    return this.workflows.list(session);
   }
 
   /**
-   * Starts a run of the stored workflow; returns once the run is announced, not when it ends.
-   * With an idempotency key, a repeat (even a concurrent one) gets the first run's id; the same key
-   * with a different payload is a CONFLICT.
+   * Starts a run of the stored workflow (or of the saved version named by `yukta.version` in the payload);
+   * returns once the run is announced, not when it ends.
    */
-  async startRun(request: StartRequest): Promise<{ executionId: string }> {
-    const key = request.idempotencyKey;
-    if (key === undefined) return { executionId: await this.startNew(request) };
-    const scope = `${request.session}\u0000${request.workflowId}`;
-    const payloadHash = contentHash(request.payload);
-    const found = this.idempotency.lookup(scope, key, payloadHash);
-    if (found.kind === 'conflict') throw new StudioApiError('CONFLICT', `idempotency key "${key}" was already used with a different payload`, 'idempotencyKey');
-    if (found.kind === 'repeat') return { executionId: await found.start };
-    const start = this.startNew(request);
-    this.idempotency.remember(scope, key, payloadHash, start);
-    return { executionId: await start };
+  startRun(request: StartRequest): Promise<{ executionId: string }> {
+    return this.runs.start(request);
   }
 
-  private async startNew(request: StartRequest): Promise<string> {
-    const stored = await this.getWorkflow(request.session, request.workflowId);
-    // The stored graph was valid when saved, but the plugin registry may have changed since.
-    const { definition, issues } = validateDefinition(stored.definition, this.registry);
-    if (!definition || hasErrors(issues)) {
-      throw new StudioApiError('VALIDATION_FAILED', `workflow "${request.workflowId}" cannot run: ${issues[0]?.message ?? 'invalid'}`, undefined, issues);
-    }
-    if (!definition.nodes.some((n) => this.registry.get(n.type)?.kind === 'trigger')) {
-      throw new StudioApiError('BAD_INPUT', `workflow "${request.workflowId}" has no trigger, so it cannot be started`, 'workflowId');
-    }
-    const prepared = prepareWorkflow(definition, stored.version, this.registry);
-    const run = new WorkflowRun({
-      executionId: randomUUID(),
-      session: request.session,
-      prepared,
-      payload: request.payload,
-      clock: this.clock,
-      emit: (event) => this.bus.publish(event),
-      channelCapacity: this.channelCapacity,
-    });
-    this.live.set(run.executionId, run);
-    void run.done.then(() => this.live.delete(run.executionId));
-    run.announce();
-    run.start();
-    return run.executionId;
+  /** The live run, for the control plane (valves, pause, stop); undefined once it has ended. */
+  liveRun(executionId: string): WorkflowRun | undefined {
+    return this.runs.get(executionId);
+  }
+
+  hasLiveRuns(session: string): boolean {
+    return this.runs.hasLiveRuns(session);
   }
 
   getRun(executionId: string): RunDetail {
@@ -162,15 +135,23 @@ export class Engine {
 
   /** Resolves with the run's final status (at once for a finished run). */
   async waitForRun(executionId: string): Promise<Status> {
-    const live = this.live.get(executionId);
-    if (live) return live.done;
-    return this.getRun(executionId).status;
+    return this.runs.wait(executionId) ?? this.getRun(executionId).status;
   }
 
   cancelRun(executionId: string): void {
-    const live = this.live.get(executionId);
+    const live = this.runs.get(executionId);
     if (!live) throw new StudioApiError('CONFLICT', `run "${executionId}" is not running`, 'executionId');
     live.cancel();
+  }
+
+  /** Messages dropped by edge buffers (`yukta.edge.dropped`), by workflow and node. */
+  edgeDropCounts(): ReadonlyMap<string, number> {
+    return this.edgeDrops;
+  }
+
+  private countEdgeDrop(workflowId: string, nodeId: string): void {
+    const key = `${workflowId}/${nodeId}`;
+    this.edgeDrops.set(key, (this.edgeDrops.get(key) ?? 0) + 1);
   }
 
   /** Every engine event, in order, as it happens. */
@@ -179,13 +160,11 @@ export class Engine {
   }
 
   get liveRunCount(): number {
-    return this.live.size;
+    return this.runs.liveCount;
   }
 
   /** Cancels live runs and waits for them to end. */
   async shutdown(): Promise<void> {
-    const runs = [...this.live.values()];
-    for (const run of runs) run.cancel();
-    await Promise.all(runs.map((r) => r.done));
+    await this.runs.shutdown();
   }
 }

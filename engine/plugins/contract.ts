@@ -10,24 +10,45 @@ export interface PluginLogger {
   error(text: string): void;
 }
 
+/** What a sub-workflow call returns (ENG-07): the child's id and what its terminals received. */
+export interface SubWorkflowResult {
+  executionId: string;
+  results: Array<{ nodeId: string; payload: unknown }>;
+}
+
+/** Starts a child run and waits for it; supplied by the engine to plugins that need it. */
+export type SubWorkflowRunner = (request: { workflowId: string; session?: string; payload: Record<string, unknown> }, signal: AbortSignal) => Promise<SubWorkflowResult>;
+
 /** What the engine hands a plugin with each call (ENG-02). Plugins never see engine options. */
 export interface PluginContext {
   readonly executionId: string;
   readonly session: string;
   readonly workflowId: string;
   readonly nodeId: string;
-  /** Fires when the run or node is cancelled; long work should stop. */
+  /** 1, 2, … when the node's policy makes each message an attempt (retry, onError, elementTimeoutMs); else 1. */
+  readonly attempt: number;
+  /** Fires when the run, the node or this attempt is cancelled or timed out; long work should stop. */
   readonly signal: AbortSignal;
   readonly log: PluginLogger;
   /** Keeps the node's idle clock alive during long silent work. */
   heartbeat(): void;
+  /** Waits on the engine's clock (paused with the node, virtual in tests); rejects when `signal` fires. */
+  sleep(ms: number): Promise<void>;
+  /** Runs another workflow as a child of this run (ENG-07). */
+  runWorkflow: SubWorkflowRunner;
 }
 
-export type PluginResult = void | OutputMessage[] | AsyncIterable<OutputMessage>;
+/**
+ * What `process` returns: nothing, an array, or a lazy sequence. A synchronous iterable is pulled only
+ * as fast as the children take messages (back-pressure without a promise per message); an async iterable
+ * for outputs that arrive over time.
+ */
+export type PluginResult = void | OutputMessage[] | Iterable<OutputMessage> | AsyncIterable<OutputMessage>;
 
 /**
  * A node type (EXT-01). `process` holds business logic only: back-pressure, retries, timeouts, pause/step
- * and failure routing live in the engine's node wrapper. Throw `BadInputError` for bad input.
+ * and failure routing live in the engine's node wrapper. Throw `BadInputError` for bad input. A plugin
+ * must not mutate the message it receives: messages are shared by reference between children.
  */
 export interface Plugin<C = Record<string, unknown>> {
   readonly type: string;
@@ -40,14 +61,18 @@ export interface Plugin<C = Record<string, unknown>> {
   readonly defaultConfig: Record<string, unknown>;
   /** Output ports; terminals declare none. */
   readonly outputs: readonly string[];
-  /** Idle timeout when the node sets no `timeoutSeconds` (ENG-05). */
+  /** Ports named by the config, e.g. ROUTER's `routes[*].port`. */
+  readonly outputsFromConfig?: { list: string; key: string };
+  /** Idle timeout when the node sets no `timeoutSeconds` (ENG-05); 30 s when absent. */
   defaultTimeoutMs?(config: C): number;
   process(message: Message, config: C, ctx: PluginContext): PluginResult | Promise<PluginResult>;
+  /** Called once after the last input (e.g. AGGREGATE emits what it collected). */
+  finish?(config: C, ctx: PluginContext): PluginResult | Promise<PluginResult>;
 }
-
-/** Erases a plugin's config type for the registry. */
-export type AnyPlugin = Plugin<never> | Plugin<Record<string, unknown>>;
 
 export function definePlugin<C>(plugin: Plugin<C>): Plugin<C> {
   return plugin;
 }
+
+/** Idle timeout of plugins that declare none (ENG-05). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;

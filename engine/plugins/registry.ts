@@ -35,11 +35,12 @@ export class PluginRegistry {
       outputs: [...p.outputs],
       configSchema: z.toJSONSchema(p.configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
       defaultConfig: p.defaultConfig,
+      ...(p.outputsFromConfig ? { outputsFromConfig: p.outputsFromConfig } : {}),
     }));
     return this.infoCache;
   }
 
   catalog(): NodeTypeCatalog {
-    return new Map([...this.plugins.values()].map((p) => [p.type, { kind: p.kind, outputs: [...p.outputs] }]));
+    return new Map([...this.plugins.values()].map((p) => [p.type, { kind: p.kind, outputs: [...p.outputs], ...(p.outputsFromConfig ? { outputsFromConfig: p.outputsFromConfig } : {}) }]));
   }
 }

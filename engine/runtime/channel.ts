@@ -3,39 +3,52 @@ export const END: unique symbol = Symbol('channel-end');
 /** Returned by `tryTake` when nothing is buffered right now. */
 export const EMPTY: unique symbol = Symbol('channel-empty');
 
+/** What a full channel does with one more item: make the producer wait (default), or drop (ENG-01 edgeBuffer). */
+export type Overflow = 'BLOCK' | 'DROP_OLDEST' | 'DROP_NEWEST';
+
+export interface ChannelOptions {
+  overflow?: Overflow;
+  /** Called once per dropped item (`yukta.edge.dropped`). */
+  onDrop?: () => void;
+}
+
 /**
  * A bounded FIFO channel with any number of producers and one consumer (ENG-01).
  * A producer that finds it full awaits space: that await is the back-pressure. Items are passed by
- * reference. Order is FIFO across all producers, hence FIFO per producer.
+ * reference. Order is FIFO across all producers, hence FIFO per producer. With a drop overflow the
+ * channel never makes a producer wait; it drops instead and counts the drop.
  */
 export class Channel<T> {
-  private readonly buffer: Array<T | undefined>;
+  private items: T[] = [];
   private head = 0;
-  private size = 0;
   private openProducers: number;
   private cancelled = false;
   private waitingTaker: ((value: T | typeof END) => void) | null = null;
   private readonly waitingSenders: Array<() => void> = [];
+  private readonly overflow: Overflow;
+  private readonly onDrop: (() => void) | undefined;
 
   constructor(
     readonly capacity: number,
     producers: number,
+    options: ChannelOptions = {},
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`channel capacity must be a positive integer, got ${capacity}`);
-    this.buffer = new Array<T | undefined>(capacity);
     this.openProducers = producers;
+    this.overflow = options.overflow ?? 'BLOCK';
+    this.onDrop = options.onDrop;
   }
 
   /** Items buffered now (for counting in-flight messages). */
   get length(): number {
-    return this.size;
+    return this.items.length - this.head;
   }
 
   get isCancelled(): boolean {
     return this.cancelled;
   }
 
-  /** Puts an item if it fits without waiting. Returns false when full (or cancelled: the item is dropped). */
+  /** Puts an item if it fits without waiting. Returns false only when full and blocking. A cancelled channel drops it. */
   offer(item: T): boolean {
     if (this.cancelled) return true;
     const taker = this.waitingTaker;
@@ -44,9 +57,13 @@ export class Channel<T> {
       taker(item);
       return true;
     }
-    if (this.size === this.capacity) return false;
-    this.buffer[(this.head + this.size) % this.capacity] = item;
-    this.size++;
+    if (this.length >= this.capacity) {
+      if (this.overflow === 'BLOCK') return false;
+      this.onDrop?.();
+      if (this.overflow === 'DROP_NEWEST') return true;
+      this.head++; // DROP_OLDEST
+    }
+    this.items.push(item);
     return true;
   }
 
@@ -59,13 +76,17 @@ export class Channel<T> {
 
   /** Takes the next item without waiting. */
   tryTake(): T | typeof EMPTY | typeof END {
-    if (this.size > 0) {
-      const item = this.buffer[this.head] as T;
-      this.buffer[this.head] = undefined;
-      this.head = (this.head + 1) % this.capacity;
-      this.size--;
-      const sender = this.waitingSenders.shift();
-      if (sender) sender();
+    if (this.head < this.items.length) {
+      const item = this.items[this.head]!;
+      this.head++;
+      if (this.head === this.items.length) {
+        this.items = [];
+        this.head = 0;
+      } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
+      }
+      if (this.waitingSenders.length) this.waitingSenders.shift()!();
       return item;
     }
     if (this.cancelled || this.openProducers <= 0) return END;
@@ -85,15 +106,15 @@ export class Channel<T> {
   /** One producer has finished; the consumer sees END after the last producer and the last item. */
   producerDone(): void {
     this.openProducers--;
-    if (this.openProducers <= 0 && this.size === 0) this.wakeTaker();
+    if (this.openProducers <= 0 && this.length === 0) this.wakeTaker();
   }
 
   /** Stops the channel at once: buffered items are dropped, waiting senders and the taker are released. */
   cancel(): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.buffer.fill(undefined);
-    this.size = 0;
+    this.items = [];
+    this.head = 0;
     for (const sender of this.waitingSenders.splice(0)) sender();
     this.wakeTaker();
   }

@@ -11,9 +11,27 @@ export class BadInputError extends Error {
   }
 }
 
-/** The run was cancelled by a caller or by a failing branch. */
+/** A node or one of its attempts ran out of time (ENG-05). */
+export class NodeTimeoutError extends Error {
+  override readonly name = 'NodeTimeoutError';
+  constructor(
+    message: string,
+    readonly code: 'ELEMENT_TIMEOUT' | 'IDLE_TIMEOUT' | 'DEADLINE' | 'RUN_DEADLINE',
+  ) {
+    super(message);
+  }
+}
+
+/** The run or node was cancelled by a caller or by a failing branch. */
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
+  readonly code = 'CANCELLED';
+}
+
+/** Ends the whole run at once; never retried, dropped or routed (EXT-03 hardStop). */
+export class RunAbortedError extends Error {
+  override readonly name = 'RunAbortedError';
+  readonly code = 'RUN_ABORTED';
 }
 
 /** Unknown throws are converted at the node boundary into plain error data. */
@@ -25,6 +43,13 @@ export function toErrorInfo(error: unknown): ErrorInfo {
     return info;
   }
   return { name: 'Error', message: typeof error === 'string' ? error : safeStringify(error) };
+}
+
+/** The error's name and code, the keys `retryOn` / `noRetryOn` match against. */
+export function errorKeys(error: unknown): string[] {
+  if (!(error instanceof Error)) return ['Error'];
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? [error.name, code] : [error.name];
 }
 
 function safeStringify(value: unknown): string {

@@ -1,11 +1,15 @@
-import type { ErrorInfo, UnnumberedEvent } from '../../shared/events/events';
+import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
 import { DEFAULT_PORT } from '../../shared/workflow/engine-policy.schema';
-import { isFailure, type Status } from '../../shared/status/status';
-import type { PluginContext, PluginLogger, PluginResult } from '../plugins/contract';
+import { isFailure, isTerminal, type Status } from '../../shared/status/status';
+import type { PluginContext, PluginLogger, PluginResult, SubWorkflowRunner } from '../plugins/contract';
 import { Channel, EMPTY, END } from './channel';
-import { toErrorInfo } from './errors';
+import { CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
+import { runWithPolicy } from './message-attempts';
 import type { Message, OutputMessage } from './message';
+import { type NodeTimers, type NodeTimer } from './node-timers';
 import type { PreparedNode } from './prepared-workflow';
+import type { Random } from './random';
+import { SKIP, Valve } from './valve';
 
 /** What a stage needs from its run. */
 export interface StageRun {
@@ -14,43 +18,74 @@ export interface StageRun {
   readonly workflowId: string;
   readonly signal: AbortSignal;
   readonly cancelled: boolean;
-  now(): number;
+  readonly random: Random;
+  /** Deep-freeze every message so a plugin that mutates its input fails loudly (development and tests). */
+  readonly freezeMessages: boolean;
+  readonly runWorkflow: SubWorkflowRunner;
+  timers(): NodeTimers;
   emit(event: UnnumberedEvent): void;
   stage(nodeId: string): NodeStage;
+  /** A terminal received a message (OBS-03); the run publishes it and feeds a sub-workflow's collector. */
+  result(nodeId: string, message: Message): void;
+  /** A plugin threw RunAbortedError: the whole run ends. */
+  abortRun(nodeId: string, error: ErrorInfo): void;
+  edgeDropped(nodeId: string): void;
 }
 
 /** Minimum time between two progress events of one node. */
 const PROGRESS_INTERVAL_MS = 200;
+const NO_HEADERS: Readonly<Record<string, string | number>> = Object.freeze({});
+/** A node ended by a timer or a stop, not by its own work. */
+type NodeHalt = { status: 'TIMED_OUT' | 'CANCELLED' | 'STOPPED'; error: Error };
 
 /**
- * One node of a running workflow (ENG-02): takes its merged input, calls the plugin, broadcasts the
- * outputs to its children (awaiting each child's channel: back-pressure), and reports its status.
+ * One node of a running workflow (ENG-02), in the card's order: merged input (one bounded channel all
+ * parents write to, or a dropping edge buffer) → valve (pause, step, breakpoint, skip) → plugin call
+ * (attempts, timeouts, retry, onError) → clocks and status → broadcast to the children, awaiting a full
+ * child (back-pressure). When nothing is asynchronous the hot path takes no promise per message.
  */
 export class NodeStage {
   readonly input: Channel<Message> | null;
+  readonly valve: Valve;
+  readonly timers: NodeTimers;
   private status: Status = 'PENDING';
-  private received = 0;
-  private emitted = 0;
+  private readonly counts: Required<NodeCounts> = { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 };
   private upstreamFailed = false;
   private parentSucceeded = false;
   private lastProgressAt = 0;
   private nextMessageId = 1;
-  private readonly ctx: PluginContext;
+  private targets: Map<string, Array<Channel<Message>>> | null = null;
+  private readonly abort = new AbortController();
+  private halt: NodeHalt | null = null;
+  private busy = false;
+  private lastActivity = 0;
+  private watchdog: NodeTimer | null = null;
+  private failWait: ((error: unknown) => void) | null = null;
+  readonly ctx: PluginContext;
 
   constructor(
     readonly node: PreparedNode,
     private readonly run: StageRun,
     channelCapacity: number,
   ) {
-    this.input = node.incoming > 0 ? new Channel<Message>(channelCapacity, node.incoming) : null;
+    this.timers = run.timers();
+    const buffer = node.edgeBuffer;
+    this.input = node.incoming === 0 ? null : buffer
+      ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
+      : new Channel<Message>(channelCapacity, node.incoming);
+    this.valve = new Valve((state) => (state.paused || state.held ? this.timers.freeze() : this.timers.thaw()));
+    run.signal.addEventListener('abort', () => this.abort.abort(run.signal.reason), { once: true });
     this.ctx = {
       executionId: run.executionId,
       session: run.session,
       workflowId: run.workflowId,
       nodeId: node.nodeId,
-      signal: run.signal,
+      attempt: 1,
+      signal: this.abort.signal,
       log: this.logger(),
-      heartbeat: () => {},
+      heartbeat: () => this.activity(),
+      sleep: (ms) => this.timers.sleep(ms, this.abort.signal),
+      runWorkflow: (request, signal) => run.runWorkflow(request, signal ?? this.abort.signal),
     };
   }
 
@@ -67,10 +102,14 @@ export class NodeStage {
     let end: Status;
     let error: ErrorInfo | undefined;
     try {
-      end = this.input === null ? await this.runTrigger(start) : await this.runConsumer();
+      if (this.input === null) await this.runTrigger(start);
+      else await this.consume();
+      end = this.endStatus();
+      if (this.halt && this.halt.status !== 'CANCELLED') error = toErrorInfo(this.halt.error);
     } catch (e) {
-      end = 'FAILURE';
-      error = toErrorInfo(e);
+      end = this.halt?.status ?? (this.upstreamFailed ? 'UPSTREAM_FAILED' : this.run.cancelled ? 'CANCELLED' : 'FAILURE');
+      if (end !== 'CANCELLED') error = toErrorInfo(this.halt?.error ?? e);
+      if (e instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(e));
     }
     this.finish(end, error);
     return error ? { status: end, error } : { status: end };
@@ -85,85 +124,237 @@ export class NodeStage {
     }
   }
 
-  /** Releases anything waiting on this node's input (run cancelled). */
-  cancel(): void {
-    this.input?.cancel();
+  /** Ends the node from outside: the run was cancelled, or a caller stopped this node. */
+  stop(status: 'CANCELLED' | 'STOPPED' = 'CANCELLED'): void {
+    this.haltWith(status, new CancelledError(`node "${this.node.nodeId}" ${status === 'STOPPED' ? 'stopped' : 'cancelled'}`));
   }
 
-  private async runTrigger(start: Message): Promise<Status> {
-    this.touch();
-    this.received++;
-    await this.handle(start);
-    return this.run.cancelled ? 'CANCELLED' : 'SUCCESS';
+  /** The run's deadline passed. */
+  timeOut(error: NodeTimeoutError): void {
+    this.haltWith('TIMED_OUT', error);
   }
 
-  private async runConsumer(): Promise<Status> {
+  // --- the loop ---------------------------------------------------------------------------------
+
+  private async runTrigger(start: Message): Promise<void> {
+    this.firstActivity();
+    this.counts.received++;
+    const message = this.valve.engaged ? await this.valve.admit(start) : start;
+    if (this.stopped() || message === SKIP) return;
+    const pending = this.handle(message);
+    if (pending !== undefined) await pending;
+  }
+
+  private async consume(): Promise<void> {
     const input = this.input!;
     for (;;) {
       let item = input.tryTake();
       if (item === EMPTY) item = await input.take();
       if (item === END) break;
-      if (this.received === 0) this.touch();
-      this.received++;
-      await this.handle(item);
-      if (this.run.cancelled) break;
-      this.maybeReportProgress();
+      if (this.counts.received === 0) this.firstActivity();
+      this.counts.received++;
+      let message: Message | typeof SKIP = item;
+      if (this.valve.engaged) {
+        message = await this.valve.admit(item);
+        if (this.stopped()) break;
+      }
+      const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
+      if (pending !== undefined) await pending;
+      if (this.stopped()) break;
+      if ((this.counts.received & 255) === 0) this.maybeReportProgress();
     }
+    if (!this.stopped() && !this.upstreamFailed && this.node.plugin.finish) await this.runFinish();
+  }
+
+  /** Handles one admitted message; returns a promise only when something had to wait. */
+  private handle(message: Message): Promise<void> | undefined {
+    if (this.node.policy.perMessageAttempts) return runWithPolicy(this, message);
+    const result = this.node.plugin.process(message, this.node.config, this.ctx);
+    if (isThenable(result)) return this.finishAsync(result, message);
+    if (this.node.kind === 'terminal') this.run.result(this.node.nodeId, message);
+    return this.emitAll(result, message);
+  }
+
+  private async finishAsync(result: Promise<PluginResult>, message: Message): Promise<void> {
+    const outputs = await this.guard(result);
+    if (this.node.kind === 'terminal') this.run.result(this.node.nodeId, message);
+    const pending = this.emitAll(outputs, message);
+    if (pending !== undefined) await pending;
+  }
+
+  private async runFinish(): Promise<void> {
+    const finish = this.node.plugin.finish!;
+    const outputs = await this.guard(Promise.resolve().then(() => finish(this.node.config, this.ctx)));
+    const pending = this.emitAll(outputs, undefined);
+    if (pending !== undefined) await pending;
+  }
+
+  // --- output ---------------------------------------------------------------------------------
+
+  /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
+  emitAll(result: PluginResult, input: Message | undefined): Promise<void> | undefined {
+    if (!result) return undefined;
+    if (Array.isArray(result)) {
+      for (let i = 0; i < result.length; i++) {
+        const pending = this.send(result[i]!, input);
+        if (pending !== undefined) return this.sendRest(pending, result, i + 1, input);
+      }
+      return undefined;
+    }
+    if (Symbol.asyncIterator in result) return this.stream(result, input);
+    return this.pull(result[Symbol.iterator](), input);
+  }
+
+  /** Pulls a synchronous iterable while the children have room; waits only when one is full. */
+  private pull(iterator: Iterator<OutputMessage>, input: Message | undefined): Promise<void> | undefined {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) {
+      const pending = this.send(next.value, input);
+      if (pending !== undefined) return this.pullRest(pending, iterator, input);
+    }
+    return undefined;
+  }
+
+  private async pullRest(pending: Promise<void>, iterator: Iterator<OutputMessage>, input: Message | undefined): Promise<void> {
+    await pending;
+    for (let next = iterator.next(); !next.done && !this.stopped(); next = iterator.next()) {
+      const more = this.send(next.value, input);
+      if (more !== undefined) await more;
+    }
+  }
+
+  private async sendRest(pending: Promise<void>, outputs: OutputMessage[], from: number, input: Message | undefined): Promise<void> {
+    await pending;
+    for (let i = from; i < outputs.length && !this.stopped(); i++) {
+      const next = this.send(outputs[i]!, input);
+      if (next !== undefined) await next;
+    }
+  }
+
+  private async stream(outputs: AsyncIterable<OutputMessage>, input: Message | undefined): Promise<void> {
+    const iterator = outputs[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await this.guard(iterator.next());
+        if (next.done || this.stopped()) break;
+        this.activity();
+        const pending = this.send(next.value, input);
+        if (pending !== undefined) await pending;
+      }
+    } finally {
+      if (this.stopped()) void iterator.return?.();
+    }
+  }
+
+  /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
+  send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
+    if (this.node.kind === 'trigger' && this.valve.engaged) {
+      return this.valve.waitWhilePaused().then(() => (this.stopped() ? undefined : this.send(out, input)));
+    }
+    this.counts.emitted++;
+    const targets = (this.targets ??= this.resolveTargets()).get(out.port ?? DEFAULT_PORT);
+    if (targets === undefined) return undefined;
+    const payload = this.run.freezeMessages ? deepFreeze(out.payload) : out.payload;
+    const message: Message = { id: `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_HEADERS as Record<string, string>, headers: NO_HEADERS };
+    for (let i = 0; i < targets.length; i++) {
+      if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
+    }
+    return undefined;
+  }
+
+  private async sendSlow(message: Message, targets: Array<Channel<Message>>, from: number): Promise<void> {
+    for (let i = from; i < targets.length; i++) await targets[i]!.send(message);
+  }
+
+  private resolveTargets(): Map<string, Array<Channel<Message>>> {
+    const out = new Map<string, Array<Channel<Message>>>();
+    for (const [port, children] of this.node.outgoing) out.set(port, children.map((id) => this.run.stage(id).input!));
+    return out;
+  }
+
+  // --- clocks ---------------------------------------------------------------------------------
+
+  /**
+   * Waits for plugin work under the node's clocks: the idle watchdog runs while the node is busy, and a
+   * timeout, a stop or an attempt's element timeout rejects the wait at once (the plugin's promise is
+   * abandoned; its AbortSignal has fired).
+   */
+  guard<T>(work: Promise<T>): Promise<T> {
+    this.busy = true;
+    this.activity();
+    if (this.watchdog === null) this.armWatchdog(this.node.idleTimeoutMs);
+    return new Promise<T>((resolve, reject) => {
+      this.failWait = reject;
+      work.then(
+        (value) => {
+          this.busy = false;
+          this.failWait = null;
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.busy = false;
+          this.failWait = null;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Fails the wait in progress (an attempt's element timeout). */
+  failCurrentWait(error: Error): void {
+    this.failWait?.(error);
+  }
+
+  activity(): void {
+    this.lastActivity = this.timers.now();
+  }
+
+  private armWatchdog(delayMs: number): void {
+    this.watchdog = this.timers.set(() => {
+      this.watchdog = null;
+      if (!this.busy) return; // re-armed by the next wait
+      const idle = this.timers.now() - this.lastActivity;
+      const limit = this.node.idleTimeoutMs;
+      if (idle >= limit) this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" was idle for ${limit} ms (timeout)`, 'IDLE_TIMEOUT'));
+      else this.armWatchdog(limit - idle);
+    }, delayMs);
+  }
+
+  private firstActivity(): void {
+    this.setStatus('RUNNING');
+    const deadline = this.node.policy.deadlineMs;
+    if (deadline !== null) {
+      this.timers.set(() => this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" passed its deadline of ${deadline} ms`, 'DEADLINE')), deadline);
+    }
+  }
+
+  // --- status ---------------------------------------------------------------------------------
+
+  stopped(): boolean {
+    return this.halt !== null || this.run.cancelled;
+  }
+
+  private haltWith(status: NodeHalt['status'], error: Error): void {
+    if (this.halt !== null || isTerminal(this.status)) return;
+    // A node already ending for its parents' failure keeps that reason when the run is cancelled around it.
+    if (!(status === 'CANCELLED' && this.upstreamFailed)) this.halt = { status, error };
+    this.abort.abort(error);
+    this.input?.cancel();
+    this.valve.resume();
+    this.failWait?.(error);
+  }
+
+  private endStatus(): Status {
+    if (this.halt) return this.halt.status;
     if (this.upstreamFailed) return 'UPSTREAM_FAILED';
     if (this.run.cancelled) return 'CANCELLED';
-    if (this.node.trigger === 'ONE_SUCCESS' && !this.parentSucceeded) return 'UPSTREAM_FAILED';
+    if (this.node.incoming > 0 && this.node.trigger === 'ONE_SUCCESS' && !this.parentSucceeded) return 'UPSTREAM_FAILED';
     return 'SUCCESS';
   }
 
-  private async handle(message: Message): Promise<void> {
-    const result = await this.node.plugin.process(message, this.node.config, this.ctx);
-    if (this.node.plugin.kind === 'terminal') {
-      this.run.emit({ type: 'NODE_RESULT', executionId: this.run.executionId, at: this.run.now(), nodeId: this.node.nodeId, messageId: message.id, payload: message.payload });
-    }
-    await this.broadcastAll(result, message);
-  }
-
-  private async broadcastAll(result: PluginResult, input: Message): Promise<void> {
-    if (!result) return;
-    if (Array.isArray(result)) {
-      for (const out of result) await this.broadcast(out, input);
-      return;
-    }
-    for await (const out of result) {
-      await this.broadcast(out, input);
-      if (this.run.cancelled) return;
-    }
-  }
-
-  /** Sends one output to every child on its port, in order; a full child makes this wait. */
-  private async broadcast(out: OutputMessage, input: Message): Promise<void> {
-    const children = this.node.outgoing.get(out.port ?? DEFAULT_PORT);
-    this.emitted++;
-    if (!children) return;
-    const message: Message = {
-      id: `${this.node.nodeId}#${this.nextMessageId++}`,
-      payload: out.payload,
-      metadata: out.metadata ?? input.metadata,
-      headers: {},
-    };
-    for (const childId of children) {
-      const channel = this.run.stage(childId).input!;
-      if (!channel.offer(message)) await channel.send(message);
-    }
-  }
-
-  private touch(): void {
-    this.setStatus('RUNNING');
-  }
-
-  private maybeReportProgress(): void {
-    const now = this.run.now();
-    if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
-    this.lastProgressAt = now;
-    this.emitStatus(undefined);
-  }
-
   private finish(end: Status, error: ErrorInfo | undefined): void {
+    this.timers.cancelAll();
+    this.input?.cancel();
+    if (!this.abort.signal.aborted) this.abort.abort(new CancelledError(`node "${this.node.nodeId}" ended ${end}`));
     this.setStatus(end, error);
     for (const children of this.node.outgoing.values()) {
       for (const childId of children) {
@@ -174,29 +365,66 @@ export class NodeStage {
     }
   }
 
+  countFailure(): void {
+    this.counts.failed++;
+  }
+
+  countRetry(): void {
+    this.counts.retried++;
+  }
+
+  private dropped(): void {
+    this.counts.dropped++;
+    this.run.edgeDropped(this.node.nodeId);
+  }
+
+  private maybeReportProgress(): void {
+    const now = this.timers.now();
+    if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
+    this.lastProgressAt = now;
+    this.emitStatus(undefined);
+  }
+
   private setStatus(next: Status, error?: ErrorInfo): void {
     if (next === this.status) return;
     this.status = next;
-    this.lastProgressAt = this.run.now();
+    this.lastProgressAt = this.timers.now();
     this.emitStatus(error);
   }
 
   private emitStatus(error: ErrorInfo | undefined): void {
-    const event: UnnumberedEvent = {
-      type: 'NODE_STATUS',
-      executionId: this.run.executionId,
-      at: this.run.now(),
-      nodeId: this.node.nodeId,
-      status: this.status,
-      counts: { received: this.received, emitted: this.emitted },
-    };
+    const counts: NodeCounts = { received: this.counts.received, emitted: this.counts.emitted };
+    if (this.counts.failed) counts.failed = this.counts.failed;
+    if (this.counts.retried) counts.retried = this.counts.retried;
+    if (this.counts.dropped) counts.dropped = this.counts.dropped;
+    const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.run.executionId, at: this.timers.now(), nodeId: this.node.nodeId, status: this.status, counts };
     if (error) event.error = error;
     this.run.emit(event);
   }
 
   private logger(): PluginLogger {
     const line = (level: 'debug' | 'info' | 'warn' | 'error') => (text: string) =>
-      this.run.emit({ type: 'LOG', executionId: this.run.executionId, at: this.run.now(), nodeId: this.node.nodeId, level, text });
+      this.run.emit({ type: 'LOG', executionId: this.run.executionId, at: this.timers.now(), nodeId: this.node.nodeId, level, text });
     return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
   }
+
+  get runRandom(): Random {
+    return this.run.random;
+  }
+
+  publishResult(message: Message): void {
+    this.run.result(this.node.nodeId, message);
+  }
+}
+
+function isThenable(value: unknown): value is Promise<PluginResult> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Freezes a value and everything inside it, so a plugin that mutates a shared message throws. */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  return value;
 }

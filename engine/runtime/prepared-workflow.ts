@@ -1,14 +1,22 @@
-import type { WorkflowDefinition } from '../../shared/workflow/definition.schema';
+import type { WorkflowDefinition, NodeDefinition } from '../../shared/workflow/definition.schema';
 import { DEFAULT_PORT, EnginePolicy, type JoinTrigger } from '../../shared/workflow/engine-policy.schema';
-import type { Plugin } from '../plugins/contract';
+import type { NodeKind } from '../../shared/workflow/node-type';
+import { DEFAULT_IDLE_TIMEOUT_MS, type Plugin } from '../plugins/contract';
 import type { PluginRegistry } from '../plugins/registry';
+import { resolvePolicy, type NodePolicy } from './failure-policy';
 
-/** A node ready to run: its plugin, parsed config and wiring. */
+/** A node ready to run: its plugin, parsed config, resolved policy and wiring (DEF-03). */
 export interface PreparedNode {
   readonly nodeId: string;
+  readonly kind: NodeKind;
   readonly plugin: Plugin<unknown>;
   readonly config: unknown;
   readonly trigger: JoinTrigger;
+  readonly policy: NodePolicy;
+  /** Idle timeout (ENG-05): `timeoutSeconds`, else the plugin's default, else 30 s. */
+  readonly idleTimeoutMs: number;
+  /** `engine.edgeBuffer`: a dropping buffer in front of the node instead of back-pressure (ENG-01). */
+  readonly edgeBuffer: { size: number; overflow: 'DROP_OLDEST' | 'DROP_NEWEST' } | null;
   /** Children per output port. */
   readonly outgoing: ReadonlyMap<string, readonly string[]>;
   /** Number of incoming edges (producers of this node's input channel). */
@@ -22,9 +30,42 @@ export interface PreparedWorkflow {
   readonly nodes: ReadonlyMap<string, PreparedNode>;
 }
 
+interface Wiring {
+  outgoing: ReadonlyMap<string, readonly string[]>;
+  incoming: number;
+}
+
+type Assembler = (node: NodeDefinition, plugin: Plugin<unknown>, wiring: Wiring) => PreparedNode;
+
+/** One assembler per node kind (DEF-03): triggers take no input and join nothing; terminals emit nothing. */
+const ASSEMBLERS: { [K in NodeKind]: Assembler } = {
+  trigger: (node, plugin, wiring) => ({ ...assembleCommon(node, plugin, wiring), trigger: 'ALL_SUCCESS', edgeBuffer: null, incoming: 0 }),
+  processor: (node, plugin, wiring) => assembleCommon(node, plugin, wiring),
+  terminal: (node, plugin, wiring) => ({ ...assembleCommon(node, plugin, wiring), outgoing: new Map() }),
+};
+
+function assembleCommon(node: NodeDefinition, plugin: Plugin<unknown>, wiring: Wiring): PreparedNode {
+  const { engine, ...rawConfig } = node.config;
+  const policy = engine === undefined ? {} : EnginePolicy.parse(engine);
+  const config = plugin.configSchema.parse(rawConfig);
+  const idleTimeoutMs = typeof node.timeoutSeconds === 'number' ? node.timeoutSeconds * 1000 : (plugin.defaultTimeoutMs?.(config) ?? DEFAULT_IDLE_TIMEOUT_MS);
+  return {
+    nodeId: node.nodeId,
+    kind: plugin.kind,
+    plugin,
+    config,
+    trigger: policy.trigger ?? 'ALL_SUCCESS',
+    policy: resolvePolicy(policy),
+    idleTimeoutMs,
+    edgeBuffer: policy.edgeBuffer ?? null,
+    outgoing: wiring.outgoing,
+    incoming: wiring.incoming,
+  };
+}
+
 /**
- * Resolves plugins and parses configs. The definition must already have passed `validateDefinition`;
- * anything wrong here is a programming error and throws.
+ * Resolves plugins, parses configs and policies, and wires ports. The definition must already have
+ * passed `validateDefinition`; anything wrong here is a programming error and throws.
  */
 export function prepareWorkflow(definition: WorkflowDefinition, version: string, registry: PluginRegistry): PreparedWorkflow {
   const outgoing = new Map<string, Map<string, string[]>>();
@@ -40,16 +81,8 @@ export function prepareWorkflow(definition: WorkflowDefinition, version: string,
   for (const node of definition.nodes) {
     const plugin = registry.get(node.type);
     if (!plugin) throw new Error(`node "${node.nodeId}": unknown type "${node.type}"`);
-    const { engine, ...rawConfig } = node.config;
-    const policy = engine === undefined ? {} : EnginePolicy.parse(engine);
-    nodes.set(node.nodeId, {
-      nodeId: node.nodeId,
-      plugin,
-      config: plugin.configSchema.parse(rawConfig),
-      trigger: policy.trigger ?? 'ALL_SUCCESS',
-      outgoing: outgoing.get(node.nodeId) ?? new Map(),
-      incoming: incoming.get(node.nodeId) ?? 0,
-    });
+    const wiring = { outgoing: outgoing.get(node.nodeId) ?? new Map<string, string[]>(), incoming: incoming.get(node.nodeId) ?? 0 };
+    nodes.set(node.nodeId, ASSEMBLERS[plugin.kind](node, plugin, wiring));
   }
   return { definition, version, nodes };
 }

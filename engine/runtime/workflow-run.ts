@@ -1,9 +1,14 @@
+import { setMaxListeners } from 'node:events';
 import type { ErrorInfo, UnnumberedEvent } from '../../shared/events/events';
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
+import type { SubWorkflowRunner } from '../plugins/contract';
 import type { Clock } from './clock';
+import { NodeTimeoutError } from './errors';
 import type { Message } from './message';
-import { NodeStage, type StageRun } from './node-stage';
+import { NodeStage, deepFreeze, type StageRun } from './node-stage';
+import { NodeTimers } from './node-timers';
 import type { PreparedWorkflow } from './prepared-workflow';
+import type { Random } from './random';
 
 export interface RunOptions {
   executionId: string;
@@ -11,9 +16,17 @@ export interface RunOptions {
   prepared: PreparedWorkflow;
   payload: unknown;
   clock: Clock;
+  random: Random;
   emit(event: UnnumberedEvent): void;
   /** Capacity of each node's input channel (ENG-01). */
   channelCapacity: number;
+  /** The run's deadline (ENG-05); the session's default execution timeout. */
+  deadlineMs: number;
+  freezeMessages: boolean;
+  runWorkflow: SubWorkflowRunner;
+  /** Keep every terminal input for a sub-workflow's result collector (ENG-07). */
+  collectResults: boolean;
+  edgeDropped(nodeId: string): void;
 }
 
 /**
@@ -24,19 +37,36 @@ export class WorkflowRun implements StageRun {
   readonly executionId: string;
   readonly session: string;
   readonly workflowId: string;
+  /** Sub-workflow nesting level: 0 for a run started by a caller (ENG-07). */
+  readonly depth: number;
+  readonly random: Random;
+  readonly freezeMessages: boolean;
+  readonly runWorkflow: SubWorkflowRunner;
   /** Resolves with the run's final status once every node has ended. */
   readonly done: Promise<Status>;
+  /** What the terminals received, when `collectResults` is on. */
+  readonly results: Array<{ nodeId: string; payload: unknown }> = [];
   private readonly stages = new Map<string, NodeStage>();
   private readonly abort = new AbortController();
+  private readonly runTimers: NodeTimers;
   private runStatus: Status = 'PENDING';
   private resolveDone!: (status: Status) => void;
   /** The first node that failed, named in the run's error. */
   private rootCause: { nodeId: string; error: ErrorInfo } | null = null;
+  private paused = false;
+  private stoppedFlag = false;
 
   constructor(private readonly options: RunOptions) {
     this.executionId = options.executionId;
     this.session = options.session;
     this.workflowId = options.prepared.definition.workflowId;
+    const depth = (options.payload as Record<string, unknown> | null)?.['yukta.depth'];
+    this.depth = typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 0;
+    this.random = options.random;
+    this.freezeMessages = options.freezeMessages;
+    this.runWorkflow = options.runWorkflow;
+    this.runTimers = new NodeTimers(options.clock);
+    setMaxListeners(0, this.abort.signal); // one listener per node and per sub-workflow call
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     for (const node of options.prepared.nodes.values()) {
       this.stages.set(node.nodeId, new NodeStage(node, this, options.channelCapacity));
@@ -47,16 +77,21 @@ export class WorkflowRun implements StageRun {
     return this.abort.signal;
   }
 
+  /** True once the run stopped for good (cancel, failure, deadline); a plain field: stages read it per message. */
   get cancelled(): boolean {
-    return this.abort.signal.aborted;
+    return this.stoppedFlag;
   }
 
   get status(): Status {
     return this.runStatus;
   }
 
-  now(): number {
-    return this.options.clock.now();
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  timers(): NodeTimers {
+    return new NodeTimers(this.options.clock);
   }
 
   emit(event: UnnumberedEvent): void {
@@ -69,27 +104,67 @@ export class WorkflowRun implements StageRun {
     return stage;
   }
 
+  hasNode(nodeId: string): boolean {
+    return this.stages.has(nodeId);
+  }
+
+  result(nodeId: string, message: Message): void {
+    this.emit({ type: 'NODE_RESULT', executionId: this.executionId, at: this.options.clock.now(), nodeId, messageId: message.id, payload: message.payload });
+    if (this.options.collectResults) this.results.push({ nodeId, payload: message.payload });
+  }
+
+  abortRun(nodeId: string, error: ErrorInfo): void {
+    this.rootCause ??= { nodeId, error };
+    this.endRun('FAILURE', { ...error, message: `node "${nodeId}" ended the run: ${error.message}` });
+  }
+
+  edgeDropped(nodeId: string): void {
+    this.options.edgeDropped(nodeId);
+  }
+
   /** Announces the run and its nodes as PENDING; called before `start` so subscribers see the whole graph. */
   announce(): void {
     this.setRunStatus('PENDING');
+    const at = this.options.clock.now();
     for (const stage of this.stages.values()) {
-      this.emit({ type: 'NODE_STATUS', executionId: this.executionId, at: this.now(), nodeId: stage.node.nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } });
+      this.emit({ type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: stage.node.nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } });
     }
   }
 
-  /** Starts every stage; returns at once. */
+  /** Starts every stage and the run's deadline; returns at once. */
   start(): void {
     this.setRunStatus('RUNNING');
-    const startMessage: Message = { id: `${this.executionId}:start`, payload: this.options.payload, metadata: {}, headers: {} };
-    const ends = [...this.stages.values()].map((stage) =>
-      stage.execute(startMessage).then(({ status, error }) => this.onStageEnd(stage, status, error)),
-    );
+    const deadline = this.options.deadlineMs;
+    this.runTimers.set(() => this.timeOut(deadline), deadline);
+    const payload = this.freezeMessages ? deepFreeze(this.options.payload) : this.options.payload;
+    const startMessage: Message = { id: `${this.executionId}:start`, payload, metadata: {}, headers: {} };
+    const ends = [...this.stages.values()].map((stage) => stage.execute(startMessage).then(({ status, error }) => this.onStageEnd(stage, status, error)));
     void Promise.all(ends).then(() => this.onAllEnded());
   }
 
   /** A caller cancels: the run ends CANCELLED and every node stops taking input. */
   cancel(): void {
     this.endRun('CANCELLED');
+  }
+
+  /** Pauses every node and freezes every clock of the run, its deadline included (CTL-02, ENG-05). */
+  pause(): void {
+    if (this.paused || isTerminal(this.runStatus)) return;
+    this.paused = true;
+    this.runTimers.freeze();
+    for (const stage of this.stages.values()) stage.valve.pause();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.runTimers.thaw();
+    for (const stage of this.stages.values()) stage.valve.resume();
+  }
+
+  private timeOut(deadlineMs: number): void {
+    const error = new NodeTimeoutError(`run passed its deadline of ${deadlineMs} ms`, 'RUN_DEADLINE');
+    this.endRun('TIMED_OUT', { name: error.name, message: error.message, code: error.code });
   }
 
   private onStageEnd(stage: NodeStage, status: Status, error: ErrorInfo | undefined): void {
@@ -105,6 +180,7 @@ export class WorkflowRun implements StageRun {
   }
 
   private onAllEnded(): void {
+    this.runTimers.cancelAll();
     if (!isTerminal(this.runStatus)) {
       const sinks = [...this.stages.values()].filter((s) => s.isSink);
       const failed = sinks.find((s) => isFailure(s.currentStatus));
@@ -117,18 +193,19 @@ export class WorkflowRun implements StageRun {
     if (isTerminal(this.runStatus)) return; // a second end is ignored
     this.setRunStatus(status, error);
     if (status !== 'SUCCESS') {
-      this.abort.abort();
-      for (const stage of this.stages.values()) stage.cancel();
+      this.stoppedFlag = true;
+      this.abort.abort(error ?? status);
+      for (const stage of this.stages.values()) stage.stop('CANCELLED');
     }
   }
 
   private setRunStatus(status: Status, error?: ErrorInfo): void {
     this.runStatus = status;
-    const { prepared } = this.options;
+    const { prepared, clock } = this.options;
     const event: UnnumberedEvent = {
       type: 'EXECUTION_STATUS',
       executionId: this.executionId,
-      at: this.now(),
+      at: clock.now(),
       session: this.session,
       workflowId: this.workflowId,
       definitionVersion: prepared.version,

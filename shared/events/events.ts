@@ -12,7 +12,16 @@ const Base = {
 export const ErrorInfo = z.object({ name: z.string(), message: z.string(), code: z.string().optional() });
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 
-export const NodeCounts = z.object({ received: z.number().int(), emitted: z.number().int() });
+export const NodeCounts = z.object({
+  received: z.number().int(),
+  emitted: z.number().int(),
+  /** Messages whose attempts all failed (dropped under CONTINUE, routed under ROUTE). */
+  failed: z.number().int().optional(),
+  /** Attempts retried (ENG-04). */
+  retried: z.number().int().optional(),
+  /** Messages dropped by the node's edge buffer (ENG-01, `yukta.edge.dropped`). */
+  dropped: z.number().int().optional(),
+});
 export type NodeCounts = z.infer<typeof NodeCounts>;
 
 export const ExecutionStatusEvent = z.object({

@@ -1,0 +1,93 @@
+import type { Clock, TimerHandle } from './clock';
+
+interface PausableTimer {
+  callback: () => void;
+  /** Due time while running; remaining time while frozen. */
+  due: number;
+  remaining: number;
+  handle: TimerHandle | null;
+}
+
+/** A handle to cancel a timer made by `NodeTimers.set`. */
+export type NodeTimer = { cancel(): void };
+
+/**
+ * The timers of one node (or one run): every clock a node keeps goes through here, so pausing the node
+ * freezes all of them at once (ENG-05: a pause never causes a timeout) and resuming re-arms them with the
+ * time they had left.
+ */
+export class NodeTimers {
+  private readonly active = new Set<PausableTimer>();
+  private frozen = false;
+
+  constructor(private readonly clock: Clock) {}
+
+  get isFrozen(): boolean {
+    return this.frozen;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  set(callback: () => void, delayMs: number): NodeTimer {
+    const timer: PausableTimer = { callback, due: this.clock.now() + delayMs, remaining: delayMs, handle: null };
+    this.active.add(timer);
+    if (!this.frozen) this.arm(timer);
+    return {
+      cancel: () => {
+        if (timer.handle) this.clock.clearTimer(timer.handle);
+        this.active.delete(timer);
+      },
+    };
+  }
+
+  /** Resolves after `ms` of unfrozen time; rejects with the signal's reason if it aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        timer.cancel();
+        reject(signal!.reason);
+      };
+      const timer = this.set(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  freeze(): void {
+    if (this.frozen) return;
+    this.frozen = true;
+    const now = this.clock.now();
+    for (const t of this.active) {
+      if (t.handle) this.clock.clearTimer(t.handle);
+      t.handle = null;
+      t.remaining = Math.max(0, t.due - now);
+    }
+  }
+
+  thaw(): void {
+    if (!this.frozen) return;
+    this.frozen = false;
+    const now = this.clock.now();
+    for (const t of this.active) {
+      t.due = now + t.remaining;
+      this.arm(t);
+    }
+  }
+
+  cancelAll(): void {
+    for (const t of this.active) if (t.handle) this.clock.clearTimer(t.handle);
+    this.active.clear();
+  }
+
+  private arm(timer: PausableTimer): void {
+    timer.handle = this.clock.setTimer(() => {
+      this.active.delete(timer);
+      timer.callback();
+    }, Math.max(0, timer.due - this.clock.now()));
+  }
+}
