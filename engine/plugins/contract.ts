@@ -36,6 +36,8 @@ export interface PluginContext {
   sleep(ms: number): Promise<void>;
   /** Runs another workflow as a child of this run (ENG-07). */
   runWorkflow: SubWorkflowRunner;
+  /** Scratch space of this node in this run (plugins are shared by every run, so state goes here). */
+  readonly state: Record<string, unknown>;
 }
 
 /**

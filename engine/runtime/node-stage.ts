@@ -86,6 +86,7 @@ export class NodeStage {
       heartbeat: () => this.activity(),
       sleep: (ms) => this.timers.sleep(ms, this.abort.signal),
       runWorkflow: (request, signal) => run.runWorkflow(request, signal ?? this.abort.signal),
+      state: {},
     };
   }
 

@@ -32,6 +32,17 @@ export interface StartRequest {
   payload: Record<string, unknown>;
   /** A repeat with the same key, session and workflow returns the first execution id (ADM-02). */
   idempotencyKey?: string | undefined;
+  /** Valve settings applied before the first message moves (breakpoints set on the canvas before Run). */
+  debug?: RunDebugSettings | undefined;
+}
+
+export interface RunDebugSettings {
+  /** Nodes paused from the start. */
+  paused?: string[];
+  /** Breakpoints (CTL-02): hold a node before the first message whose value at `path` equals `equals`. */
+  breakpoints?: Array<{ nodeId: string; path: string; equals: string }>;
+  /** Processors skipped from the start (ENG-06: they can be unskipped later). */
+  skipped?: string[];
 }
 
 export interface RunLauncherOptions {
@@ -54,6 +65,7 @@ interface LaunchSpec {
   workflowId: string;
   payload: Record<string, unknown>;
   collectResults: boolean;
+  debug?: RunDebugSettings | undefined;
 }
 
 /**
@@ -77,7 +89,7 @@ export class RunLauncher {
    * a concurrent one) gets the first run's id; the same key with a different payload is a CONFLICT.
    */
   async start(request: StartRequest): Promise<{ executionId: string }> {
-    const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false };
+    const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false, debug: request.debug };
     const key = request.idempotencyKey;
     if (key === undefined) return { executionId: (await this.launch(spec)).executionId };
     const scope = `${request.session}\u0000${request.workflowId}`;
@@ -139,6 +151,7 @@ export class RunLauncher {
       runWorkflow: (request, signal): Promise<SubWorkflowResult> => this.runChild(run, request, signal),
       edgeDropped: (nodeId) => this.options.edgeDropped(spec.workflowId, nodeId),
     });
+    if (spec.debug) applyDebug(run, spec.debug);
     this.live.set(executionId, run);
     void run.done.then(() => this.live.delete(executionId));
     run.announce();
@@ -199,4 +212,19 @@ export class RunLauncher {
       signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** Sets valves before the run starts; unknown nodes and skipping a non-processor are bad input. */
+function applyDebug(run: WorkflowRun, debug: RunDebugSettings): void {
+  const stage = (nodeId: string, field: string) => {
+    if (!run.hasNode(nodeId)) throw new StudioApiError('BAD_INPUT', `debug.${field}: node "${nodeId}" is not in workflow "${run.workflowId}"`, `debug.${field}`);
+    return run.stage(nodeId);
+  };
+  for (const nodeId of debug.skipped ?? []) {
+    const s = stage(nodeId, 'skipped');
+    if (s.node.kind !== 'processor') throw new StudioApiError('BAD_INPUT', `debug.skipped: only processors can be skipped; "${nodeId}" is a ${s.node.kind}`, 'debug.skipped');
+    s.valve.setSkipped(true);
+  }
+  for (const b of debug.breakpoints ?? []) stage(b.nodeId, 'breakpoints').valve.setBreakpoint({ path: b.path, equals: b.equals });
+  for (const nodeId of debug.paused ?? []) stage(nodeId, 'paused').valve.pause();
 }

@@ -1,9 +1,27 @@
 import type { Plugin } from '../contract';
+import { aggregatePlugin } from './aggregate/aggregate.plugin';
 import { apiTriggerPlugin } from './api-trigger/api-trigger.plugin';
 import { consoleTerminalPlugin } from './console-terminal/console-terminal.plugin';
+import { delayPlugin } from './delay/delay.plugin';
+import { manualTriggerPlugin } from './manual-trigger/manual-trigger.plugin';
+import { resultTerminalPlugin } from './result-terminal/result-terminal.plugin';
+import { routerPlugin } from './router/router.plugin';
+import { splitPlugin } from './split/split.plugin';
+import { subWorkflowPlugin } from './sub-workflow/sub-workflow.plugin';
 import { transformPlugin } from './transform/transform.plugin';
 
-/** The node types that ship with the engine. */
+/** The node types that ship with the engine, in palette order. */
 export function builtinPlugins(): Array<Plugin<never>> {
-  return [apiTriggerPlugin, transformPlugin, consoleTerminalPlugin] as unknown as Array<Plugin<never>>;
+  return [
+    apiTriggerPlugin,
+    manualTriggerPlugin,
+    transformPlugin,
+    routerPlugin,
+    delayPlugin,
+    splitPlugin,
+    aggregatePlugin,
+    subWorkflowPlugin,
+    consoleTerminalPlugin,
+    resultTerminalPlugin,
+  ] as unknown as Array<Plugin<never>>;
 }
