@@ -2,9 +2,13 @@
  * The engine's one public entry: the host and tools import from here only (ARCHITECTURE.md).
  */
 export { Engine, type EngineOptions, type StartRequest } from './engine';
-export type { DefinitionStore, SaveOptions } from './store/definition-store';
+export type { DefinitionStore, SaveOptions, SessionSettings, StoredSession, VersionEntry } from './store/definition-store';
 export { MemoryDefinitionStore } from './store/memory/memory-definition-store';
 export { FileDefinitionStore } from './store/file/file-definition-store';
+export { SqliteDefinitionStore } from './store/sqlite/sqlite-definition-store';
+export { DATABASE_FILE } from './store/sqlite/open-database';
+export type { WorkflowDefinitions } from './definitions/workflow-definitions';
+export type { SessionCatalog } from './definitions/session-catalog';
 export { SystemClock, ManualClock, type Clock, type TimerHandle } from './runtime/clock';
 export { BadInputError, CancelledError } from './runtime/errors';
 export type { Message, OutputMessage } from './runtime/message';

@@ -103,6 +103,14 @@ describe.concurrent('CLI usage', () => {
   });
 });
 
+describe('DEF-01 CLI serve --store', () => {
+  it('refuses an unknown store kind before opening anything', async () => {
+    const r = await cli(['serve', '--store', 'postgres', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--store must be one of sqlite, file, memory');
+  });
+});
+
 describe('CLI serve (through bin/yukta.mjs)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'yukta-serve-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

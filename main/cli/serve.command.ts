@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { StudioHost } from '../host/studio-host';
+import { STORE_KINDS, StudioHost, type StoreKind } from '../host/studio-host';
 import { createHttpServer, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../http/http-server';
 import { LOOPBACK_HOSTNAMES } from '../http/local-access';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
@@ -10,6 +10,19 @@ function parsePort(text: string | undefined): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new CliError(`--port must be a number from 0 to 65535 (0 picks a free port), not "${text}"`, EXIT_USAGE);
   return port;
+}
+
+const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
+  sqlite: 'SQLite database yukta.db in the data folder',
+  file: 'JSON files under workflows/ in the data folder',
+  memory: 'in memory only (lost when the server stops)',
+};
+
+function parseStore(text: string | undefined): StoreKind {
+  if (text === undefined) return 'sqlite';
+  const kind = STORE_KINDS.find((k) => k === text);
+  if (!kind) throw new CliError(`--store must be one of ${STORE_KINDS.join(', ')}, not "${text}"`, EXIT_USAGE);
+  return kind;
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -26,22 +39,23 @@ function stopSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `yukta serve [--port N] [--host H] [--data DIR]`: the studio in a browser. Prints the address on one
+ * `yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory]`: the studio in a browser. Prints the address on one
  * line (`Yukta Studio serving at http://127.0.0.1:PORT`, which e2e tests parse) and stops cleanly on
  * SIGINT/SIGTERM.
  */
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, store: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length) throw new CliError(`serve takes no FILE (got "${positionals[0]}")`, EXIT_USAGE, true);
   const port = parsePort(values.port);
+  const store = parseStore(values.store);
   const bindHost = values.host ?? DEFAULT_HTTP_HOST;
   const folder = dataDir(values.data);
-  const host = new StudioHost({ dataDir: folder, onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  const host = new StudioHost({ dataDir: folder, store, onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
   const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
   let url: string;
   try {
@@ -55,6 +69,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const stopped = stopSignal();
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
+  io.out(`Workflows: ${STORE_DESCRIPTIONS[store]}`);
   if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
   const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);

@@ -38,7 +38,11 @@ async function failure(p: Promise<unknown>): Promise<StudioApiError> {
 
 describe('StudioApi contract over the in-memory transport pair', () => {
   it('declares every operation with a schema, a role and a REST route', () => {
-    expect(OPERATION_NAMES.sort()).toEqual(['nodeTypes.list', 'runs.get', 'runs.list', 'runs.start', 'workflows.get', 'workflows.list', 'workflows.save', 'workflows.validate']);
+    expect(OPERATION_NAMES.sort()).toEqual([
+      'nodeTypes.list', 'runs.get', 'runs.list', 'runs.start',
+      'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename',
+      'workflows.delete', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save', 'workflows.validate', 'workflows.versions',
+    ]);
     for (const name of OPERATION_NAMES) {
       expect(STUDIO_API[name].http.path.startsWith('/api/')).toBe(true);
       expect(['VIEWER', 'OPERATOR', 'ADMIN']).toContain(STUDIO_API[name].role);
@@ -103,15 +107,18 @@ describe('Bad input names the field; nothing is half-saved', () => {
     expect(e.message).toContain('path separator');
   });
 
-  it('refuses a cycle with VALIDATION_FAILED and writes no file', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'yukta-host-'));
-    const { api } = setup({ dataDir });
+  it('refuses a cycle with VALIDATION_FAILED and writes no file (file store) and no row (SQLite)', async () => {
     const cyclic = { workflowId: 'loop', nodes: [{ nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }], edges: [{ source: 'a', target: 'b' }, { source: 'b', target: 'a' }] };
-    const e = await failure(api['workflows.save']({ definition: cyclic }));
-    expect(e.code).toBe('VALIDATION_FAILED');
-    expect(e.message).toContain('cycle');
-    expect(e.issues?.[0]?.nodeIds?.sort()).toEqual(['a', 'b']);
-    expect(await readdir(dataDir)).toEqual([]);
+    for (const store of ['file', 'sqlite'] as const) {
+      const dataDir = await mkdtemp(join(tmpdir(), 'yukta-host-'));
+      const { api } = setup({ dataDir, store });
+      const e = await failure(api['workflows.save']({ definition: cyclic }));
+      expect(e.code).toBe('VALIDATION_FAILED');
+      expect(e.message).toContain('cycle');
+      expect(e.issues?.[0]?.nodeIds?.sort()).toEqual(['a', 'b']);
+      expect(await api['workflows.list']({})).toEqual([]);
+      if (store === 'file') expect(await readdir(dataDir)).toEqual([]);
+    }
   });
 
   it('persists saved workflows in the data folder across hosts', async () => {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { Engine, FileDefinitionStore, MemoryDefinitionStore, type EngineOptions } from '../../engine/index';
+import { join } from 'node:path';
+import { DATABASE_FILE, Engine, FileDefinitionStore, MemoryDefinitionStore, SqliteDefinitionStore, type DefinitionStore, type EngineOptions } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -8,9 +9,18 @@ import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 
+/** Where definitions and sessions live (DEF-01). */
+export const STORE_KINDS = ['sqlite', 'file', 'memory'] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+
 export interface StudioHostOptions {
   /** Data folder; definitions live under it. Without one everything stays in memory. */
   dataDir?: string;
+  /**
+   * `sqlite` (`<data>/yukta.db`; the default with a data folder), `file` (JSON files under
+   * `<data>/workflows`) or `memory` (the default without a data folder). The first two need `dataDir`.
+   */
+  store?: StoreKind;
   /** Extra engine options (plugins, clock) — mainly for tests. */
   engine?: Omit<EngineOptions, 'definitions'>;
   /** Where unexpected errors are reported (the transports only ever send `INTERNAL`). */
@@ -24,14 +34,17 @@ export interface StudioHostOptions {
 export class StudioHost {
   readonly engine: Engine;
   readonly dataDir: string | null;
+  readonly storeKind: StoreKind;
+  private readonly definitions: DefinitionStore;
   private readonly handlers: OperationHandlers;
   private readonly batchers = new Set<EventBatcher>();
 
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
-    const definitions = this.dataDir ? new FileDefinitionStore(this.dataDir) : new MemoryDefinitionStore();
-    this.engine = new Engine({ ...options.engine, definitions, onListenerError: options.onInternalError });
+    this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
+    this.definitions = openDefinitionStore(this.storeKind, this.dataDir);
+    this.engine = new Engine({ ...options.engine, definitions: this.definitions, onListenerError: options.onInternalError });
     this.handlers = createOperationHandlers(this.engine);
   }
 
@@ -56,7 +69,14 @@ export class StudioHost {
     await this.engine.shutdown();
     for (const b of this.batchers) b.close();
     this.batchers.clear();
+    await this.definitions.close();
   }
+}
+
+function openDefinitionStore(kind: StoreKind, dataDir: string | null): DefinitionStore {
+  if (kind === 'memory') return new MemoryDefinitionStore();
+  if (!dataDir) throw new Error(`the ${kind} store needs a data folder`);
+  return kind === 'file' ? new FileDefinitionStore(dataDir) : SqliteDefinitionStore.open(join(dataDir, DATABASE_FILE));
 }
 
 /** The caller of the desktop renderer: the local user is ADMIN (SEC-01). */

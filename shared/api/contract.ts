@@ -4,9 +4,11 @@ import { DEFAULT_SESSION, Identifier } from '../workflow/identifier';
 import { WorkflowDefinition } from '../workflow/definition.schema';
 import { NodeTypeInfo } from '../workflow/node-type';
 import { ValidationIssue } from '../workflow/validation-issue';
+import { WorkflowDiff } from '../workflow/workflow-diff';
 import type { Role } from './roles';
 import { RunDetail, RunSummary } from './runs.schema';
-import { SaveResult, StoredWorkflow, WorkflowSummary } from './workflows.schema';
+import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
+import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -68,6 +70,41 @@ export const STUDIO_API = {
     role: 'VIEWER',
     http: { method: 'POST', path: '/api/workflows/validate' },
   }),
+  'workflows.versions': op({
+    summary: 'List the saved versions of a workflow, newest first (hash, time, note; the current one marked).',
+    input: z.object({ session: Session, workflowId: Identifier }),
+    output: z.array(WorkflowVersion),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows/:session/:workflowId/versions' },
+  }),
+  'workflows.getVersion': op({
+    summary: 'Read one saved version of a workflow.',
+    input: z.object({ session: Session, workflowId: Identifier, version: VersionId }),
+    output: StoredWorkflow,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows/:session/:workflowId/versions/:version' },
+  }),
+  'workflows.restore': op({
+    summary: 'Save an older version\'s graph as the current one (no new version when it already is current).',
+    input: z.object({ session: Session, workflowId: Identifier, version: VersionId, note: z.string().max(1000).optional() }),
+    output: SaveResult,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/workflows/:session/:workflowId/versions/:version/restore' },
+  }),
+  'workflows.diff': op({
+    summary: 'What changed from one saved version to another (description, nodes, config keys, edges).',
+    input: z.object({ session: Session, workflowId: Identifier, from: VersionId, to: VersionId }),
+    output: WorkflowDiff,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows/:session/:workflowId/diff' },
+  }),
+  'workflows.delete': op({
+    summary: 'Delete a workflow and its version history.',
+    input: z.object({ session: Session, workflowId: Identifier }),
+    output: z.object({ deleted: z.literal(true) }),
+    role: 'ADMIN',
+    http: { method: 'DELETE', path: '/api/workflows/:session/:workflowId' },
+  }),
   'runs.start': op({
     summary: 'Start a run of a saved workflow with a payload.',
     input: z.object({
@@ -98,6 +135,41 @@ export const STUDIO_API = {
     output: z.array(RunSummary),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions' },
+  }),
+  'sessions.list': op({
+    summary: 'List sessions with their workflow counts and default execution timeouts (`default` always exists).',
+    input: z.object({}),
+    output: z.array(SessionSummary),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/sessions' },
+  }),
+  'sessions.create': op({
+    summary: 'Create an empty session.',
+    input: z.object({ session: Identifier, defaultExecutionTimeoutSeconds: ExecutionTimeoutSeconds.optional() }),
+    output: SessionSummary,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/sessions' },
+  }),
+  'sessions.rename': op({
+    summary: 'Rename a session, moving its workflows; refused while runs of it are live.',
+    input: z.object({ session: Identifier, newSession: Identifier }),
+    output: SessionSummary,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/sessions/:session/rename' },
+  }),
+  'sessions.delete': op({
+    summary: 'Delete a session and its workflows; refused while runs of it are live.',
+    input: z.object({ session: Identifier }),
+    output: z.object({ deleted: z.literal(true) }),
+    role: 'ADMIN',
+    http: { method: 'DELETE', path: '/api/sessions/:session' },
+  }),
+  'sessions.applyConfig': op({
+    summary: 'Apply a session configuration: validate every workflow, then store the session and all of them, or nothing.',
+    input: SessionConfig,
+    output: ApplySessionResult,
+    role: 'ADMIN',
+    http: { method: 'PUT', path: '/api/sessions/:session/config' },
   }),
 } as const;
 

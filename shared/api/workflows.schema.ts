@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { WorkflowDefinition } from '../workflow/definition.schema';
 
+/**
+ * A definition version (DEF-01): the SHA-256 content hash of the canonical graph, 64 lowercase hex
+ * characters. Checked at every boundary because it becomes a file name (`history/<version>.json`).
+ */
+export const VersionId = z.string().regex(/^[0-9a-f]{64}$/, 'version must be 64 lowercase hex characters (a content hash)');
+
+/** Newest versions kept per workflow (`yukta.definitions.max-versions`). */
+export const DEFAULT_MAX_VERSIONS = 20;
+
 export const WorkflowSummary = z.object({
   session: z.string(),
   workflowId: z.string(),
@@ -20,6 +29,17 @@ export const StoredWorkflow = z.object({
   note: z.string().optional(),
 });
 export type StoredWorkflow = z.infer<typeof StoredWorkflow>;
+
+/** One entry of a workflow's version history (newest first in every list). */
+export const WorkflowVersion = z.object({
+  version: z.string(),
+  /** When this content was last saved (a save or restore of older content moves it to the top). */
+  savedAt: z.number(),
+  note: z.string().optional(),
+  /** True for the version that is the workflow's current definition. */
+  current: z.boolean(),
+});
+export type WorkflowVersion = z.infer<typeof WorkflowVersion>;
 
 export const SaveResult = z.object({
   workflowId: z.string(),

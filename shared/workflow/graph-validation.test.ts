@@ -83,7 +83,7 @@ describe('DEF-02 graph validation', () => {
   it('rejects malformed failure policies with node id and option', () => {
     const d = def([['b', 'TRANSFORM', { engine: { retry: { maxAttempts: 3, retryOn: ['X'], noRetryOn: ['X'] }, deadlineMs: 10, elementTimeoutMs: 20, bogus: 1 } }]], []);
     const issues = validateGraph(d, catalog).filter((i) => i.code === 'DEF-02/policy');
-    expect(issues.some((i) => i.path === 'nodes.0.config.engine' && i.message.includes('bogus'))).toBe(true);
+    expect(issues.some((i) => i.path === 'nodes.0.config.engine.bogus' && i.message.includes('bogus'))).toBe(true);
     const clean = def([['b', 'TRANSFORM', { engine: { retry: { maxAttempts: 3, retryOn: ['X'], noRetryOn: ['X'] }, deadlineMs: 10, elementTimeoutMs: 20 } }]], []);
     const paths = validateGraph(clean, catalog).filter((i) => i.code === 'DEF-02/policy').map((i) => i.path);
     expect(paths).toEqual(['nodes.0.config.engine.retry.noRetryOn', 'nodes.0.config.engine.deadlineMs']);

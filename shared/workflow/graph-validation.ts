@@ -64,7 +64,10 @@ function checkEdges(def: WorkflowDefinition, nodeIndex: Map<string, number>, cat
     seen.add(key);
     for (const end of ['source', 'target'] as const) {
       if (!nodeIndex.has(edge[end])) {
-        issues.push(error('DEF-02/unknown-node', `edge ${i} ${end} "${edge[end]}" is not a node of this workflow`, { edgeIndex: i, path: `edges.${i}.${end}` }));
+        // The node at fault is the one whose edge dangles (the other end), when that one exists.
+        const other = end === 'source' ? edge.target : edge.source;
+        const nodeId = nodeIndex.has(other) ? other : undefined;
+        issues.push(error('DEF-02/unknown-node', `edge ${i} ${end} "${edge[end]}" is not a node of this workflow`, { nodeId, edgeIndex: i, path: `edges.${i}.${end}` }));
       }
     }
     const sourceNode = def.nodes[nodeIndex.get(edge.source) ?? -1];
@@ -88,8 +91,13 @@ function checkPolicy(raw: unknown, timeoutSeconds: number | undefined, nodeId: s
   const parsed = EnginePolicy.safeParse(raw);
   if (!parsed.success) {
     for (const i of parsed.error.issues) {
-      const option = joinPath(['engine', ...i.path]);
-      issues.push(error('DEF-02/policy', `node "${nodeId}" ${option}: ${i.message}`, { nodeId, path: joinPath([path, ...i.path]) }));
+      // An unknown key is reported at the key itself, one issue per key, so the path names the option.
+      const at = i.code === 'unrecognized_keys' ? i.keys.map((k) => [...i.path, k]) : [i.path];
+      for (const keyPath of at) {
+        const option = joinPath(['engine', ...keyPath]);
+        const message = i.code === 'unrecognized_keys' ? 'unknown option' : i.message;
+        issues.push(error('DEF-02/policy', `node "${nodeId}" ${option}: ${message}`, { nodeId, path: joinPath([path, ...keyPath]) }));
+      }
     }
     return;
   }
@@ -111,11 +119,11 @@ function checkPolicy(raw: unknown, timeoutSeconds: number | undefined, nodeId: s
 
 /** Reports each strongly connected set of nodes that forms a cycle, naming every node in it. */
 function findCycles(def: WorkflowDefinition, nodeIndex: Map<string, number>): ValidationIssue[] {
-  const children = new Map<string, string[]>();
+  const children = new Map<string, Array<{ target: string; edgeIndex: number }>>();
   for (const id of nodeIndex.keys()) children.set(id, []);
-  for (const e of def.edges) {
-    if (nodeIndex.has(e.source) && nodeIndex.has(e.target)) children.get(e.source)?.push(e.target);
-  }
+  def.edges.forEach((e, edgeIndex) => {
+    if (nodeIndex.has(e.source) && nodeIndex.has(e.target)) children.get(e.source)?.push({ target: e.target, edgeIndex });
+  });
   const issues: ValidationIssue[] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -129,7 +137,7 @@ function findCycles(def: WorkflowDefinition, nodeIndex: Map<string, number>): Va
       const frame = frames[frames.length - 1]!;
       const kids = children.get(frame.id) ?? [];
       if (frame.next < kids.length) {
-        const child = kids[frame.next++]!;
+        const { target: child, edgeIndex } = kids[frame.next++]!;
         const s = state.get(child);
         if (s === 'open') {
           const cycle = stack.slice(stack.indexOf(child));
@@ -137,7 +145,8 @@ function findCycles(def: WorkflowDefinition, nodeIndex: Map<string, number>): Va
           if (!reported.has(key)) {
             reported.add(key);
             const text = [...cycle, child].join(' → ');
-            issues.push(error('DEF-02/cycle', `the graph has a cycle: ${text}`, { nodeId: child, nodeIds: cycle, path: 'edges' }));
+            // The path names the edge that closes the cycle: removing it is one way out.
+            issues.push(error('DEF-02/cycle', `the graph has a cycle: ${text}`, { nodeId: child, nodeIds: cycle, edgeIndex, path: `edges.${edgeIndex}` }));
           }
         } else if (s === undefined) {
           state.set(child, 'open');
