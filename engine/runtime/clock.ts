@@ -82,7 +82,29 @@ export class ManualClock implements Clock {
     this.current = target;
   }
 
+  /**
+   * Like `advance`, but lets promise callbacks run after each timer, as they would between real timers
+   * (work that a timer resumes can set the next timer before time moves on).
+   */
+  async advanceAsync(ms: number): Promise<void> {
+    const target = this.current + ms;
+    for (;;) {
+      await settle();
+      let next = Infinity;
+      for (const t of this.timers.values()) if (t.due <= target && t.due < next) next = t.due;
+      if (next === Infinity) break;
+      this.advance(next - this.current);
+    }
+    this.current = target;
+    await settle();
+  }
+
   pendingTimers(): number {
     return this.timers.size;
   }
+}
+
+/** Lets queued promise callbacks and immediates run. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }

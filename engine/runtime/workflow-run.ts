@@ -138,7 +138,11 @@ export class WorkflowRun implements StageRun {
     this.runTimers.set(() => this.timeOut(deadline), deadline);
     const payload = this.freezeMessages ? deepFreeze(this.options.payload) : this.options.payload;
     const startMessage: Message = { id: `${this.executionId}:start`, payload, metadata: {}, headers: {} };
-    const ends = [...this.stages.values()].map((stage) => stage.execute(startMessage).then(({ status, error }) => this.onStageEnd(stage, status, error)));
+    // Every consumer is waiting on its input before any trigger produces (ENG-01): no early message is
+    // lost, and an edge buffer sees its node ready to take, not a burst it must drop.
+    const stages = [...this.stages.values()];
+    const ordered = [...stages.filter((s) => s.input !== null), ...stages.filter((s) => s.input === null)];
+    const ends = ordered.map((stage) => stage.execute(startMessage).then(({ status, error }) => this.onStageEnd(stage, status, error)));
     void Promise.all(ends).then(() => this.onAllEnded());
   }
 
