@@ -37,6 +37,7 @@ test('STU-03: a required field set in the inspector fails a run without it; Run 
 
   // Config edited as JSON in the inspector; a syntax error is named and not applied.
   await studio.node('start').click();
+  await page.getByTestId('inspector-tab-json').click();
   const config = page.getByTestId('inspector-config');
   await config.fill('{"requiredFields": ["name"]');
   await expect(page.getByTestId('inspector-config-error')).toContainText('Not valid JSON');

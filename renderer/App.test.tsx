@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowDefinition } from '../shared/workflow/definition.schema';
 import { App } from './App';
 import { useStudio } from './store/studio-store';
+import { setEditorText } from './test-support/codemirror';
 import { createFakeStudioClient, storedWorkflow } from './test-support/fake-studio-client';
 import { manualFrames, resetStores } from './test-support/reset-stores';
 
@@ -75,11 +76,12 @@ describe('STU-01 editor shell', () => {
     await openApp('#/w/default/hello');
     await screen.findByTestId('node-shape');
     act(() => useStudio.getState().edit({ kind: 'select', nodeId: 'shape' }));
+    fireEvent.mouseDown(await screen.findByTestId('inspector-tab-json'), { button: 0 });
     const config = await screen.findByTestId('inspector-config');
-    fireEvent.change(config, { target: { value: '{"set": {"a": "1"}, ' } });
+    act(() => setEditorText(config, '{"set": {"a": "1"}, '));
     expect(screen.getByTestId('inspector-config-error').textContent).toMatch(/Not valid JSON/);
     expect(useStudio.getState().nodes.find((n) => n.id === 'shape')!.data.config).toEqual({ set: {}, mode: 'merge' });
-    fireEvent.change(config, { target: { value: '{"set": {"a": "1"}, "mode": "replace"}' } });
+    act(() => setEditorText(config, '{"set": {"a": "1"}, "mode": "replace"}'));
     expect(screen.queryByTestId('inspector-config-error')).toBeNull();
     expect(useStudio.getState().nodes.find((n) => n.id === 'shape')!.data.config).toEqual({ set: { a: '1' }, mode: 'replace' });
     expect(screen.getByTestId('unsaved-dot')).toBeTruthy();

@@ -5,16 +5,24 @@ import { ApiProvider, useApi } from './api/api-context';
 import type { FrameScheduler } from './api/event-coalescer';
 import { BottomPanel } from './components/BottomPanel';
 import { CollapsiblePanel } from './components/CollapsiblePanel';
+import { ConfirmHost } from './components/confirm';
+import { CanvasToolbar } from './features/editor/CanvasToolbar';
 import { EditorCanvas } from './features/editor/EditorCanvas';
 import { Inspector } from './features/editor/Inspector';
+import { NodeSearch } from './features/editor/NodeSearch';
 import { Palette } from './features/editor/Palette';
 import { useAddNode } from './features/editor/use-add-node';
 import { ProblemsPanel } from './features/problems/ProblemsPanel';
 import { useLiveValidation } from './features/problems/live-validation';
 import { RunsPanel } from './features/runs/RunsPanel';
+import { SessionsDialog } from './features/sessions/SessionsDialog';
+import { SaveNoteDialog } from './features/versions/SaveNoteDialog';
+import { DiffBanner, VersionsPanel } from './features/versions/VersionsPanel';
 import { ActionBanner, AppBar } from './features/workflow/AppBar';
-import { useStudioShortcuts, useStudioStartup, useUnsavedChangesGuard } from './features/workflow/use-studio-startup';
-import { createStudioActions } from './features/workflow/workflow-actions';
+import { ShortcutsDialog } from './features/workflow/ShortcutsDialog';
+import { useStudioShortcuts } from './features/workflow/use-shortcuts';
+import { useStudioStartup, useUnsavedChangesGuard } from './features/workflow/use-studio-startup';
+import { createStudioActions, type StudioActions } from './features/workflow/workflow-actions';
 import { useStudio } from './store/studio-store';
 
 /** The studio: app bar, palette | canvas | inspector, bottom panel. */
@@ -47,12 +55,34 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
         <CollapsiblePanel panel="palette" title="Nodes">
           <Palette onAdd={(type) => void addNode(type)} />
         </CollapsiblePanel>
-        <EditorCanvas />
+        <div className="canvas-column">
+          <DiffBanner onExit={actions.exitDiff} />
+          <EditorCanvas toolbar={<CanvasToolbar files={actions} />} />
+        </div>
         <CollapsiblePanel panel="inspector" title="Inspector">
           <Inspector />
         </CollapsiblePanel>
       </main>
-      <BottomPanel problems={<ProblemsPanel />} runs={<RunsPanel onSelect={(id) => void actions.showRun(id)} />} />
+      <BottomPanel problems={<ProblemsPanel />} runs={<RunsPanel onSelect={(id) => void actions.showRun(id)} />} versions={<VersionsPanel actions={actions} />} />
+      <StudioDialogs actions={actions} />
+      <ConfirmHost />
     </div>
   );
+}
+
+/** The one open dialog of the studio, if any (UI slice `dialog`). */
+function StudioDialogs({ actions }: { actions: StudioActions }) {
+  const dialog = useStudio((s) => s.dialog);
+  switch (dialog) {
+    case 'node-search':
+      return <NodeSearch />;
+    case 'shortcuts':
+      return <ShortcutsDialog />;
+    case 'save-note':
+      return <SaveNoteDialog onSave={(note) => void actions.save(note || undefined)} />;
+    case 'sessions':
+      return <SessionsDialog actions={actions} />;
+    case null:
+      return null;
+  }
 }

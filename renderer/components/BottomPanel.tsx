@@ -4,13 +4,14 @@ import { useProblems } from '../store/problems-store';
 import { useStudio } from '../store/studio-store';
 import type { BottomTab } from '../store/ui-slice';
 
-/** Bottom panel tabs (Radix Tabs, our component kit): Problems and Runs for now. */
-export function BottomPanel({ problems, runs }: { problems: ReactNode; runs: ReactNode }) {
+/** Bottom panel tabs (Radix Tabs, our component kit): Problems, Runs and Versions. */
+export function BottomPanel({ problems, runs, versions }: { problems: ReactNode; runs: ReactNode; versions: ReactNode }) {
   const tab = useStudio((s) => s.bottomTab);
   const setTab = useStudio((s) => s.setBottomTab);
   const issueCount = useProblems((s) => s.issues.length);
   const errorCount = useProblems((s) => s.issues.filter((i) => i.severity === 'error').length);
   const runCount = useStudio((s) => s.runs.length);
+  const versionCount = useStudio((s) => s.versions.length);
   return (
     <Tabs.Root className="bottom-panel" value={tab} onValueChange={(v) => setTab(v as BottomTab)}>
       <Tabs.List className="tabs-list" aria-label="Bottom panel">
@@ -22,12 +23,19 @@ export function BottomPanel({ problems, runs }: { problems: ReactNode; runs: Rea
           Runs
           {runCount > 0 && <span className="tab-count">{runCount}</span>}
         </Tabs.Trigger>
+        <Tabs.Trigger className="tab" value="versions" data-testid="versions-tab">
+          Versions
+          {versionCount > 0 && <span className="tab-count">{versionCount}</span>}
+        </Tabs.Trigger>
       </Tabs.List>
       <Tabs.Content className="tab-content" value="problems">
         {problems}
       </Tabs.Content>
       <Tabs.Content className="tab-content" value="runs">
         {runs}
+      </Tabs.Content>
+      <Tabs.Content className="tab-content" value="versions">
+        {versions}
       </Tabs.Content>
     </Tabs.Root>
   );

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import type { SessionSummary } from '../../shared/api/sessions.schema';
 import type { WorkflowSummary } from '../../shared/api/workflows.schema';
 import type { NodeTypeCatalog, NodeTypeInfo } from '../../shared/workflow/node-type';
 import type { StudioState } from './studio-store';
@@ -12,6 +13,9 @@ export interface CatalogSlice {
   catalogState: 'loading' | 'ready' | 'error';
   catalogError: string | null;
   workflows: WorkflowSummary[];
+  /** Sessions for the picker (STU-07); `default` always exists. */
+  sessions: SessionSummary[];
+  setSessions(sessions: SessionSummary[]): void;
   setNodeTypes(types: NodeTypeInfo[]): void;
   setCatalogError(message: string): void;
   setWorkflows(workflows: WorkflowSummary[]): void;
@@ -24,6 +28,8 @@ export const createCatalogSlice: StateCreator<StudioState, [], [], CatalogSlice>
   catalogState: 'loading',
   catalogError: null,
   workflows: [],
+  sessions: [],
+  setSessions: (sessions) => set({ sessions }),
   setNodeTypes: (types) =>
     set({
       nodeTypes: types,

@@ -11,7 +11,13 @@ export type GraphEdit =
   | { kind: 'remove'; nodeIds: readonly string[]; edgeIds: readonly string[] }
   | { kind: 'rename-node'; from: string; to: string }
   | { kind: 'set-label'; nodeId: string; label: string }
-  | { kind: 'set-config'; nodeId: string; config: Record<string, unknown> }
+  /** `field` names the form field or editor being typed in: consecutive edits of one field are one undo step. */
+  | { kind: 'set-config'; nodeId: string; config: Record<string, unknown>; field?: string }
+  | { kind: 'set-timeout'; nodeId: string; timeoutSeconds: number | undefined }
+  /** Paste or duplicate: the nodes (fresh ids) and their internal edges, selected afterwards. */
+  | { kind: 'add-graph'; nodes: readonly StudioNode[]; edges: readonly StudioEdge[] }
+  /** Auto-layout: new positions for many nodes, one undo step. */
+  | { kind: 'move-nodes'; positions: Readonly<Record<string, { x: number; y: number }>> }
   | { kind: 'select'; nodeId: string | null }
   /** React Flow's own change objects (drag, select, remove, dimensions). */
   | { kind: 'flow-nodes'; changes: NodeChange<StudioNode>[] }
@@ -43,17 +49,20 @@ export function applyGraphEdit(graph: GraphShape, edit: GraphEdit): EditResult {
       return updateData(graph, edit.nodeId, (d) => (d.label === edit.label ? d : { ...d, label: edit.label }));
     case 'set-config':
       return updateData(graph, edit.nodeId, (d) => ({ ...d, config: edit.config }));
+    case 'set-timeout':
+      return updateData(graph, edit.nodeId, (d) => setTimeoutSeconds(d, edit.timeoutSeconds));
+    case 'add-graph':
+      return addGraph(graph, edit.nodes, edit.edges);
+    case 'move-nodes':
+      return moveNodes(graph, edit.positions);
     case 'select': {
       const nodes = graph.nodes.map((n) => (Boolean(n.selected) === (n.id === edit.nodeId) ? n : { ...n, selected: n.id === edit.nodeId }));
       return { nodes, edges: graph.edges.map((e) => (e.selected ? { ...e, selected: false } : e)), changed: false };
     }
     case 'flow-nodes':
       return flowNodes(graph, edit.changes);
-    case 'flow-edges': {
-      if (edit.changes.length === 0) return same(graph);
-      const changed = edit.changes.some((c) => c.type === 'remove' || c.type === 'add' || c.type === 'replace');
-      return { nodes: graph.nodes, edges: applyEdgeChanges(edit.changes, graph.edges), changed };
-    }
+    case 'flow-edges':
+      return flowEdges(graph, edit.changes);
   }
 }
 
@@ -111,6 +120,40 @@ function updateData(graph: GraphShape, nodeId: string, update: (d: StudioNode['d
     if (data === n.data) return n;
     changed = true;
     return { ...n, data };
+  });
+  return changed ? { nodes, edges: graph.edges, changed } : same(graph);
+}
+
+function flowEdges(graph: GraphShape, all: EdgeChange<StudioEdge>[]): EditResult {
+  // React Flow reports the edges of a removed node again after the node removal took them away.
+  const known = new Set(graph.edges.map((e) => e.id));
+  const changes = all.filter((c) => c.type === 'add' || known.has(c.id));
+  if (changes.length === 0) return same(graph);
+  const changed = changes.some((c) => c.type === 'remove' || c.type === 'add' || c.type === 'replace');
+  return { nodes: graph.nodes, edges: applyEdgeChanges(changes, graph.edges), changed };
+}
+
+function setTimeoutSeconds(data: StudioNode['data'], timeoutSeconds: number | undefined): StudioNode['data'] {
+  if (data.timeoutSeconds === timeoutSeconds) return data;
+  const { timeoutSeconds: _old, ...rest } = data;
+  return timeoutSeconds === undefined ? rest : { ...rest, timeoutSeconds };
+}
+
+function addGraph(graph: GraphShape, nodes: readonly StudioNode[], edges: readonly StudioEdge[]): EditResult {
+  const taken = new Set(graph.nodes.map((n) => n.id));
+  if (nodes.length === 0 || nodes.some((n) => taken.has(n.id))) return same(graph);
+  const added = nodes.map((n) => ({ ...n, selected: true }));
+  const addedEdges = edges.map((e) => ({ ...e, selected: false }));
+  return { nodes: [...graph.nodes.map(deselect), ...added], edges: [...graph.edges.map(deselect), ...addedEdges], changed: true };
+}
+
+function moveNodes(graph: GraphShape, positions: Readonly<Record<string, { x: number; y: number }>>): EditResult {
+  let changed = false;
+  const nodes = graph.nodes.map((n) => {
+    const p = positions[n.id];
+    if (!p || (p.x === n.position.x && p.y === n.position.y)) return n;
+    changed = true;
+    return { ...n, position: { x: p.x, y: p.y } };
   });
   return changed ? { nodes, edges: graph.edges, changed } : same(graph);
 }

@@ -2,12 +2,17 @@ import type { Edge, Node } from '@xyflow/react';
 import { DEFAULT_PORT } from '../../shared/workflow/engine-policy.schema';
 import type { EdgeDefinition, NodeDefinition, WorkflowDefinition } from '../../shared/workflow/definition.schema';
 
+/** How a node or edge differs between two compared versions (STU-02); absent outside a diff. */
+export type DiffMark = 'added' | 'removed' | 'changed' | 'unchanged';
+
 /** What a canvas node carries besides its id (the node id is the React Flow id). */
 export type StudioNodeData = {
   type: string;
   config: Record<string, unknown>;
   label?: string;
   timeoutSeconds?: number;
+  /** Only on the read-only canvas of a version diff. */
+  diff?: DiffMark;
 };
 export type StudioNode = Node<StudioNodeData, 'studio'>;
 
@@ -15,6 +20,10 @@ export type StudioEdgeData = {
   targetPort?: string;
   /** The definition named no source port (the default port); kept so a load/save round trip is exact. */
   implicitPort?: boolean;
+  /** Only on the read-only canvas of a version diff. */
+  diff?: DiffMark;
+  /** Set on the shown copy of an edge a validation issue names (the message, for the hover badge). */
+  problem?: string;
 };
 export type StudioEdge = Edge<StudioEdgeData>;
 

@@ -24,12 +24,16 @@ export interface GraphSlice {
   future: GraphShape[];
   /** A node drag is in progress: its frames form one undo step. */
   dragging: boolean;
+  /** Key of the last field edit (typing in one field is one undo step), null after any other edit. */
+  lastEditKey: string | null;
   edit(edit: GraphEdit): void;
   undo(): void;
   redo(): void;
   setWorkflowId(workflowId: string): void;
   /** Opens a stored workflow, or a new empty one when `stored` is null. */
   openWorkflow(session: string, stored: { definition: WorkflowDefinition; version: string } | null): void;
+  /** Loads an imported definition as a new, unsaved workflow of the current session. */
+  importWorkflow(definition: WorkflowDefinition): void;
   markSaved(workflowId: string, version: string): void;
 }
 
@@ -46,18 +50,22 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
   past: [],
   future: [],
   dragging: false,
+  lastEditKey: null,
   edit: (edit) =>
     set((s) => {
       const result = applyGraphEdit({ nodes: s.nodes, edges: s.edges }, edit);
-      if (result.nodes === s.nodes && result.edges === s.edges) return {};
+      if (result.nodes === s.nodes && result.edges === s.edges) return edit.kind === 'select' && s.lastEditKey ? { lastEditKey: null } : {};
       const patch: Partial<GraphSlice> = { nodes: result.nodes, edges: result.edges, dirty: s.dirty || result.changed };
+      if (edit.kind === 'select') patch.lastEditKey = null;
       if (result.changed) {
-        const continuesDrag = s.dragging && isPositionOnly(edit);
-        if (!continuesDrag) {
+        const key = fieldKeyOf(edit);
+        const continues = (s.dragging && isPositionOnly(edit)) || (key !== null && key === s.lastEditKey);
+        if (!continues) {
           patch.past = [...s.past.slice(-(MAX_UNDO - 1)), { nodes: s.nodes, edges: s.edges }];
           patch.future = [];
         }
         patch.dragging = isDragFrame(edit);
+        patch.lastEditKey = key;
       }
       return patch;
     }),
@@ -65,13 +73,13 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
     set((s) => {
       const previous = s.past[s.past.length - 1];
       if (!previous) return {};
-      return { ...previous, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true, dragging: false };
+      return { ...previous, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true, dragging: false, lastEditKey: null };
     }),
   redo: () =>
     set((s) => {
       const next = s.future[0];
       if (!next) return {};
-      return { ...next, past: [...s.past, { nodes: s.nodes, edges: s.edges }], future: s.future.slice(1), dirty: true, dragging: false };
+      return { ...next, past: [...s.past, { nodes: s.nodes, edges: s.edges }], future: s.future.slice(1), dirty: true, dragging: false, lastEditKey: null };
     }),
   setWorkflowId: (workflowId) => set((s) => (s.workflowId === workflowId ? {} : { workflowId, dirty: true })),
   openWorkflow: (session, stored) =>
@@ -90,6 +98,35 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
         past: [],
         future: [],
         dragging: false,
+        lastEditKey: null,
+        versions: [],
+        versionsState: 'idle',
+        versionsError: null,
+        comparePick: [],
+        diffView: null,
+      };
+    }),
+  importWorkflow: (definition) =>
+    set((s) => {
+      const graph = fromDefinition(definition);
+      return {
+        workflowId: definition.workflowId,
+        storedWorkflowId: null,
+        storedVersion: null,
+        description: definition.description,
+        nodes: graph.nodes,
+        edges: graph.edges,
+        dirty: true,
+        loadCount: s.loadCount + 1,
+        past: [],
+        future: [],
+        dragging: false,
+        lastEditKey: null,
+        versions: [],
+        versionsState: 'idle',
+        versionsError: null,
+        comparePick: [],
+        diffView: null,
       };
     }),
   markSaved: (workflowId, version) => set({ storedWorkflowId: workflowId, storedVersion: version, dirty: false }),
@@ -97,6 +134,14 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
 
 /** Most undo steps kept. */
 export const MAX_UNDO = 100;
+
+/** Edits that continue typing in one field share a key, so the whole typing is one undo step. */
+function fieldKeyOf(edit: GraphEdit): string | null {
+  if (edit.kind === 'set-config' && edit.field !== undefined) return `config:${edit.nodeId}:${edit.field}`;
+  if (edit.kind === 'set-label') return `label:${edit.nodeId}`;
+  if (edit.kind === 'set-timeout') return `timeout:${edit.nodeId}`;
+  return null;
+}
 
 function isPositionOnly(edit: GraphEdit): boolean {
   return edit.kind === 'flow-nodes' && edit.changes.length > 0 && edit.changes.every((c) => c.type === 'position');

@@ -1,12 +1,16 @@
 import type { StateCreator } from 'zustand';
+import type { GraphClip } from './clipboard';
 import type { StudioState } from './studio-store';
 
-export type BottomTab = 'problems' | 'runs';
+export type BottomTab = 'problems' | 'runs' | 'versions';
+/** The studio's modal dialogs opened from the keyboard or the canvas toolbar. */
+export type StudioDialog = 'node-search' | 'shortcuts' | 'save-note' | 'sessions' | null;
+export type InspectorTab = 'form' | 'json';
 export type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
 /** A message shown in the banner under the app bar; `kind` decides its test id and where it came from. */
 export interface Banner {
-  kind: 'save-error' | 'run-error' | 'load-error';
+  kind: 'save-error' | 'run-error' | 'load-error' | 'import-error' | 'version-error';
   message: string;
 }
 
@@ -18,20 +22,46 @@ export interface UiSlice {
   /** Side panels are collapsible (UI.md). */
   paletteOpen: boolean;
   inspectorOpen: boolean;
+  /** Ctrl/Cmd+C keeps the selection here; each paste moves further by `pasteCount` steps. */
+  clipboard: GraphClip | null;
+  pasteCount: number;
+  /** Box-select mode: a drag on the pane draws a selection box instead of panning. */
+  boxSelect: boolean;
+  dialog: StudioDialog;
+  inspectorTab: InspectorTab;
   togglePanel(panel: 'palette' | 'inspector'): void;
+  setClipboard(clip: GraphClip | null): void;
+  countPaste(): number;
+  setBoxSelect(on: boolean): void;
+  openDialog(dialog: StudioDialog): void;
+  setInspectorTab(tab: InspectorTab): void;
   setBottomTab(tab: BottomTab): void;
   showBanner(banner: Banner | null): void;
   setSaveState(state: SaveState): void;
   setRunning(running: boolean): void;
 }
 
-export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set) => ({
+export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set, get) => ({
   bottomTab: 'problems',
   banner: null,
   saveState: 'idle',
   running: false,
   paletteOpen: true,
   inspectorOpen: true,
+  clipboard: null,
+  pasteCount: 0,
+  boxSelect: false,
+  dialog: null,
+  inspectorTab: 'form',
+  setClipboard: (clipboard) => set({ clipboard, pasteCount: 0 }),
+  countPaste: () => {
+    const next = get().pasteCount + 1;
+    set({ pasteCount: next });
+    return next;
+  },
+  setBoxSelect: (boxSelect) => set({ boxSelect }),
+  openDialog: (dialog) => set({ dialog }),
+  setInspectorTab: (inspectorTab) => set({ inspectorTab }),
   togglePanel: (panel) => set((s) => (panel === 'palette' ? { paletteOpen: !s.paletteOpen } : { inspectorOpen: !s.inspectorOpen })),
   setBottomTab: (bottomTab) => set({ bottomTab }),
   showBanner: (banner) => set({ banner }),

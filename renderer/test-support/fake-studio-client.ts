@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { z } from 'zod';
 import type { StudioClient } from '../../shared/api/client';
 import { StudioApiError } from '../../shared/api/errors';
 import type { RunDetail } from '../../shared/api/runs.schema';
@@ -8,42 +9,67 @@ import type { WorkflowDefinition } from '../../shared/workflow/definition.schema
 import type { NodeTypeInfo } from '../../shared/workflow/node-type';
 import { validateGraph } from '../../shared/workflow/graph-validation';
 import { hasErrors } from '../../shared/workflow/validation-issue';
+import { diffWorkflows } from '../../shared/workflow/workflow-diff';
+import { createFakeHistory } from './fake-history';
 
+const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
+
+/** Node types like the registry's (schemas produced the same way, with zod's toJSONSchema). */
 export const NODE_TYPES: NodeTypeInfo[] = [
-  { type: 'API_TRIGGER', kind: 'trigger', title: 'API trigger', description: 'Starts the workflow with the start payload.', outputs: ['out'], configSchema: {}, defaultConfig: {} },
-  { type: 'TRANSFORM', kind: 'processor', title: 'Transform', description: 'Sets payload fields from templates.', outputs: ['out'], configSchema: {}, defaultConfig: { set: {}, mode: 'merge' } },
-  { type: 'CONSOLE_TERMINAL', kind: 'terminal', title: 'Console', description: 'Logs every message.', outputs: [], configSchema: {}, defaultConfig: {} },
+  { type: 'API_TRIGGER', kind: 'trigger', title: 'API trigger', description: 'Starts the workflow with the start payload.', outputs: ['out'], configSchema: schemaOf(z.strictObject({ requiredFields: z.array(z.string().min(1)).default([]) })), defaultConfig: {} },
+  { type: 'TRANSFORM', kind: 'processor', title: 'Transform', description: 'Sets payload fields from templates.', outputs: ['out'], configSchema: schemaOf(z.strictObject({ set: z.record(z.string(), z.unknown()).default({}), mode: z.enum(['merge', 'replace']).default('merge') })), defaultConfig: { set: {}, mode: 'merge' } },
+  {
+    type: 'ROUTER', kind: 'processor', title: 'Router', description: 'Sends each message to the matching routes.', outputs: ['default'], outputsFromConfig: { list: 'routes', key: 'port' },
+    configSchema: schemaOf(z.strictObject({ routes: z.array(z.strictObject({ port: z.string().min(1), when: z.string().min(1) })).max(50).default([]), mode: z.enum(['first', 'all']).default('first') })),
+    defaultConfig: { routes: [{ port: 'yes', when: 'payload.ok == true' }], mode: 'first' },
+  },
+  { type: 'DELAY', kind: 'processor', title: 'Delay', description: 'Waits.', outputs: ['out'], configSchema: schemaOf(z.strictObject({ ms: z.union([z.number().int().min(0), z.string()]) })), defaultConfig: { ms: 1000 } },
+  { type: 'CONSOLE_TERMINAL', kind: 'terminal', title: 'Console', description: 'Logs every message.', outputs: [], configSchema: schemaOf(z.strictObject({ prefix: z.string().max(200).default('') })), defaultConfig: {} },
 ];
 
-const CATALOG = new Map(NODE_TYPES.map((t) => [t.type, { kind: t.kind, outputs: t.outputs }]));
+const CATALOG = new Map(NODE_TYPES.map((t) => [t.type, { kind: t.kind, outputs: t.outputs, outputsFromConfig: t.outputsFromConfig }]));
 
 /**
  * An in-memory stand-in for the host, with the server's save rule (DEF-02 refuses an invalid graph).
  * Renderer tests may not import main/, so this is the renderer's own fake.
  */
 export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
-  const workflows = new Map(seed.map((w) => [`${w.session}/${w.definition.workflowId}`, w]));
+  const history = createFakeHistory(seed);
+  const workflows = history.current;
   const runs = new Map<string, RunDetail>();
   const listeners = new Set<(batch: StudioEvent[]) => void>();
   let runCounter = 0;
 
   const client: StudioClient = {
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
-    'workflows.list': vi.fn(async () =>
-      [...workflows.values()].map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),
+    'workflows.list': vi.fn(async ({ session }) =>
+      [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),
     ),
     'workflows.get': vi.fn(async ({ session = 'default', workflowId }) => {
       const stored = workflows.get(`${session}/${workflowId}`);
       if (!stored) throw new StudioApiError('NOT_FOUND', `workflow "${workflowId}" does not exist`);
       return stored;
     }),
-    'workflows.save': vi.fn(async ({ session = 'default', definition }) => {
+    'workflows.save': vi.fn(async ({ session = 'default', definition, note }) => {
       const def = definition as WorkflowDefinition;
       const issues = validateGraph(def, CATALOG);
       if (hasErrors(issues)) throw new StudioApiError('VALIDATION_FAILED', `workflow refused: ${issues[0]!.message}`, issues[0]!.path, issues);
-      const version = `v${workflows.size + 1}`;
-      workflows.set(`${session}/${def.workflowId}`, { session, definition: def, version, savedAt: Date.now() });
-      return { workflowId: def.workflowId, version, changed: true };
+      return history.save(session, def, note);
+    }),
+    'workflows.versions': vi.fn(async ({ session = 'default', workflowId }) => history.versions(session, workflowId)),
+    'workflows.getVersion': vi.fn(async ({ session = 'default', workflowId, version }) => history.getVersion(session, workflowId, version)),
+    'workflows.restore': vi.fn(async ({ session = 'default', workflowId, version, note }) => history.restore(session, workflowId, version, note)),
+    'workflows.diff': vi.fn(async ({ session = 'default', workflowId, from, to }) => diffWorkflows(history.getVersion(session, workflowId, from).definition, history.getVersion(session, workflowId, to).definition)),
+    'workflows.delete': vi.fn(async ({ session = 'default', workflowId }) => {
+      workflows.delete(`${session}/${workflowId}`);
+      return { deleted: true as const };
+    }),
+    'sessions.list': vi.fn(async () => history.sessionList()),
+    'sessions.create': vi.fn(async ({ session }) => history.createSession(session)),
+    'sessions.rename': vi.fn(async ({ session, newSession }) => history.renameSession(session, newSession)),
+    'sessions.delete': vi.fn(async ({ session }) => (history.deleteSession(session), { deleted: true as const })),
+    'sessions.applyConfig': vi.fn(async () => {
+      throw new StudioApiError('UNAVAILABLE', 'not part of the renderer fake');
     }),
     'workflows.validate': vi.fn(async () => ({ valid: true, issues: [] })),
     'runs.start': vi.fn(async ({ session = 'default', workflowId }) => {
@@ -77,6 +103,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   return {
     client,
     workflows,
+    history,
     /** Delivers a batch to every subscriber, as a transport would. */
     emit(batch: StudioEvent[]) {
       for (const l of listeners) l(batch);

@@ -1,6 +1,6 @@
-import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useNodesInitialized, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
+import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode, useNodesInitialized, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type DragEvent, type ReactNode } from 'react';
 import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { STATUS_STYLES } from '../../components/status';
 import type { StudioEdge, StudioNode } from '../../store/graph-model';
@@ -9,26 +9,36 @@ import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
 import { isPaletteDrag, readDroppedType } from './drag-data';
 import { markEdgeProblems } from './edge-problems';
+import { MarkedEdge } from './MarkedEdge';
 import { StudioNodeComponent } from './StudioNode';
 import { useAddNode } from './use-add-node';
 
 const NODE_TYPES = { studio: StudioNodeComponent };
+const EDGE_TYPES = { marked: MarkedEdge };
 const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 } };
-const DELETE_KEYS = ['Delete', 'Backspace'];
+/** Shift-click adds to the selection (Ctrl/Cmd too, React Flow's default). */
+const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
+/** In box-select mode the left button draws the box; the middle and right buttons still pan. */
+const PAN_BUTTONS_IN_BOX_MODE = [1, 2];
 const FIT_VIEW_OPTIONS = { padding: 0.25, maxZoom: 1.25 };
+const NOOP = () => undefined;
 
-/** The React Flow canvas: drop target of the palette, edits as data into the graph slice. */
-export function EditorCanvas() {
+/**
+ * The React Flow canvas: drop target of the palette, edits as data into the graph slice. While a version
+ * diff is shown it draws that diff instead, read-only. Delete is handled by the studio's shortcuts (one
+ * undo step for nodes and edges together), so React Flow's own delete key is off.
+ */
+export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   const nodes = useStudio((s) => s.nodes);
   const edges = useStudio((s) => s.edges);
+  const diffView = useStudio((s) => s.diffView);
+  const boxSelect = useStudio((s) => s.boxSelect);
   const issues = useProblems((s) => s.issues);
   const shownEdges = useMemo(() => markEdgeProblems(edges, issues), [edges, issues]);
-  const loadCount = useStudio((s) => s.loadCount);
   const edit = useStudio((s) => s.edit);
+  const applyDiffNodeChanges = useStudio((s) => s.applyDiffNodeChanges);
   const addNode = useAddNode();
-  const { fitView } = useReactFlow();
-  const measured = useNodesInitialized();
-  const fittedLoad = useRef(0);
+  useFitOnLoad(nodes.length);
 
   const onNodesChange = useCallback((changes: NodeChange<StudioNode>[]) => edit({ kind: 'flow-nodes', changes }), [edit]);
   const onEdgesChange = useCallback((changes: EdgeChange<StudioEdge>[]) => edit({ kind: 'flow-edges', changes }), [edit]);
@@ -40,49 +50,51 @@ export function EditorCanvas() {
   );
 
   const onDragOver = useCallback((e: DragEvent) => {
-    if (!isPaletteDrag(e.dataTransfer)) return;
+    if (!isPaletteDrag(e.dataTransfer) || useStudio.getState().diffView) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = e.dataTransfer.effectAllowed === 'move' ? 'move' : 'copy';
   }, []);
   const onDrop = useCallback(
     (e: DragEvent) => {
       const type = readDroppedType(e.dataTransfer);
-      if (!type) return;
+      if (!type || useStudio.getState().diffView) return;
       e.preventDefault();
       addNode(type, { x: e.clientX, y: e.clientY });
     },
     [addNode],
   );
 
-  // Fit the view once per opened workflow (not on every drop, which would move the canvas under the pointer),
-  // and only once React Flow has measured the nodes: before that their sizes are unknown and the fit is off.
-  useEffect(() => {
-    if (loadCount === 0 || fittedLoad.current === loadCount || (nodes.length > 0 && !measured)) return;
-    fittedLoad.current = loadCount;
-    void fitView(FIT_VIEW_OPTIONS);
-  }, [loadCount, measured, nodes.length, fitView]);
-
+  const readOnly = diffView !== null;
   return (
-    <div className="canvas" data-testid="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+    <div className="canvas" data-testid="canvas" data-mode={readOnly ? 'diff' : 'edit'} data-box-select={boxSelect} onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<StudioNode, StudioEdge>
-        nodes={nodes}
-        edges={shownEdges}
+        nodes={diffView?.nodes ?? nodes}
+        edges={diffView?.edges ?? shownEdges}
         nodeTypes={NODE_TYPES}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onConnect={onConnect}
+        edgeTypes={EDGE_TYPES}
+        onNodesChange={readOnly ? applyDiffNodeChanges : onNodesChange}
+        onEdgesChange={readOnly ? NOOP : onEdgesChange}
+        onConnect={readOnly ? NOOP : onConnect}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
         defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
-        deleteKeyCode={DELETE_KEYS}
+        deleteKeyCode={null}
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
+        selectionOnDrag={boxSelect}
+        selectionMode={SelectionMode.Partial}
+        panOnDrag={boxSelect ? PAN_BUTTONS_IN_BOX_MODE : true}
         colorMode="system"
-        minZoom={0.2}
+        minZoom={0.1}
         snapToGrid
         snapGrid={[10, 10]}
+        onlyRenderVisibleElements
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
         <StatusMiniMap />
         <Controls />
+        {toolbar && <Panel position="top-left">{toolbar}</Panel>}
       </ReactFlow>
-      {nodes.length === 0 && (
+      {nodes.length === 0 && !readOnly && (
         <div className="canvas-empty" data-testid="canvas-empty">
           <MousePointerClick size={28} aria-hidden="true" />
           <p className="canvas-empty-title">Drag a trigger from the palette</p>
@@ -93,12 +105,34 @@ export function EditorCanvas() {
   );
 }
 
+/**
+ * Fits the view once per opened workflow and once per shown diff (not on every drop, which would move the
+ * canvas under the pointer), and only once React Flow has measured the nodes: before that the fit is off.
+ */
+function useFitOnLoad(nodeCount: number): void {
+  const loadCount = useStudio((s) => s.loadCount);
+  const diffKey = useStudio((s) => (s.diffView ? `${s.diffView.from}>${s.diffView.to}` : 'edit'));
+  const { fitView } = useReactFlow();
+  const measured = useNodesInitialized();
+  const fitted = useRef('');
+  useEffect(() => {
+    const key = `${loadCount}|${diffKey}`;
+    if (loadCount === 0 && diffKey === 'edit') return;
+    if (fitted.current === key || (nodeCount > 0 && !measured)) return;
+    fitted.current = key;
+    void fitView(FIT_VIEW_OPTIONS);
+  }, [loadCount, diffKey, measured, nodeCount, fitView]);
+}
+
 /** The minimap coloured by the shown run's statuses (re-rendered at most once per applied frame). */
 function StatusMiniMap() {
   const live = useLive((s) => s.nodes);
-  const nodeColor = useCallback((node: StudioNode) => {
-    const status = live[node.id]?.status;
-    return status ? STATUS_STYLES[status].color : '#9aa3ad';
-  }, [live]);
+  const nodeColor = useCallback(
+    (node: StudioNode) => {
+      const status = live[node.id]?.status;
+      return status ? STATUS_STYLES[status].color : '#9aa3ad';
+    },
+    [live],
+  );
   return <MiniMap<StudioNode> pannable zoomable nodeColor={nodeColor} />;
 }

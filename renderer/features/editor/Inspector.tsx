@@ -1,3 +1,4 @@
+import * as Tabs from '@radix-ui/react-tabs';
 import { MousePointer2 } from 'lucide-react';
 import { useState, type KeyboardEvent } from 'react';
 import { identifierProblem } from '../../../shared/workflow/identifier';
@@ -6,12 +7,26 @@ import { selectedNodeId } from '../../store/graph-slice';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
-import { parseConfigText } from './config-text';
+import type { InspectorTab } from '../../store/ui-slice';
+import { ConfigForm } from './config-form/ConfigForm';
+import { RawConfigEditor } from './config-form/RawConfigEditor';
+import { DiffInspector } from '../versions/DiffInspector';
 import { NodeTypeIcon } from './node-icons';
 
-/** Right panel: the selected node's id, label and config (JSON), its problems and, in a run, its status. */
+/**
+ * Right panel: the selected node's id, label, config (generated form or JSON) with its engine policy, its
+ * problems and, in a run, its status.
+ */
 export function Inspector() {
   const nodeId = useStudio(selectedNodeId);
+  const comparing = useStudio((s) => s.diffView !== null);
+  if (comparing) {
+    return (
+      <aside className="panel-body" data-testid="inspector" aria-label="Inspector">
+        <DiffInspector />
+      </aside>
+    );
+  }
   return (
     <aside className="panel-body" data-testid="inspector" aria-label="Inspector">
       {nodeId === null ? (
@@ -35,8 +50,8 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   const live = useLive((s) => s.nodes[nodeId]);
   const [idDraft, setIdDraft] = useState(nodeId);
   const [idError, setIdError] = useState<string | null>(null);
-  const [configDraft, setConfigDraft] = useState(() => JSON.stringify(data?.config ?? {}, null, 2));
-  const [configError, setConfigError] = useState<string | null>(null);
+  const tab = useStudio((s) => s.inspectorTab);
+  const setTab = useStudio((s) => s.setInspectorTab);
 
   if (!data) return null;
 
@@ -56,13 +71,6 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
       setIdError(null);
     }
   };
-  const onConfigChange = (text: string) => {
-    setConfigDraft(text);
-    const parsed = parseConfigText(text);
-    setConfigError(parsed.ok ? null : parsed.error);
-    if (parsed.ok) edit({ kind: 'set-config', nodeId, config: parsed.value });
-  };
-
   return (
     <div className="inspector-body">
       <div className="inspector-type">
@@ -102,25 +110,22 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
         <span className="field-label">Label</span>
         <input value={data.label ?? ''} maxLength={200} placeholder="Optional description on the node" onChange={(e) => edit({ kind: 'set-label', nodeId, label: e.target.value })} data-testid="inspector-label" />
       </label>
-      <label className="field">
-        <span className="field-label">Config (JSON)</span>
-        <textarea
-          className="code"
-          value={configDraft}
-          onChange={(e) => onConfigChange(e.target.value)}
-          rows={10}
-          spellCheck={false}
-          aria-invalid={configError !== null}
-          data-testid="inspector-config"
-        />
-        {configError ? (
-          <span className="field-error" role="alert" data-testid="inspector-config-error">
-            {configError}
-          </span>
-        ) : (
-          <span className="field-hint">Applied as you type when it is valid JSON.</span>
-        )}
-      </label>
+      <Tabs.Root className="inspector-tabs" value={tab} onValueChange={(v) => setTab(v as InspectorTab)}>
+        <Tabs.List className="tabs-list" aria-label="Config editor">
+          <Tabs.Trigger className="tab" value="form" data-testid="inspector-tab-form">
+            Form
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tab" value="json" data-testid="inspector-tab-json">
+            JSON
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="form">
+          <ConfigForm nodeId={nodeId} data={data} info={info} issues={problems} />
+        </Tabs.Content>
+        <Tabs.Content value="json">
+          <RawConfigEditor nodeId={nodeId} config={data.config} />
+        </Tabs.Content>
+      </Tabs.Root>
       {problems && problems.length > 0 && (
         <div className="inspector-problems" data-testid="inspector-problems">
           <div className="field-label">Problems</div>

@@ -1,10 +1,10 @@
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
-import { TriangleAlert } from 'lucide-react';
+import { CircleMinus, CirclePlus, PencilLine, TriangleAlert, type LucideIcon } from 'lucide-react';
 import { memo, useEffect, useMemo } from 'react';
 import { DEFAULT_PORT, ERROR_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { outputPorts, type NodeTypeInfo } from '../../../shared/workflow/node-type';
 import { NO_STATUS, STATUS_STYLES, statusClassName } from '../../components/status';
-import type { StudioNode, StudioNodeData } from '../../store/graph-model';
+import type { DiffMark, StudioNode, StudioNodeData } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
@@ -39,12 +39,14 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
 
   return (
     <div
-      className={`studio-node kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}`}
+      className={`studio-node kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}${data.diff ? ` diff-${data.diff}` : ''}`}
       style={{ ['--status-color' as string]: look.color }}
       data-testid={`node-${id}`}
       data-status={status ?? 'NONE'}
       data-kind={kind}
+      data-diff={data.diff}
     >
+      {data.diff && data.diff !== 'unchanged' && <DiffBadge mark={data.diff} nodeId={id} />}
       {hasTarget && <Handle type="target" position={Position.Left} className="studio-handle" data-testid={`handle-${id}-target`} />}
       <div className="studio-node-header">
         <NodeTypeIcon type={data.type} kind={info?.kind} size={16} className="studio-node-type-icon" />
@@ -87,6 +89,23 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
         </Handle>
       ))}
     </div>
+  );
+}
+
+const DIFF_BADGES: { readonly [K in Exclude<DiffMark, 'unchanged'>]: { label: string; icon: LucideIcon } } = {
+  added: { label: 'Added', icon: CirclePlus },
+  removed: { label: 'Removed', icon: CircleMinus },
+  changed: { label: 'Changed', icon: PencilLine },
+};
+
+/** The diff mark as icon and text (never colour alone). */
+function DiffBadge({ mark, nodeId }: { mark: Exclude<DiffMark, 'unchanged'>; nodeId: string }) {
+  const { label, icon: Icon } = DIFF_BADGES[mark];
+  return (
+    <span className={`node-diff-badge diff-${mark}`} data-testid={`node-diff-${nodeId}`}>
+      <Icon size={11} aria-hidden="true" />
+      {label}
+    </span>
   );
 }
 

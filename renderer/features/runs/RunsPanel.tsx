@@ -46,6 +46,11 @@ function RunRow({ run, selected, onSelect }: { run: RunSummary; selected: boolea
       <code className="run-id" title={run.executionId}>
         {run.executionId.slice(0, 8)}
       </code>
+      {run.definitionVersion && (
+        <code className="run-version" title={`Definition version ${run.definitionVersion}`} data-testid={`run-version-${run.executionId}`}>
+          v {run.definitionVersion.slice(0, 8)}
+        </code>
+      )}
       {run.error && <span className="run-error-text">{run.error.message}</span>}
     </button>
   );

@@ -2,12 +2,14 @@ import { ChevronDown, Play, Save, Workflow, X } from 'lucide-react';
 import { useState, type ChangeEvent } from 'react';
 import { identifierProblem } from '../../../shared/workflow/identifier';
 import { useStudio } from '../../store/studio-store';
+import { SessionPicker } from '../sessions/SessionPicker';
 import { RunPayloadDialog } from './RunPayloadDialog';
+import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
 
 const NEW_WORKFLOW = '__new__';
 
-/** Top bar: workflow picker, id with unsaved dot, Save (Ctrl/Cmd+S) and Run (F5, ▾ with payload). */
+/** Top bar: session and workflow pickers, id with unsaved dot, Save (Ctrl/Cmd+S, ▾ with note) and Run (F5, ▾ with payload). */
 export function AppBar({ actions }: { actions: StudioActions }) {
   const workflows = useStudio((s) => s.workflows);
   const session = useStudio((s) => s.session);
@@ -22,9 +24,11 @@ export function AppBar({ actions }: { actions: StudioActions }) {
   const idProblem = workflowId === '' ? null : identifierProblem(workflowId);
   const pickerValue = storedWorkflowId ? `${session}/${storedWorkflowId}` : NEW_WORKFLOW;
 
-  const onPick = (e: ChangeEvent<HTMLSelectElement>) => {
+  const openDialog = useStudio((s) => s.openDialog);
+
+  const onPick = async (e: ChangeEvent<HTMLSelectElement>) => {
     const value = e.target.value;
-    if (useStudio.getState().dirty && !window.confirm('Discard the unsaved changes of this workflow?')) return;
+    if (!(await confirmDiscard())) return;
     if (value === NEW_WORKFLOW) return actions.newWorkflow();
     const picked = workflows.find((w) => `${w.session}/${w.workflowId}` === value);
     if (picked) void actions.openWorkflow(picked.session, picked.workflowId);
@@ -36,16 +40,17 @@ export function AppBar({ actions }: { actions: StudioActions }) {
         <Workflow size={18} aria-hidden="true" />
         <span>Yukta Studio</span>
       </div>
+      <SessionPicker actions={actions} />
       <label className="app-bar-field">
         <span className="visually-hidden">Open workflow</span>
-        <select value={pickerValue} onChange={onPick} data-testid="workflow-picker" aria-label="Open workflow">
+        <select value={pickerValue} onChange={(e) => void onPick(e)} data-testid="workflow-picker" aria-label="Open workflow">
           <option value={NEW_WORKFLOW}>New workflow</option>
           {storedWorkflowId && !workflows.some((w) => w.session === session && w.workflowId === storedWorkflowId) && (
             <option value={`${session}/${storedWorkflowId}`}>{storedWorkflowId}</option>
           )}
-          {workflows.map((w) => (
+          {workflows.filter((w) => w.session === session).map((w) => (
             <option key={`${w.session}/${w.workflowId}`} value={`${w.session}/${w.workflowId}`}>
-              {w.session === 'default' ? w.workflowId : `${w.session} / ${w.workflowId}`} ({w.nodeCount} nodes)
+              {w.workflowId} ({w.nodeCount} nodes)
             </option>
           ))}
         </select>
@@ -71,9 +76,14 @@ export function AppBar({ actions }: { actions: StudioActions }) {
         {saveState === 'saving' ? 'Saving…' : dirty ? 'Unsaved changes' : storedWorkflowId ? 'Saved' : 'Not saved yet'}
       </span>
       <div className="app-bar-spacer" />
-      <button type="button" className="button" onClick={() => void actions.save()} disabled={saveState === 'saving'} data-testid="save-button" title="Save (Ctrl/Cmd+S)">
-        <Save size={15} aria-hidden="true" /> Save
-      </button>
+      <div className="split-button">
+        <button type="button" className="button" onClick={() => void actions.save()} disabled={saveState === 'saving'} data-testid="save-button" title="Save (Ctrl/Cmd+S)">
+          <Save size={15} aria-hidden="true" /> Save
+        </button>
+        <button type="button" className="button caret" onClick={() => openDialog('save-note')} disabled={saveState === 'saving'} aria-label="Save with note…" title="Save with note…" data-testid="save-with-note-button">
+          <ChevronDown size={15} aria-hidden="true" />
+        </button>
+      </div>
       <div className="split-button">
         <button type="button" className="button primary" onClick={() => void actions.run()} disabled={running} data-testid="run-button" title="Save if needed and run with an empty payload (F5)">
           <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}

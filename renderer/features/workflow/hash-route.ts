@@ -28,3 +28,21 @@ export function replaceWorkflowHash(route: WorkflowRoute | null): void {
   if (window.location.hash === hash) return;
   window.history.replaceState(null, '', hash);
 }
+
+/** A new workflow in a session other than the default one: `#/s/<session>`, so a reload keeps the session. */
+export function parseSessionHash(hash: string): string | null {
+  const match = /^#\/s\/([^/]+)\/?$/.exec(hash);
+  if (!match) return null;
+  try {
+    const session = decodeURIComponent(match[1]!);
+    return identifierProblem(session) ? null : session;
+  } catch {
+    return null;
+  }
+}
+
+export function replaceSessionHash(session: string | null): void {
+  const hash = session === null ? '#/' : `#/s/${encodeURIComponent(session)}`;
+  if (window.location.hash === hash) return;
+  window.history.replaceState(null, '', hash);
+}

@@ -3,7 +3,8 @@ import type { StudioClient } from '../../../shared/api/client';
 import { createEventCoalescer, type FrameScheduler } from '../../api/event-coalescer';
 import { useStudio } from '../../store/studio-store';
 import { applyStudioEvents, LIVE_EVENT_TYPES } from '../runs/apply-events';
-import { parseWorkflowHash } from './hash-route';
+import { parseSessionHash, parseWorkflowHash, replaceWorkflowHash } from './hash-route';
+import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
 
 /**
@@ -15,52 +16,39 @@ export function useStudioStartup(api: StudioClient, actions: StudioActions, sche
     const coalescer = createEventCoalescer((events) => applyStudioEvents(events), schedule);
     const unsubscribe = api.subscribe({ type: [...LIVE_EVENT_TYPES] }, (batch) => coalescer.push(batch));
     void actions.loadCatalog();
-    void actions.refreshWorkflows();
+    void actions.refreshSessions();
     const route = parseWorkflowHash(window.location.hash);
+    const sessionOnly = route ? null : parseSessionHash(window.location.hash);
     if (route) void actions.openWorkflow(route.session, route.workflowId);
+    else if (sessionOnly) actions.newWorkflow(sessionOnly);
+    void actions.refreshWorkflows();
 
     // Back/forward or an edited address bar opens the named workflow.
-    const onHashChange = () => {
+    const onHashChange = async () => {
       const next = parseWorkflowHash(window.location.hash);
       const state = useStudio.getState();
       if (!next || (next.session === state.session && next.workflowId === state.storedWorkflowId)) return;
-      if (state.dirty && !window.confirm('Discard the unsaved changes of this workflow?')) return;
+      if (!(await confirmDiscard())) {
+        // Stay on the open workflow, and say so in the address bar.
+        if (state.storedWorkflowId) replaceWorkflowHash({ session: state.session, workflowId: state.storedWorkflowId });
+        return;
+      }
       void actions.openWorkflow(next.session, next.workflowId);
     };
-    window.addEventListener('hashchange', onHashChange);
+    const onHash = () => void onHashChange();
+    window.addEventListener('hashchange', onHash);
     return () => {
-      window.removeEventListener('hashchange', onHashChange);
+      window.removeEventListener('hashchange', onHash);
       unsubscribe();
       coalescer.dispose();
     };
   }, [api, actions, schedule]);
 }
 
-/** Ctrl/Cmd+S saves, F5 runs, Ctrl/Cmd+Z / Shift+Z (or Ctrl+Y) undo/redo graph edits (UI.md keyboard map). */
-export function useStudioShortcuts(actions: StudioActions): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      const key = e.key.toLowerCase();
-      if (mod && !e.shiftKey && !e.altKey && key === 's') {
-        e.preventDefault();
-        void actions.save();
-      } else if (e.key === 'F5' && !e.shiftKey && !mod) {
-        e.preventDefault();
-        void actions.run();
-      } else if (mod && !e.altKey && (key === 'z' || key === 'y') && !isTextField(e.target)) {
-        // Text fields keep their own undo; elsewhere undo applies to the graph.
-        e.preventDefault();
-        if (key === 'y' || e.shiftKey) useStudio.getState().redo();
-        else useStudio.getState().undo();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [actions]);
-}
-
-/** Warns before the page is closed or reloaded with unsaved changes. */
+/**
+ * Warns before the page is closed or reloaded with unsaved changes. Switching workflow, session, importing
+ * and restoring ask through `confirmDiscard` instead.
+ */
 export function useUnsavedChangesGuard(): void {
   useEffect(() => {
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
@@ -71,9 +59,4 @@ export function useUnsavedChangesGuard(): void {
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, []);
-}
-
-function isTextField(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT';
 }

@@ -5,20 +5,24 @@ import { DEFAULT_SESSION, identifierProblem } from '../../../shared/workflow/ide
 import { toDefinition } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useStudio } from '../../store/studio-store';
+import { createSessionActions, type SessionActions } from '../sessions/session-actions';
+import { createVersionActions, type VersionActions } from '../versions/version-actions';
 import { describeError } from './describe-error';
-import { replaceWorkflowHash } from './hash-route';
+import { createFileActions, type FileActions } from './file-actions';
+import { replaceSessionHash, replaceWorkflowHash } from './hash-route';
 
 type StudioStore = typeof useStudio;
 type LiveStore = typeof useLive;
 
-/** What the app bar, the keyboard and the runs panel can do; each talks to the server through the client. */
-export interface StudioActions {
+/** What the app bar, the keyboard and the panels can do; each talks to the server through the client. */
+export interface StudioActions extends FileActions, VersionActions, SessionActions {
   loadCatalog(): Promise<void>;
   refreshWorkflows(): Promise<void>;
   openWorkflow(session: string, workflowId: string): Promise<void>;
-  newWorkflow(): void;
-  /** Saves the open workflow; false (with the reason in the banner) when refused. */
-  save(): Promise<boolean>;
+  /** A new empty workflow, in the current session unless another is named. */
+  newWorkflow(session?: string): void;
+  /** Saves the open workflow (with an optional note on the version); false (with the reason in the banner) when refused. */
+  save(note?: string): Promise<boolean>;
   /** Saves first when needed, starts a run and shows it live. */
   run(payload?: Record<string, unknown>): Promise<void>;
   showRun(executionId: string): Promise<void>;
@@ -30,7 +34,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     if (studio.getState().banner?.kind === kind) studio.getState().showBanner(null);
   };
 
-  const actions: StudioActions = {
+  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions> = {
     async loadCatalog() {
       try {
         studio.getState().setNodeTypes(await api['nodeTypes.list']({}));
@@ -41,7 +45,9 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
 
     async refreshWorkflows() {
       try {
-        studio.getState().setWorkflows(await api['workflows.list']({}));
+        const session = studio.getState().session;
+        const list = await api['workflows.list']({ session });
+        if (studio.getState().session === session) studio.getState().setWorkflows(list);
       } catch {
         // The picker keeps its last list; the next save or reload refreshes it.
       }
@@ -50,7 +56,10 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     async openWorkflow(session, workflowId) {
       try {
         const stored = await api['workflows.get']({ session, workflowId });
+        const sessionChanged = stored.session !== studio.getState().session;
         studio.getState().openWorkflow(stored.session, { definition: stored.definition, version: stored.version });
+        if (sessionChanged) void actions.refreshWorkflows();
+        void actions.refreshVersions();
         studio.getState().replaceRuns([]);
         live.getState().show(null);
         clearBanner('load-error');
@@ -69,15 +78,15 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       }
     },
 
-    newWorkflow() {
-      studio.getState().openWorkflow(DEFAULT_SESSION, null);
+    newWorkflow(session = studio.getState().session) {
+      studio.getState().openWorkflow(session, null);
       studio.getState().replaceRuns([]);
       studio.getState().setSaveState('idle');
       live.getState().show(null);
-      replaceWorkflowHash(null);
+      replaceSessionHash(session === DEFAULT_SESSION ? null : session);
     },
 
-    async save() {
+    async save(note) {
       const state = studio.getState();
       const problem = identifierProblem(state.workflowId);
       if (problem) {
@@ -88,7 +97,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       const sent = { nodes: state.nodes, edges: state.edges, workflowId: state.workflowId };
       state.setSaveState('saving');
       try {
-        const result = await api['workflows.save']({ session: state.session, definition: toDefinition(state) });
+        const result = await api['workflows.save']({ session: state.session, definition: toDefinition(state), ...(note ? { note } : {}) });
         const now = studio.getState();
         const previousId = now.storedWorkflowId;
         // Only what was sent is saved: an edit made while saving keeps the workflow dirty.
@@ -98,6 +107,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         clearBanner('save-error');
         replaceWorkflowHash({ session: now.session, workflowId: result.workflowId });
         void actions.refreshWorkflows();
+        void actions.refreshVersions();
         if (previousId !== result.workflowId) {
           now.replaceRuns([]);
           void actions.refreshRuns();
@@ -158,6 +168,12 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         // Live events keep the list current; a failed refresh is retried on the next open.
       }
     },
+  };
+  const actions: StudioActions = {
+    ...core,
+    ...createFileActions(api, studio),
+    ...createVersionActions(api, (session, workflowId) => actions.openWorkflow(session, workflowId), studio),
+    ...createSessionActions(api, { newWorkflow: (session) => actions.newWorkflow(session), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
   };
   return actions;
 }
