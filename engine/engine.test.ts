@@ -46,10 +46,11 @@ describe('ENG-06 run and node statuses', () => {
     expect(run.nodes.map((n) => [n.nodeId, n.status])).toEqual([['start', 'SUCCESS'], ['greet', 'SUCCESS'], ['out', 'SUCCESS']]);
     expect(run.results).toEqual([{ nodeId: 'out', messageId: 'greet#1', payload: { name: 'Ada', greeting: 'Hello Ada' } }]);
     expect(run.definitionVersion).toMatch(/^[0-9a-f]{64}$/);
-    // Each node goes PENDING → RUNNING → SUCCESS, in that order, and the run ends last.
+    // The first event names every node (all PENDING); each node then goes RUNNING → SUCCESS, and the run ends last.
+    expect(events[0]).toMatchObject({ type: 'EXECUTION_STATUS', status: 'PENDING', nodeIds: ['start', 'greet', 'out'] });
     for (const id of ['start', 'greet', 'out']) {
       const seq = events.filter((e) => e.type === 'NODE_STATUS' && e.nodeId === id).map((e) => (e as { status: string }).status);
-      expect(seq).toEqual(['PENDING', 'RUNNING', 'SUCCESS']);
+      expect(seq).toEqual(['RUNNING', 'SUCCESS']);
     }
     expect(events.at(-1)).toMatchObject({ type: 'EXECUTION_STATUS', status: 'SUCCESS' });
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
@@ -188,7 +189,7 @@ describe('EXT-01 plugin registry', () => {
   it('lists node types with a JSON schema and a default config that passes it', () => {
     const { engine } = engineWith();
     const types = engine.nodeTypes();
-    expect(types.map((t) => t.type)).toEqual(['API_TRIGGER', 'TRANSFORM', 'CONSOLE_TERMINAL']);
+    expect(types.map((t) => t.type)).toEqual(['API_TRIGGER', 'MANUAL_TRIGGER', 'TRANSFORM', 'ROUTER', 'DELAY', 'SPLIT', 'AGGREGATE', 'SUB_WORKFLOW', 'CONSOLE_TERMINAL', 'RESULT_TERMINAL']);
     for (const t of types) {
       expect(t.configSchema).toMatchObject({ type: 'object' });
       expect(engine.registry.get(t.type)!.configSchema.safeParse(t.defaultConfig).success).toBe(true);

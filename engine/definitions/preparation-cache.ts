@@ -31,6 +31,13 @@ export class PreparationCache {
     return pending;
   }
 
+  /** The preparation of a version if it is cached, without preparing anything. */
+  peek(version: string): Promise<PreparedWorkflow> | undefined {
+    const cached = this.entries.get(version);
+    if (cached) this.hits++;
+    return cached;
+  }
+
   /** Drops an entry, e.g. when a session configuration replaces its workflows (DUR-05). */
   drop(version: string): void {
     this.entries.delete(version);

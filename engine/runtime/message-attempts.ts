@@ -45,7 +45,7 @@ async function runAttempt(stage: NodeStage, message: Message, attempt: number): 
   const { plugin, config, policy } = stage.node;
   const controller = new AbortController();
   const signal = AbortSignal.any([stage.ctx.signal, controller.signal]);
-  const ctx = { ...stage.ctx, attempt, signal };
+  const ctx = stage.ctx.forAttempt(attempt, signal);
   const limit = policy.elementTimeoutMs;
   const timer =
     limit === null

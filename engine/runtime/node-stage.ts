@@ -1,13 +1,15 @@
 import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
 import { DEFAULT_PORT } from '../../shared/workflow/engine-policy.schema';
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
-import type { PluginContext, PluginLogger, PluginResult, SubWorkflowRunner } from '../plugins/contract';
+import type { PluginResult, SubWorkflowRunner } from '../plugins/contract';
 import { Channel, EMPTY, END } from './channel';
+import { shouldYield, yieldToEventLoop } from './event-loop-yield';
 import { CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
 import { runWithPolicy } from './message-attempts';
 import type { Message, OutputMessage } from './message';
 import { type NodeTimers, type NodeTimer } from './node-timers';
 import type { PreparedNode } from './prepared-workflow';
+import { StageContext } from './stage-context';
 import type { Random } from './random';
 import { SKIP, Valve } from './valve';
 
@@ -55,13 +57,15 @@ export class NodeStage {
   private lastProgressAt = 0;
   private nextMessageId = 1;
   private targets: Map<string, Array<Channel<Message>>> | null = null;
-  private readonly abort = new AbortController();
+  /** Made on first use of the node's signal: most plugins never look at it, and runs start faster without. */
+  private abortController: AbortController | null = null;
+  private abortReason: unknown = undefined;
   private halt: NodeHalt | null = null;
   private busy = false;
   private lastActivity = 0;
   private watchdog: NodeTimer | null = null;
   private failWait: ((error: unknown) => void) | null = null;
-  readonly ctx: PluginContext;
+  readonly ctx: StageContext;
 
   constructor(
     readonly node: PreparedNode,
@@ -74,20 +78,39 @@ export class NodeStage {
       ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
       : new Channel<Message>(channelCapacity, node.incoming);
     this.valve = new Valve((state) => (state.paused || state.held ? this.timers.freeze() : this.timers.thaw()));
-    run.signal.addEventListener('abort', () => this.abort.abort(run.signal.reason), { once: true });
-    this.ctx = {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context's signal getter reads the stage lazily
+    const stage = this;
+    this.ctx = new StageContext({
       executionId: run.executionId,
       session: run.session,
       workflowId: run.workflowId,
       nodeId: node.nodeId,
-      attempt: 1,
-      signal: this.abort.signal,
-      log: this.logger(),
-      heartbeat: () => this.activity(),
-      sleep: (ms) => this.timers.sleep(ms, this.abort.signal),
-      runWorkflow: (request, signal) => run.runWorkflow(request, signal ?? this.abort.signal),
+      get signal() {
+        return stage.signal;
+      },
+      timers: this.timers,
       state: {},
-    };
+      activity: () => this.activity(),
+      emit: (event) => run.emit(event),
+      runWorkflow: (request, signal) => run.runWorkflow(request, signal),
+    });
+  }
+
+  /** Fires when the run, or this node, stops or times out (and once the node has ended). */
+  get signal(): AbortSignal {
+    if (this.abortController === null) {
+      const controller = (this.abortController = new AbortController());
+      if (this.abortReason !== undefined) controller.abort(this.abortReason);
+      else if (this.run.signal.aborted) controller.abort(this.run.signal.reason);
+      else this.run.signal.addEventListener('abort', () => controller.abort(this.run.signal.reason), { once: true });
+    }
+    return this.abortController.signal;
+  }
+
+  private abortWith(reason: unknown): void {
+    if (this.abortReason !== undefined) return;
+    this.abortReason = reason;
+    this.abortController?.abort(reason);
   }
 
   get currentStatus(): Status {
@@ -199,6 +222,7 @@ export class NodeStage {
       for (let i = 0; i < result.length; i++) {
         const pending = this.send(result[i]!, input);
         if (pending !== undefined) return this.sendRest(pending, result, i + 1, input);
+        if (shouldYield()) return this.sendRest(yieldToEventLoop(), result, i + 1, input);
       }
       return undefined;
     }
@@ -211,6 +235,7 @@ export class NodeStage {
     for (let next = iterator.next(); !next.done; next = iterator.next()) {
       const pending = this.send(next.value, input);
       if (pending !== undefined) return this.pullRest(pending, iterator, input);
+      if (shouldYield()) return this.pullRest(yieldToEventLoop(), iterator, input);
     }
     return undefined;
   }
@@ -220,6 +245,7 @@ export class NodeStage {
     for (let next = iterator.next(); !next.done && !this.stopped(); next = iterator.next()) {
       const more = this.send(next.value, input);
       if (more !== undefined) await more;
+      if (shouldYield()) await yieldToEventLoop();
     }
   }
 
@@ -228,6 +254,7 @@ export class NodeStage {
     for (let i = from; i < outputs.length && !this.stopped(); i++) {
       const next = this.send(outputs[i]!, input);
       if (next !== undefined) await next;
+      if (shouldYield()) await yieldToEventLoop();
     }
   }
 
@@ -240,6 +267,7 @@ export class NodeStage {
         this.activity();
         const pending = this.send(next.value, input);
         if (pending !== undefined) await pending;
+        if (shouldYield()) await yieldToEventLoop();
       }
     } finally {
       if (this.stopped()) void iterator.return?.();
@@ -338,7 +366,7 @@ export class NodeStage {
     if (this.halt !== null || isTerminal(this.status)) return;
     // A node already ending for its parents' failure keeps that reason when the run is cancelled around it.
     if (!(status === 'CANCELLED' && this.upstreamFailed)) this.halt = { status, error };
-    this.abort.abort(error);
+    this.abortWith(error);
     this.input?.cancel();
     this.valve.resume();
     this.failWait?.(error);
@@ -355,7 +383,8 @@ export class NodeStage {
   private finish(end: Status, error: ErrorInfo | undefined): void {
     this.timers.cancelAll();
     this.input?.cancel();
-    if (!this.abort.signal.aborted) this.abort.abort(new CancelledError(`node "${this.node.nodeId}" ended ${end}`));
+    // Work a plugin left running is told to stop; the reason is only built if anyone listens.
+    if (this.abortController !== null && !this.abortController.signal.aborted) this.abortWith(new CancelledError(`node "${this.node.nodeId}" ended ${end}`));
     this.setStatus(end, error);
     for (const children of this.node.outgoing.values()) {
       for (const childId of children) {
@@ -403,11 +432,7 @@ export class NodeStage {
     this.run.emit(event);
   }
 
-  private logger(): PluginLogger {
-    const line = (level: 'debug' | 'info' | 'warn' | 'error') => (text: string) =>
-      this.run.emit({ type: 'LOG', executionId: this.run.executionId, at: this.timers.now(), nodeId: this.node.nodeId, level, text });
-    return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
-  }
+
 
   get runRandom(): Random {
     return this.run.random;

@@ -131,10 +131,7 @@ export class RunLauncher {
   }
 
   private async launch(spec: LaunchSpec): Promise<WorkflowRun> {
-    const pinned = spec.payload[VERSION_KEY];
-    const stored = pinned === undefined ? await this.current(spec) : await this.pinnedVersion(spec, pinned);
-    // A pinned version bypasses the cache (SPEC DEF-01); the current one goes through it (DEF-03).
-    const prepared = pinned === undefined ? await this.preparations.get(stored.version, () => this.prepare(stored, spec.workflowId)) : this.prepare(stored, spec.workflowId);
+    const prepared = await this.prepared(spec);
     const executionId = randomUUID();
     const run: WorkflowRun = new WorkflowRun({
       executionId,
@@ -157,6 +154,21 @@ export class RunLauncher {
     run.announce();
     run.start();
     return run;
+  }
+
+  /**
+   * The prepared workflow to run. A pinned version (`yukta.version`) bypasses the cache (DEF-01); the
+   * current one goes through it (DEF-03). When the current version is already prepared, only the version
+   * list is read, not the whole definition.
+   */
+  private async prepared(spec: LaunchSpec): Promise<PreparedWorkflow> {
+    const pinned = spec.payload[VERSION_KEY];
+    if (pinned !== undefined) return this.prepare(await this.pinnedVersion(spec, pinned), spec.workflowId);
+    const head = (await this.options.definitions.versions(spec.session, spec.workflowId))[0];
+    const cached = head && this.preparations.peek(head.version);
+    if (cached) return cached;
+    const stored = await this.current(spec);
+    return this.preparations.get(stored.version, () => this.prepare(stored, spec.workflowId));
   }
 
   private async current(spec: LaunchSpec): Promise<StoredWorkflow> {

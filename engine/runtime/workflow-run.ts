@@ -122,13 +122,12 @@ export class WorkflowRun implements StageRun {
     this.options.edgeDropped(nodeId);
   }
 
-  /** Announces the run and its nodes as PENDING; called before `start` so subscribers see the whole graph. */
+  /**
+   * Announces the run PENDING with all of its node ids (one event, not one per node); called before
+   * `start` so subscribers know the whole graph.
+   */
   announce(): void {
-    this.setRunStatus('PENDING');
-    const at = this.options.clock.now();
-    for (const stage of this.stages.values()) {
-      this.emit({ type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: stage.node.nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } });
-    }
+    this.setRunStatus('PENDING', undefined, [...this.stages.keys()]);
   }
 
   /** Starts every stage and the run's deadline; returns at once. */
@@ -203,7 +202,7 @@ export class WorkflowRun implements StageRun {
     }
   }
 
-  private setRunStatus(status: Status, error?: ErrorInfo): void {
+  private setRunStatus(status: Status, error?: ErrorInfo, nodeIds?: string[]): void {
     this.runStatus = status;
     const { prepared, clock } = this.options;
     const event: UnnumberedEvent = {
@@ -216,6 +215,7 @@ export class WorkflowRun implements StageRun {
       status,
     };
     if (error) event.error = error;
+    if (nodeIds) event.nodeIds = nodeIds;
     this.emit(event);
   }
 }

@@ -12,8 +12,10 @@ export class EventBus {
 
   constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
 
+  /** Numbers the event in place (the engine builds a fresh object per event) and delivers it. */
   publish(event: UnnumberedEvent): StudioEvent {
-    const numbered = { ...event, seq: ++this.seq } as StudioEvent;
+    const numbered = event as StudioEvent;
+    numbered.seq = ++this.seq;
     for (const listener of this.listeners) {
       try {
         listener(numbered);

@@ -72,7 +72,7 @@ export class RunTracker {
     if (!run) {
       run = {
         summary: { executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: 'PENDING', createdAt: event.at },
-        nodes: new Map(),
+        nodes: new Map((event.nodeIds ?? []).map((nodeId) => [nodeId, { nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } }])),
         results: [],
         resultsTruncated: false,
       };

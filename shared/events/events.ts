@@ -32,6 +32,8 @@ export const ExecutionStatusEvent = z.object({
   definitionVersion: z.string(),
   status: Status,
   error: ErrorInfo.optional(),
+  /** On the run's first event (PENDING): every node of the run, each PENDING until its own event says otherwise. */
+  nodeIds: z.array(z.string()).optional(),
 });
 
 export const NodeStatusEvent = z.object({

@@ -1,0 +1,87 @@
+import type { UnnumberedEvent } from '../../shared/events/events';
+import type { PluginContext, PluginLogger, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
+import type { NodeTimers } from './node-timers';
+
+/** What a plugin context reads from its node. */
+export interface ContextHost {
+  readonly executionId: string;
+  readonly session: string;
+  readonly workflowId: string;
+  readonly nodeId: string;
+  readonly signal: AbortSignal;
+  readonly timers: NodeTimers;
+  readonly state: Record<string, unknown>;
+  activity(): void;
+  emit(event: UnnumberedEvent): void;
+  runWorkflow: SubWorkflowRunner;
+}
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * The context a plugin gets (ENG-02): one small object per node (and per attempt under a failure policy),
+ * with the logger and the AbortSignal made only when a plugin asks for them.
+ */
+export class StageContext implements PluginContext {
+  private logSink: PluginLogger | null = null;
+
+  constructor(
+    private readonly host: ContextHost,
+    readonly attempt = 1,
+    private readonly attemptSignal: AbortSignal | null = null,
+  ) {}
+
+  get executionId(): string {
+    return this.host.executionId;
+  }
+
+  get session(): string {
+    return this.host.session;
+  }
+
+  get workflowId(): string {
+    return this.host.workflowId;
+  }
+
+  get nodeId(): string {
+    return this.host.nodeId;
+  }
+
+  get state(): Record<string, unknown> {
+    return this.host.state;
+  }
+
+  get signal(): AbortSignal {
+    return this.attemptSignal ?? this.host.signal;
+  }
+
+  get log(): PluginLogger {
+    return (this.logSink ??= {
+      debug: (text) => this.line('debug', text),
+      info: (text) => this.line('info', text),
+      warn: (text) => this.line('warn', text),
+      error: (text) => this.line('error', text),
+    });
+  }
+
+  heartbeat(): void {
+    this.host.activity();
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.host.timers.sleep(ms, this.signal);
+  }
+
+  runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal?: AbortSignal): Promise<SubWorkflowResult> {
+    return this.host.runWorkflow(request, signal ?? this.signal);
+  }
+
+  /** The context of one attempt: its number and a signal that also fires on the attempt's timeout. */
+  forAttempt(attempt: number, signal: AbortSignal): StageContext {
+    return new StageContext(this.host, attempt, signal);
+  }
+
+  private line(level: Level, text: string): void {
+    this.host.emit({ type: 'LOG', executionId: this.host.executionId, at: this.host.timers.now(), nodeId: this.host.nodeId, level, text });
+  }
+}
