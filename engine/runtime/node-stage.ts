@@ -1,7 +1,7 @@
 import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
 import { DEFAULT_PORT } from '../../shared/workflow/engine-policy.schema';
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
-import type { PluginResult, SubWorkflowRunner } from '../plugins/contract';
+import type { PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import { Channel, EMPTY, END } from './channel';
 import { shouldYield, yieldToEventLoop } from './event-loop-yield';
 import { CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
@@ -9,7 +9,7 @@ import { runWithPolicy } from './message-attempts';
 import type { Message, OutputMessage } from './message';
 import { type NodeTimers, type NodeTimer } from './node-timers';
 import type { PreparedNode } from './prepared-workflow';
-import { StageContext } from './stage-context';
+import { StageContext, type ContextHost } from './stage-context';
 import type { Random } from './random';
 import { SKIP, Valve } from './valve';
 
@@ -46,9 +46,10 @@ type NodeHalt = { status: 'TIMED_OUT' | 'CANCELLED' | 'STOPPED'; error: Error };
  * (attempts, timeouts, retry, onError) → clocks and status → broadcast to the children, awaiting a full
  * child (back-pressure). When nothing is asynchronous the hot path takes no promise per message.
  */
-export class NodeStage {
+export class NodeStage implements ContextHost {
   readonly input: Channel<Message> | null;
-  readonly valve: Valve;
+  private valveRef: Valve | null = null;
+  private pluginState: Record<string, unknown> | null = null;
   readonly timers: NodeTimers;
   private status: Status = 'PENDING';
   private readonly counts: Required<NodeCounts> = { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 };
@@ -77,23 +78,46 @@ export class NodeStage {
     this.input = node.incoming === 0 ? null : buffer
       ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
       : new Channel<Message>(channelCapacity, node.incoming);
-    this.valve = new Valve((state) => (state.paused || state.held ? this.timers.freeze() : this.timers.thaw()));
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context's signal getter reads the stage lazily
-    const stage = this;
-    this.ctx = new StageContext({
-      executionId: run.executionId,
-      session: run.session,
-      workflowId: run.workflowId,
-      nodeId: node.nodeId,
-      get signal() {
-        return stage.signal;
-      },
-      timers: this.timers,
-      state: {},
-      activity: () => this.activity(),
-      emit: (event) => run.emit(event),
-      runWorkflow: (request, signal) => run.runWorkflow(request, signal),
-    });
+    this.ctx = new StageContext(this);
+  }
+
+  /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */
+  get valve(): Valve {
+    return (this.valveRef ??= new Valve((state) => (state.paused || state.held ? this.timers.freeze() : this.timers.thaw())));
+  }
+
+  private valveEngaged(): boolean {
+    return this.valveRef !== null && this.valveRef.engaged;
+  }
+
+  // --- what the plugin context reads (ContextHost) ------------------------------------------------
+
+  get executionId(): string {
+    return this.run.executionId;
+  }
+
+  get session(): string {
+    return this.run.session;
+  }
+
+  get workflowId(): string {
+    return this.run.workflowId;
+  }
+
+  get nodeId(): string {
+    return this.node.nodeId;
+  }
+
+  get state(): Record<string, unknown> {
+    return (this.pluginState ??= {});
+  }
+
+  emit(event: UnnumberedEvent): void {
+    this.run.emit(event);
+  }
+
+  runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal: AbortSignal): Promise<SubWorkflowResult> {
+    return this.run.runWorkflow(request, signal);
   }
 
   /** Fires when the run, or this node, stops or times out (and once the node has ended). */
@@ -163,7 +187,7 @@ export class NodeStage {
   private async runTrigger(start: Message): Promise<void> {
     this.firstActivity();
     this.counts.received++;
-    const message = this.valve.engaged ? await this.valve.admit(start) : start;
+    const message = this.valveEngaged() ? await this.valve.admit(start) : start;
     if (this.stopped() || message === SKIP) return;
     const pending = this.handle(message);
     if (pending !== undefined) await pending;
@@ -178,7 +202,7 @@ export class NodeStage {
       if (this.counts.received === 0) this.firstActivity();
       this.counts.received++;
       let message: Message | typeof SKIP = item;
-      if (this.valve.engaged) {
+      if (this.valveEngaged()) {
         message = await this.valve.admit(item);
         if (this.stopped()) break;
       }
@@ -276,7 +300,7 @@ export class NodeStage {
 
   /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
   send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
-    if (this.node.kind === 'trigger' && this.valve.engaged) {
+    if (this.node.kind === 'trigger' && this.valveEngaged()) {
       return this.valve.waitWhilePaused().then(() => (this.stopped() ? undefined : this.send(out, input)));
     }
     this.counts.emitted++;
@@ -368,7 +392,7 @@ export class NodeStage {
     if (!(status === 'CANCELLED' && this.upstreamFailed)) this.halt = { status, error };
     this.abortWith(error);
     this.input?.cancel();
-    this.valve.resume();
+    this.valveRef?.resume();
     this.failWait?.(error);
   }
 

@@ -17,10 +17,15 @@ export type NodeTimer = { cancel(): void };
  * time they had left.
  */
 export class NodeTimers {
-  private readonly active = new Set<PausableTimer>();
+  /** Made with the first timer: most nodes of a short run never set one. */
+  private activeSet: Set<PausableTimer> | null = null;
   private frozen = false;
 
   constructor(private readonly clock: Clock) {}
+
+  private get active(): Set<PausableTimer> {
+    return (this.activeSet ??= new Set());
+  }
 
   get isFrozen(): boolean {
     return this.frozen;
@@ -61,6 +66,7 @@ export class NodeTimers {
   freeze(): void {
     if (this.frozen) return;
     this.frozen = true;
+    if (this.activeSet === null) return;
     const now = this.clock.now();
     for (const t of this.active) {
       if (t.handle) this.clock.clearTimer(t.handle);
@@ -72,6 +78,7 @@ export class NodeTimers {
   thaw(): void {
     if (!this.frozen) return;
     this.frozen = false;
+    if (this.activeSet === null) return;
     const now = this.clock.now();
     for (const t of this.active) {
       t.due = now + t.remaining;
@@ -80,8 +87,9 @@ export class NodeTimers {
   }
 
   cancelAll(): void {
-    for (const t of this.active) if (t.handle) this.clock.clearTimer(t.handle);
-    this.active.clear();
+    if (this.activeSet === null) return;
+    for (const t of this.activeSet) if (t.handle) this.clock.clearTimer(t.handle);
+    this.activeSet.clear();
   }
 
   private arm(timer: PausableTimer): void {

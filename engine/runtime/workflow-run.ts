@@ -47,7 +47,9 @@ export class WorkflowRun implements StageRun {
   /** What the terminals received, when `collectResults` is on. */
   readonly results: Array<{ nodeId: string; payload: unknown }> = [];
   private readonly stages = new Map<string, NodeStage>();
-  private readonly abort = new AbortController();
+  /** Made when a node first asks for a signal; a run that nobody listens to never builds one. */
+  private abortController: AbortController | null = null;
+  private abortReason: unknown = undefined;
   private readonly runTimers: NodeTimers;
   private runStatus: Status = 'PENDING';
   private resolveDone!: (status: Status) => void;
@@ -66,7 +68,6 @@ export class WorkflowRun implements StageRun {
     this.freezeMessages = options.freezeMessages;
     this.runWorkflow = options.runWorkflow;
     this.runTimers = new NodeTimers(options.clock);
-    setMaxListeners(0, this.abort.signal); // one listener per node and per sub-workflow call
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     for (const node of options.prepared.nodes.values()) {
       this.stages.set(node.nodeId, new NodeStage(node, this, options.channelCapacity));
@@ -74,7 +75,12 @@ export class WorkflowRun implements StageRun {
   }
 
   get signal(): AbortSignal {
-    return this.abort.signal;
+    if (this.abortController === null) {
+      this.abortController = new AbortController();
+      setMaxListeners(0, this.abortController.signal); // one listener per node and per sub-workflow call
+      if (this.stoppedFlag) this.abortController.abort(this.abortReason);
+    }
+    return this.abortController.signal;
   }
 
   /** True once the run stopped for good (cancel, failure, deadline); a plain field: stages read it per message. */
@@ -197,7 +203,8 @@ export class WorkflowRun implements StageRun {
     this.setRunStatus(status, error);
     if (status !== 'SUCCESS') {
       this.stoppedFlag = true;
-      this.abort.abort(error ?? status);
+      this.abortReason = error ?? status;
+      this.abortController?.abort(this.abortReason);
       for (const stage of this.stages.values()) stage.stop('CANCELLED');
     }
   }
