@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 const CARD = /^### ([A-Z]{2,4}-\d{2}): (.+)$/;
 const STATUSES = ['stable', 'partial', 'planned', 'optional'];
 /** A `yukta.*` setting, metric or payload key as written in code and docs. */
-const SETTING = /\byukta\.[a-z][a-z0-9-]*(?:\.[a-z0-9<>-]+)*/g;
+const SETTING = /\byukta\.[a-z][a-zA-Z0-9-]*(?:\.[a-zA-Z0-9<>-]+)*/g;
 /** `yukta.mjs` and the like are file names, not settings. */
 const FILE_NAME = /\.(mjs|cjs|js|ts|tsx|json)$/;
 /** A backticked path in a card's Source line. */

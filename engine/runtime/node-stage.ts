@@ -1,15 +1,15 @@
-import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
-import { DEFAULT_PORT } from '../../shared/workflow/engine-policy.schema';
+import type { ErrorInfo, UnnumberedEvent } from '../../shared/events/events';
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
 import type { PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import { Channel, EMPTY, END } from './channel';
-import { shouldYield, yieldToEventLoop } from './event-loop-yield';
 import { CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
 import { runWithPolicy } from './message-attempts';
 import type { Message, OutputMessage } from './message';
 import { type NodeTimers, type NodeTimer } from './node-timers';
+import { NodeReport } from './node-report';
 import type { PreparedNode } from './prepared-workflow';
 import { StageContext, type ContextHost } from './stage-context';
+import { StageOutput } from './stage-output';
 import type { Random } from './random';
 import { SKIP, Valve } from './valve';
 
@@ -34,9 +34,6 @@ export interface StageRun {
   edgeDropped(nodeId: string): void;
 }
 
-/** Minimum time between two progress events of one node. */
-const PROGRESS_INTERVAL_MS = 200;
-const NO_HEADERS: Readonly<Record<string, string | number>> = Object.freeze({});
 /** A node ended by a timer or a stop, not by its own work. */
 type NodeHalt = { status: 'TIMED_OUT' | 'CANCELLED' | 'STOPPED'; error: Error };
 
@@ -51,13 +48,10 @@ export class NodeStage implements ContextHost {
   private valveRef: Valve | null = null;
   private pluginState: Record<string, unknown> | null = null;
   readonly timers: NodeTimers;
-  private status: Status = 'PENDING';
-  private readonly counts: Required<NodeCounts> = { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 };
+  private readonly report: NodeReport;
   private upstreamFailed = false;
   private parentSucceeded = false;
-  private lastProgressAt = 0;
-  private nextMessageId = 1;
-  private targets: Map<string, Array<Channel<Message>>> | null = null;
+  private readonly output: StageOutput;
   /** Made on first use of the node's signal: most plugins never look at it, and runs start faster without. */
   private abortController: AbortController | null = null;
   private abortReason: unknown = undefined;
@@ -78,7 +72,9 @@ export class NodeStage implements ContextHost {
     this.input = node.incoming === 0 ? null : buffer
       ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
       : new Channel<Message>(channelCapacity, node.incoming);
+    this.report = new NodeReport(run.executionId, node.nodeId, this.timers, (event) => run.emit(event));
     this.ctx = new StageContext(this);
+    this.output = new StageOutput(this);
   }
 
   /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */
@@ -138,7 +134,7 @@ export class NodeStage implements ContextHost {
   }
 
   get currentStatus(): Status {
-    return this.status;
+    return this.report.status;
   }
 
   get isSink(): boolean {
@@ -186,7 +182,7 @@ export class NodeStage implements ContextHost {
 
   private async runTrigger(start: Message): Promise<void> {
     this.firstActivity();
-    this.counts.received++;
+    this.report.counts.received++;
     const message = this.valveEngaged() ? await this.valve.admit(start) : start;
     if (this.stopped() || message === SKIP) return;
     const pending = this.handle(message);
@@ -199,8 +195,8 @@ export class NodeStage implements ContextHost {
       let item = input.tryTake();
       if (item === EMPTY) item = await input.take();
       if (item === END) break;
-      if (this.counts.received === 0) this.firstActivity();
-      this.counts.received++;
+      if (this.report.counts.received === 0) this.firstActivity();
+      this.report.counts.received++;
       let message: Message | typeof SKIP = item;
       if (this.valveEngaged()) {
         message = await this.valve.admit(item);
@@ -209,7 +205,7 @@ export class NodeStage implements ContextHost {
       const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
       if (pending !== undefined) await pending;
       if (this.stopped()) break;
-      if ((this.counts.received & 255) === 0) this.maybeReportProgress();
+      if ((this.report.counts.received & 255) === 0) this.report.progress();
     }
     if (!this.stopped() && !this.upstreamFailed && this.node.plugin.finish) await this.runFinish();
   }
@@ -237,91 +233,33 @@ export class NodeStage implements ContextHost {
     if (pending !== undefined) await pending;
   }
 
-  // --- output ---------------------------------------------------------------------------------
+  // --- output (stage-output.ts) -----------------------------------------------------------------
 
-  /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
+  /** Emits a plugin's result: an array (synchronously where possible) or a sync or async iterable. */
   emitAll(result: PluginResult, input: Message | undefined): Promise<void> | undefined {
-    if (!result) return undefined;
-    if (Array.isArray(result)) {
-      for (let i = 0; i < result.length; i++) {
-        const pending = this.send(result[i]!, input);
-        if (pending !== undefined) return this.sendRest(pending, result, i + 1, input);
-        if (shouldYield()) return this.sendRest(yieldToEventLoop(), result, i + 1, input);
-      }
-      return undefined;
-    }
-    if (Symbol.asyncIterator in result) return this.stream(result, input);
-    return this.pull(result[Symbol.iterator](), input);
-  }
-
-  /** Pulls a synchronous iterable while the children have room; waits only when one is full. */
-  private pull(iterator: Iterator<OutputMessage>, input: Message | undefined): Promise<void> | undefined {
-    for (let next = iterator.next(); !next.done; next = iterator.next()) {
-      const pending = this.send(next.value, input);
-      if (pending !== undefined) return this.pullRest(pending, iterator, input);
-      if (shouldYield()) return this.pullRest(yieldToEventLoop(), iterator, input);
-    }
-    return undefined;
-  }
-
-  private async pullRest(pending: Promise<void>, iterator: Iterator<OutputMessage>, input: Message | undefined): Promise<void> {
-    await pending;
-    for (let next = iterator.next(); !next.done && !this.stopped(); next = iterator.next()) {
-      const more = this.send(next.value, input);
-      if (more !== undefined) await more;
-      if (shouldYield()) await yieldToEventLoop();
-    }
-  }
-
-  private async sendRest(pending: Promise<void>, outputs: OutputMessage[], from: number, input: Message | undefined): Promise<void> {
-    await pending;
-    for (let i = from; i < outputs.length && !this.stopped(); i++) {
-      const next = this.send(outputs[i]!, input);
-      if (next !== undefined) await next;
-      if (shouldYield()) await yieldToEventLoop();
-    }
-  }
-
-  private async stream(outputs: AsyncIterable<OutputMessage>, input: Message | undefined): Promise<void> {
-    const iterator = outputs[Symbol.asyncIterator]();
-    try {
-      for (;;) {
-        const next = await this.guard(iterator.next());
-        if (next.done || this.stopped()) break;
-        this.activity();
-        const pending = this.send(next.value, input);
-        if (pending !== undefined) await pending;
-        if (shouldYield()) await yieldToEventLoop();
-      }
-    } finally {
-      if (this.stopped()) void iterator.return?.();
-    }
+    return this.output.emitAll(result, input);
   }
 
   /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
   send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
-    if (this.node.kind === 'trigger' && this.valveEngaged()) {
-      return this.valve.waitWhilePaused().then(() => (this.stopped() ? undefined : this.send(out, input)));
-    }
-    this.counts.emitted++;
-    const targets = (this.targets ??= this.resolveTargets()).get(out.port ?? DEFAULT_PORT);
-    if (targets === undefined) return undefined;
-    const payload = this.run.freezeMessages ? deepFreeze(out.payload) : out.payload;
-    const message: Message = { id: `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_HEADERS as Record<string, string>, headers: NO_HEADERS };
-    for (let i = 0; i < targets.length; i++) {
-      if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
-    }
-    return undefined;
+    return this.output.send(out, input);
   }
 
-  private async sendSlow(message: Message, targets: Array<Channel<Message>>, from: number): Promise<void> {
-    for (let i = from; i < targets.length; i++) await targets[i]!.send(message);
+  /** Holds a trigger's next output while its valve is paused (CTL-02). */
+  triggerGate(): Promise<void> | null {
+    return this.node.kind === 'trigger' && this.valveEngaged() ? this.valve.waitWhilePaused() : null;
   }
 
-  private resolveTargets(): Map<string, Array<Channel<Message>>> {
-    const out = new Map<string, Array<Channel<Message>>>();
-    for (const [port, children] of this.node.outgoing) out.set(port, children.map((id) => this.run.stage(id).input!));
-    return out;
+  countEmitted(): void {
+    this.report.counts.emitted++;
+  }
+
+  get freezeMessages(): boolean {
+    return this.run.freezeMessages;
+  }
+
+  childInput(nodeId: string): Channel<Message> {
+    return this.run.stage(nodeId).input!;
   }
 
   // --- clocks ---------------------------------------------------------------------------------
@@ -373,7 +311,7 @@ export class NodeStage implements ContextHost {
   }
 
   private firstActivity(): void {
-    this.setStatus('RUNNING');
+    this.report.set('RUNNING');
     const deadline = this.node.policy.deadlineMs;
     if (deadline !== null) {
       this.timers.set(() => this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" passed its deadline of ${deadline} ms`, 'DEADLINE')), deadline);
@@ -387,7 +325,7 @@ export class NodeStage implements ContextHost {
   }
 
   private haltWith(status: NodeHalt['status'], error: Error): void {
-    if (this.halt !== null || isTerminal(this.status)) return;
+    if (this.halt !== null || isTerminal(this.report.status)) return;
     // A node already ending for its parents' failure keeps that reason when the run is cancelled around it.
     if (!(status === 'CANCELLED' && this.upstreamFailed)) this.halt = { status, error };
     this.abortWith(error);
@@ -409,7 +347,7 @@ export class NodeStage implements ContextHost {
     this.input?.cancel();
     // Work a plugin left running is told to stop; the reason is only built if anyone listens.
     if (this.abortController !== null && !this.abortController.signal.aborted) this.abortWith(new CancelledError(`node "${this.node.nodeId}" ended ${end}`));
-    this.setStatus(end, error);
+    this.report.set(end, error);
     for (const children of this.node.outgoing.values()) {
       for (const childId of children) {
         const child = this.run.stage(childId);
@@ -420,43 +358,17 @@ export class NodeStage implements ContextHost {
   }
 
   countFailure(): void {
-    this.counts.failed++;
+    this.report.counts.failed++;
   }
 
   countRetry(): void {
-    this.counts.retried++;
+    this.report.counts.retried++;
   }
 
   private dropped(): void {
-    this.counts.dropped++;
+    this.report.counts.dropped++;
     this.run.edgeDropped(this.node.nodeId);
   }
-
-  private maybeReportProgress(): void {
-    const now = this.timers.now();
-    if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
-    this.lastProgressAt = now;
-    this.emitStatus(undefined);
-  }
-
-  private setStatus(next: Status, error?: ErrorInfo): void {
-    if (next === this.status) return;
-    this.status = next;
-    this.lastProgressAt = this.timers.now();
-    this.emitStatus(error);
-  }
-
-  private emitStatus(error: ErrorInfo | undefined): void {
-    const counts: NodeCounts = { received: this.counts.received, emitted: this.counts.emitted };
-    if (this.counts.failed) counts.failed = this.counts.failed;
-    if (this.counts.retried) counts.retried = this.counts.retried;
-    if (this.counts.dropped) counts.dropped = this.counts.dropped;
-    const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.run.executionId, at: this.timers.now(), nodeId: this.node.nodeId, status: this.status, counts };
-    if (error) event.error = error;
-    this.run.emit(event);
-  }
-
-
 
   get runRandom(): Random {
     return this.run.random;
@@ -469,12 +381,4 @@ export class NodeStage implements ContextHost {
 
 function isThenable(value: unknown): value is Promise<PluginResult> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
-}
-
-/** Freezes a value and everything inside it, so a plugin that mutates a shared message throws. */
-export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
-  return value;
 }

@@ -1,0 +1,49 @@
+import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
+import type { Status } from '../../shared/status/status';
+import type { NodeTimers } from './node-timers';
+
+/** Minimum time between two progress events of one node. */
+const PROGRESS_INTERVAL_MS = 200;
+
+/**
+ * A node's status and message counts, and the NODE_STATUS events that report them: one at each status
+ * change, and progress at most every 200 ms while it works (OBS-01).
+ */
+export class NodeReport {
+  status: Status = 'PENDING';
+  readonly counts: Required<NodeCounts> = { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 };
+  private lastProgressAt = 0;
+
+  constructor(
+    private readonly executionId: string,
+    private readonly nodeId: string,
+    private readonly timers: NodeTimers,
+    private readonly emit: (event: UnnumberedEvent) => void,
+  ) {}
+
+  set(next: Status, error?: ErrorInfo): void {
+    if (next === this.status) return;
+    this.status = next;
+    this.lastProgressAt = this.timers.now();
+    this.send(error);
+  }
+
+  /** Reports counts if the last report is old enough; cheap enough to call every few hundred messages. */
+  progress(): void {
+    const now = this.timers.now();
+    if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
+    this.lastProgressAt = now;
+    this.send(undefined);
+  }
+
+  private send(error: ErrorInfo | undefined): void {
+    const c = this.counts;
+    const counts: NodeCounts = { received: c.received, emitted: c.emitted };
+    if (c.failed) counts.failed = c.failed;
+    if (c.retried) counts.retried = c.retried;
+    if (c.dropped) counts.dropped = c.dropped;
+    const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.executionId, at: this.timers.now(), nodeId: this.nodeId, status: this.status, counts };
+    if (error) event.error = error;
+    this.emit(event);
+  }
+}

@@ -1,0 +1,125 @@
+import { DEFAULT_PORT } from '../../shared/workflow/engine-policy.schema';
+import type { PluginResult } from '../plugins/contract';
+import type { Channel } from './channel';
+import { shouldYield, yieldToEventLoop } from './event-loop-yield';
+import type { Message, OutputMessage } from './message';
+import type { PreparedNode } from './prepared-workflow';
+
+const NO_HEADERS: Readonly<Record<string, string | number>> = Object.freeze({});
+const NO_METADATA = NO_HEADERS as Readonly<Record<string, string>>;
+
+/** What the output side needs from its node. */
+export interface OutputOwner {
+  readonly node: PreparedNode;
+  readonly freezeMessages: boolean;
+  stopped(): boolean;
+  guard<T>(work: Promise<T>): Promise<T>;
+  activity(): void;
+  triggerGate(): Promise<void> | null;
+  countEmitted(): void;
+  childInput(nodeId: string): Channel<Message>;
+}
+
+/**
+ * The broadcast step of the node wrapper (ENG-01/02): turns a plugin's result into messages and offers
+ * each to every child on its port, in order. A full child makes it wait (back-pressure); otherwise it
+ * stays synchronous, and it gives the event loop a turn when it has been busy for a while.
+ */
+export class StageOutput {
+  private targets: Map<string, Array<Channel<Message>>> | null = null;
+  private nextMessageId = 1;
+
+  constructor(private readonly owner: OutputOwner) {}
+
+  /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
+  emitAll(result: PluginResult, input: Message | undefined): Promise<void> | undefined {
+    if (!result) return undefined;
+    if (Array.isArray(result)) {
+      for (let i = 0; i < result.length; i++) {
+        const pending = this.send(result[i]!, input);
+        if (pending !== undefined) return this.sendRest(pending, result, i + 1, input);
+        if (shouldYield()) return this.sendRest(yieldToEventLoop(), result, i + 1, input);
+      }
+      return undefined;
+    }
+    if (Symbol.asyncIterator in result) return this.stream(result, input);
+    return this.pull(result[Symbol.iterator](), input);
+  }
+
+  /** Pulls a synchronous iterable while the children have room; waits only when one is full. */
+  private pull(iterator: Iterator<OutputMessage>, input: Message | undefined): Promise<void> | undefined {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) {
+      const pending = this.send(next.value, input);
+      if (pending !== undefined) return this.pullRest(pending, iterator, input);
+      if (shouldYield()) return this.pullRest(yieldToEventLoop(), iterator, input);
+    }
+    return undefined;
+  }
+
+  private async pullRest(pending: Promise<void>, iterator: Iterator<OutputMessage>, input: Message | undefined): Promise<void> {
+    await pending;
+    for (let next = iterator.next(); !next.done && !this.owner.stopped(); next = iterator.next()) {
+      const more = this.send(next.value, input);
+      if (more !== undefined) await more;
+      if (shouldYield()) await yieldToEventLoop();
+    }
+  }
+
+  private async sendRest(pending: Promise<void>, outputs: OutputMessage[], from: number, input: Message | undefined): Promise<void> {
+    await pending;
+    for (let i = from; i < outputs.length && !this.owner.stopped(); i++) {
+      const next = this.send(outputs[i]!, input);
+      if (next !== undefined) await next;
+      if (shouldYield()) await yieldToEventLoop();
+    }
+  }
+
+  private async stream(outputs: AsyncIterable<OutputMessage>, input: Message | undefined): Promise<void> {
+    const iterator = outputs[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await this.owner.guard(iterator.next());
+        if (next.done || this.owner.stopped()) break;
+        this.owner.activity();
+        const pending = this.send(next.value, input);
+        if (pending !== undefined) await pending;
+        if (shouldYield()) await yieldToEventLoop();
+      }
+    } finally {
+      if (this.owner.stopped()) void iterator.return?.();
+    }
+  }
+
+  /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
+  send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
+    const gate = this.owner.triggerGate();
+    if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input)));
+    this.owner.countEmitted();
+    const targets = (this.targets ??= this.resolveTargets()).get(out.port ?? DEFAULT_PORT);
+    if (targets === undefined) return undefined;
+    const payload = this.owner.freezeMessages ? deepFreeze(out.payload) : out.payload;
+    const message: Message = { id: `${this.owner.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
+    for (let i = 0; i < targets.length; i++) {
+      if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
+    }
+    return undefined;
+  }
+
+  private async sendSlow(message: Message, targets: Array<Channel<Message>>, from: number): Promise<void> {
+    for (let i = from; i < targets.length; i++) await targets[i]!.send(message);
+  }
+
+  private resolveTargets(): Map<string, Array<Channel<Message>>> {
+    const out = new Map<string, Array<Channel<Message>>>();
+    for (const [port, children] of this.owner.node.outgoing) out.set(port, children.map((id) => this.owner.childInput(id)));
+    return out;
+  }
+}
+
+/** Freezes a value and everything inside it, so a plugin that mutates a shared message throws. */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  return value;
+}
