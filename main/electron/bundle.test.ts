@@ -61,7 +61,7 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
     const required = new Set([...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!));
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     const packages = [...required].filter((id) => !builtins.has(id));
-    expect(packages.sort()).toEqual(['@fastify/static', 'electron', 'fastify']);
+    expect(packages.sort()).toEqual(['@fastify/static', 'better-sqlite3', 'electron', 'fastify']);
   });
 
   it('builds a CLI that runs', async () => {
@@ -109,7 +109,7 @@ describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
     const sender = { id: 1, send: () => undefined, isDestroyed: () => false, once: () => undefined };
     const save = fake.ipcHandlers.get('yukta:op:workflows.save')!;
     expect(await save({ sender, senderFrame: { url: 'app://studio/index.html', parent: null } }, { definition: helloWorkflow() })).toMatchObject({ ok: true });
-    expect(existsSync(join(userData, 'workflows'))).toBe(true);
+    expect(existsSync(join(userData, 'yukta.db'))).toBe(true); // SQLite is the desktop default (DEF-01)
     expect(await save({ sender, senderFrame: { url: 'https://evil.example/', parent: null } }, {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
 
     let granted: unknown;
