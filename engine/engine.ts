@@ -80,8 +80,10 @@ export class Engine {
       idempotencyMaxKeys: options.idempotencyMaxKeys ?? 100_000,
       edgeDropped: (workflowId, nodeId) => this.countEdgeDrop(workflowId, nodeId),
     });
-    this.workflows = new WorkflowDefinitions({ store: this.definitions, registry: this.registry, clock: this.clock, maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS });
-    this.sessions = new SessionCatalog({ store: this.definitions, workflows: this.workflows, hasLiveRuns: (session) => this.hasLiveRuns(session) });
+    // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
+    const replaced = (version: string) => this.runs.dropPrepared(version);
+    this.workflows = new WorkflowDefinitions({ store: this.definitions, registry: this.registry, clock: this.clock, maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS, replaced });
+    this.sessions = new SessionCatalog({ store: this.definitions, workflows: this.workflows, hasLiveRuns: (session) => this.hasLiveRuns(session), replaced });
   }
 
   nodeTypes(): NodeTypeInfo[] {

@@ -120,6 +120,11 @@ export class RunLauncher {
     return this.live.size;
   }
 
+  /** Forgets the prepared copy of a version that a save, restore, delete or session configuration replaced. */
+  dropPrepared(version: string): void {
+    this.preparations.drop(version);
+  }
+
   preparationStats(): { hits: number; misses: number; size: number } {
     return this.preparations.stats();
   }
