@@ -169,8 +169,12 @@ export class NodeStage implements ContextHost {
   }
 
   /** Ends the node from outside: the run was cancelled, or a caller stopped this node. */
-  stop(status: 'CANCELLED' | 'STOPPED' = 'CANCELLED'): void {
-    this.haltWith(status, new CancelledError(`node "${this.node.nodeId}" ${status === 'STOPPED' ? 'stopped' : 'cancelled'}`));
+  /**
+   * Ends the node from outside (CTL-03): it takes no new message and its AbortSignal fires. With
+   * `abandon` (KILL) the work in its plugin is abandoned at once; otherwise that one call may finish.
+   */
+  stop(status: 'CANCELLED' | 'STOPPED' = 'CANCELLED', abandon = true): void {
+    this.haltWith(status, new CancelledError(`node "${this.node.nodeId}" ${status === 'STOPPED' ? 'stopped' : 'cancelled'}`), abandon);
   }
 
   /** The run's deadline passed. */
@@ -324,14 +328,14 @@ export class NodeStage implements ContextHost {
     return this.halt !== null || this.run.cancelled;
   }
 
-  private haltWith(status: NodeHalt['status'], error: Error): void {
+  private haltWith(status: NodeHalt['status'], error: Error, abandon = true): void {
     if (this.halt !== null || isTerminal(this.report.status)) return;
     // A node already ending for its parents' failure keeps that reason when the run is cancelled around it.
     if (!(status === 'CANCELLED' && this.upstreamFailed)) this.halt = { status, error };
     this.abortWith(error);
     this.input?.cancel();
     this.valveRef?.resume();
-    this.failWait?.(error);
+    if (abandon) this.failWait?.(error);
   }
 
   private endStatus(): Status {

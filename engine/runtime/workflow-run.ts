@@ -11,6 +11,9 @@ import { NodeTimers } from './node-timers';
 import type { PreparedWorkflow } from './prepared-workflow';
 import type { Random } from './random';
 
+/** How a run is stopped (CTL-03). */
+export type StopMode = 'DRAIN' | 'CANCEL' | 'KILL';
+
 export interface RunOptions {
   executionId: string;
   session: string;
@@ -57,6 +60,7 @@ export class WorkflowRun implements StageRun {
   /** The first node that failed, named in the run's error. */
   private rootCause: { nodeId: string; error: ErrorInfo } | null = null;
   private paused = false;
+  private draining = false;
   private stoppedFlag = false;
 
   constructor(private readonly options: RunOptions) {
@@ -152,9 +156,30 @@ export class WorkflowRun implements StageRun {
     void Promise.all(ends).then(() => this.onAllEnded());
   }
 
-  /** A caller cancels: the run ends CANCELLED and every node stops taking input. */
+  /** A caller cancels: the run ends CANCELLED and every node stops taking input (CANCEL mode). */
   cancel(): void {
-    this.endRun('CANCELLED');
+    this.stop('CANCEL');
+  }
+
+  /**
+   * Stops the run (CTL-03). DRAIN: the triggers stop producing, messages in flight flow to the end, the run
+   * ends STOPPED. CANCEL: every node stops taking messages, the call inside each plugin may finish (its
+   * AbortSignal has fired), the run ends CANCELLED. KILL: the same, but work inside plugins is abandoned
+   * at once.
+   */
+  stop(mode: StopMode): void {
+    if (isTerminal(this.runStatus)) return;
+    if (mode === 'DRAIN') {
+      this.draining = true;
+      for (const stage of this.stages.values()) if (stage.input === null) stage.stop('STOPPED', false);
+      return;
+    }
+    this.endRun('CANCELLED', undefined, mode === 'KILL');
+  }
+
+  /** Stops one node (CTL-03): it ends STOPPED and its children see the end of their input. */
+  stopNode(nodeId: string): void {
+    this.stage(nodeId).stop('STOPPED', false);
   }
 
   /** Pauses every node and freezes every clock of the run, its deadline included (CTL-02, ENG-05). */
@@ -194,19 +219,20 @@ export class WorkflowRun implements StageRun {
     if (!isTerminal(this.runStatus)) {
       const sinks = [...this.stages.values()].filter((s) => s.isSink);
       const failed = sinks.find((s) => isFailure(s.currentStatus));
-      this.endRun(failed ? 'FAILURE' : 'SUCCESS', failed ? this.failureInfo(failed.node.nodeId, failed.currentStatus) : undefined);
+      if (failed) this.endRun('FAILURE', this.failureInfo(failed.node.nodeId, failed.currentStatus));
+      else this.endRun(this.draining ? 'STOPPED' : 'SUCCESS');
     }
     this.resolveDone(this.runStatus);
   }
 
-  private endRun(status: Status, error?: ErrorInfo): void {
+  private endRun(status: Status, error?: ErrorInfo, abandon = true): void {
     if (isTerminal(this.runStatus)) return; // a second end is ignored
     this.setRunStatus(status, error);
-    if (status !== 'SUCCESS') {
+    if (status !== 'SUCCESS' && status !== 'STOPPED') {
       this.stoppedFlag = true;
       this.abortReason = error ?? status;
       this.abortController?.abort(this.abortReason);
-      for (const stage of this.stages.values()) stage.stop('CANCELLED');
+      for (const stage of this.stages.values()) stage.stop('CANCELLED', abandon);
     }
   }
 
