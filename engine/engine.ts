@@ -1,5 +1,6 @@
 import { StudioApiError } from '../shared/api/errors';
 import type { RunDetail, RunSummary } from '../shared/api/runs.schema';
+import { SchedulerLimitsPatch, type SchedulerLimits, type SchedulerView, type SetPriorityResult } from '../shared/api/scheduler.schema';
 import { DEFAULT_MAX_VERSIONS, type SaveResult, type StoredWorkflow, type WorkflowSummary } from '../shared/api/workflows.schema';
 import type { Status } from '../shared/status/status';
 import type { NodeTypeInfo } from '../shared/workflow/node-type';
@@ -13,6 +14,10 @@ import { PluginRegistry } from './plugins/registry';
 import { SystemClock, type Clock } from './runtime/clock';
 import { RunLauncher, type StartRequest } from './runtime/run-launcher';
 import type { WorkflowRun } from './runtime/workflow-run';
+import { AdmissionScheduler } from './scheduler/admission-scheduler';
+import type { SchedulerCommandGate } from './scheduler/scheduler-commands';
+import type { SchedulerLog } from './scheduler/scheduler-log';
+import { SchedulerService } from './scheduler/scheduler-service';
 import type { DefinitionStore } from './store/definition-store';
 import { MemoryDefinitionStore } from './store/memory/memory-definition-store';
 import { EventBus, type EventListener } from './tracker/event-bus';
@@ -40,6 +45,19 @@ export interface EngineOptions {
   maxVersions?: number;
   /** Receives errors thrown by event listeners. */
   onListenerError?: (error: unknown) => void;
+  /** Admission (ADM-01, ADM-03): configured limits (the execution settings), the log of live changes, the command gate. */
+  scheduler?: EngineSchedulerOptions;
+}
+
+export interface EngineSchedulerOptions {
+  /** Limits from configuration; every cap is off by default. The newest logged change wins over these. */
+  limits?: SchedulerLimitsPatch;
+  /** Where live limit changes are recorded and re-read at startup (memory until the durable log exists). */
+  log?: SchedulerLog;
+  /** The command pipeline's reviewers and audit (accept-all until it exists). */
+  gate?: SchedulerCommandGate;
+  /** False on a high-availability standby: every start is refused (`not_leader`). */
+  isLeader?: () => boolean;
 }
 
 export type { StartRequest };
@@ -59,6 +77,7 @@ export class Engine {
   private readonly bus: EventBus;
   private readonly tracker: RunTracker;
   private readonly runs: RunLauncher;
+  private readonly scheduler: SchedulerService;
   private readonly edgeDrops = new Map<string, number>();
 
   constructor(options: EngineOptions = {}) {
@@ -68,7 +87,12 @@ export class Engine {
     this.bus = new EventBus(options.onListenerError);
     this.tracker = new RunTracker({ maxRuns: options.maxRuns ?? 1000, maxResultsPerRun: options.maxResultsPerRun ?? 1000 });
     this.bus.subscribe(this.tracker.apply);
+    const sched = options.scheduler ?? {};
+    const admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError });
+    this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate, statusOf: (id) => this.tracker.get(id)?.status ?? null });
     this.runs = new RunLauncher({
+      scheduler: admission,
+      schedulerReady: this.scheduler.ready,
       registry: this.registry,
       clock: this.clock,
       definitions: this.definitions,
@@ -140,10 +164,24 @@ export class Engine {
     return this.runs.wait(executionId) ?? this.getRun(executionId).status;
   }
 
+  /** Cancels a live run, or a queued start (it ends CANCELLED without running). */
   cancelRun(executionId: string): void {
-    const live = this.runs.get(executionId);
-    if (!live) throw new StudioApiError('CONFLICT', `run "${executionId}" is not running`, 'executionId');
-    live.cancel();
+    if (!this.runs.cancel(executionId)) throw new StudioApiError('CONFLICT', `run "${executionId}" is not running`, 'executionId');
+  }
+
+  /** The scheduler (ADM-01/03/04): limits, gauges, running runs, the queue in admission order with explanations. */
+  schedulerView(limit = 200): Promise<SchedulerView> {
+    return this.scheduler.view(limit);
+  }
+
+  /** Changes limits live (ADM-03): reviewed, applied at once, recorded under run id `scheduler`, audited. */
+  setSchedulerLimits(patch: SchedulerLimitsPatch, actor: string): Promise<SchedulerLimits> {
+    return this.scheduler.setLimits(patch, actor);
+  }
+
+  /** Moves a QUEUED start to another priority (ADM-03); refused for a run that is not waiting. */
+  setRunPriority(executionId: string, priority: number, actor: string): Promise<SetPriorityResult> {
+    return this.scheduler.setPriority(executionId, priority, actor);
   }
 
   /** Messages dropped by edge buffers (`yukta.edge.dropped`), by workflow and node. */
@@ -165,7 +203,10 @@ export class Engine {
     return this.runs.liveCount;
   }
 
-  /** Cancels live runs and waits for them to end. */
+  /**
+   * Shutdown (ADM-01): admits nothing new, refuses queued starts, gives running runs
+   * `yukta.execution.shutdown-timeout` (30 s) to finish, then cancels the rest and waits for them to end.
+   */
   async shutdown(): Promise<void> {
     await this.runs.shutdown();
   }

@@ -1,7 +1,9 @@
 /**
  * The engine's one public entry: the host and tools import from here only (ARCHITECTURE.md).
  */
-export { Engine, type EngineOptions, type StartRequest } from './engine';
+export { Engine, type EngineOptions, type EngineSchedulerOptions, type StartRequest } from './engine';
+export { MemorySchedulerLog, SCHEDULER_RUN_ID, type SchedulerLog, type SetLimitsRecord } from './scheduler/scheduler-log';
+export type { SchedulerCommand, SchedulerCommandGate } from './scheduler/scheduler-commands';
 export type { DefinitionStore, SaveOptions, SessionSettings, StoredSession, VersionEntry } from './store/definition-store';
 export { MemoryDefinitionStore } from './store/memory/memory-definition-store';
 export { FileDefinitionStore } from './store/file/file-definition-store';

@@ -8,14 +8,22 @@ import { PreparationCache } from '../definitions/preparation-cache';
 import { validateDefinition } from '../definitions/validate-definition';
 import type { SubWorkflowResult } from '../plugins/contract';
 import type { PluginRegistry } from '../plugins/registry';
+import type { AdmissionScheduler } from '../scheduler/admission-scheduler';
 import { IdempotencyCache } from '../scheduler/idempotency-cache';
+import { QueuedRuns } from '../scheduler/queued-runs';
+import { readStartOptions, type StartOptions } from '../scheduler/start-options';
+import { childBudget, withTimeBudget } from '../scheduler/time-budget';
 import type { DefinitionStore } from '../store/definition-store';
 import type { EventBus } from '../tracker/event-bus';
+import type { Slot } from '../scheduler/admission-types';
 import type { Clock } from './clock';
-import { BadInputError } from './errors';
+import { BadInputError, toErrorInfo } from './errors';
 import { prepareWorkflow, type PreparedWorkflow } from './prepared-workflow';
 import { seededRandom, type Random } from './random';
+import { applyDebug, checkDebug, type RunDebugSettings } from './run-debug';
 import { WorkflowRun } from './workflow-run';
+
+export type { RunDebugSettings };
 
 /** Start-payload keys the engine reads (SPEC: `yukta.*`). */
 export const VERSION_KEY = 'yukta.version';
@@ -36,14 +44,6 @@ export interface StartRequest {
   debug?: RunDebugSettings | undefined;
 }
 
-export interface RunDebugSettings {
-  /** Nodes paused from the start. */
-  paused?: string[];
-  /** Breakpoints (CTL-02): hold a node before the first message whose value at `path` equals `equals`. */
-  breakpoints?: Array<{ nodeId: string; path: string; equals: string }>;
-  /** Processors skipped from the start (ENG-06: they can be unskipped later). */
-  skipped?: string[];
-}
 
 export interface RunLauncherOptions {
   registry: PluginRegistry;
@@ -58,6 +58,10 @@ export interface RunLauncherOptions {
   idempotencyMaxKeys: number;
   /** Counts a message dropped by an edge buffer (`yukta.edge.dropped`). */
   edgeDropped(workflowId: string, nodeId: string): void;
+  /** Admission (ADM-01): every top-level start takes its slot here; sub-workflows never do. */
+  scheduler: AdmissionScheduler;
+  /** Settles once the scheduler's recorded limits are re-applied (ADM-03); starts wait for it. */
+  schedulerReady?: Promise<void> | undefined;
 }
 
 interface LaunchSpec {
@@ -66,54 +70,118 @@ interface LaunchSpec {
   payload: Record<string, unknown>;
   collectResults: boolean;
   debug?: RunDebugSettings | undefined;
+  /** `yukta.timeBudget` (ADM-04), inherited by sub-workflows. */
+  timeBudgetMs?: number | undefined;
+}
+
+/**
+ * A start that takes a slot (ADM-01): new starts, and the entry point for restart, restart-from-node and
+ * resume. The definition is prepared before; `build` makes the run once the slot is granted, with the id
+ * that was handed out.
+ */
+export interface AdmittedStart {
+  session: string;
+  workflowId: string;
+  /** Announces a queued start (its version and node ids). */
+  prepared: PreparedWorkflow;
+  admission: Pick<StartOptions, 'priority' | 'fairnessKey' | 'fairnessWeight'>;
+  build(executionId: string): WorkflowRun;
 }
 
 /**
  * Starts runs: resolves the definition (or the saved version named by `yukta.version`), prepares it
- * through the content-keyed cache (DEF-03), honours idempotency keys (ADM-02), applies the session's run
- * deadline, and runs sub-workflows as children of their parent (ENG-07). Keeps the live runs.
+ * through the content-keyed cache (DEF-03), honours idempotency keys (ADM-02), takes a slot from the
+ * scheduler (ADM-01: after preparation, before the id is handed out), applies the session's run deadline
+ * and the start's time budget (ADM-04), and runs sub-workflows as children of their parent on its slot
+ * (ENG-07). Keeps the live runs and the queued starts.
  */
 export class RunLauncher {
   private readonly live = new Map<string, WorkflowRun>();
   private readonly preparations = new PreparationCache();
   private readonly idempotency: IdempotencyCache;
+  private readonly queued: QueuedRuns;
   private readonly random: Random;
 
   constructor(private readonly options: RunLauncherOptions) {
     this.idempotency = new IdempotencyCache(options.clock, options.idempotencyTtlMs, options.idempotencyMaxKeys);
     this.random = seededRandom(options.randomSeed ?? Math.floor(Math.random() * 2 ** 32));
+    this.queued = new QueuedRuns(options.clock, (event) => options.bus.publish(event));
   }
 
   /**
-   * Starts a run; returns once it is announced, not when it ends. With an idempotency key, a repeat (even
-   * a concurrent one) gets the first run's id; the same key with a different payload is a CONFLICT.
+   * Starts a run; returns once it is announced (RUNNING, or QUEUED waiting for a slot), not when it ends.
+   * A start refused by the scheduler throws (RATE_LIMITED, QUEUE_FULL, UNAVAILABLE) and gets no id. With
+   * an idempotency key, a repeat (even a concurrent one) gets the first run's id; the same key with a
+   * different payload is a CONFLICT.
    */
   async start(request: StartRequest): Promise<{ executionId: string }> {
-    const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false, debug: request.debug };
+    const options = readStartOptions(request.payload);
+    const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false, debug: request.debug, timeBudgetMs: options.timeBudgetMs };
     const key = request.idempotencyKey;
-    if (key === undefined) return { executionId: (await this.launch(spec)).executionId };
+    if (key === undefined) return { executionId: await this.launchAdmitted(spec, options) };
     const scope = `${request.session}\u0000${request.workflowId}`;
     const payloadHash = contentHash(request.payload);
     const found = this.idempotency.lookup(scope, key, payloadHash);
     if (found.kind === 'conflict') throw new StudioApiError('CONFLICT', `idempotency key "${key}" was already used with a different payload`, 'idempotencyKey');
     if (found.kind === 'repeat') return { executionId: await found.start };
-    const started = this.launch(spec).then((run) => run.executionId);
+    const started = this.launchAdmitted(spec, options);
     this.idempotency.remember(scope, key, payloadHash, started);
     return { executionId: await started };
+  }
+
+  /**
+   * Takes a slot for a prepared start and starts it, or queues it (ADM-01). Synchronous: the admission
+   * decision, the id and the announcement happen in one turn, so two starts racing for the last slot never
+   * both get it. Restart, restart-from-node and resume go through here too.
+   */
+  startAdmitted(start: AdmittedStart): { executionId: string; queued: boolean } {
+    let executionId = '';
+    const decision = this.options.scheduler.admit(
+      {
+        session: start.session,
+        workflowId: start.workflowId,
+        ...start.admission,
+        granted: (slot) => this.track(this.buildQueued(executionId, start), slot),
+        dropped: (reason) => this.queued.end(executionId, reason),
+      },
+      randomUUID,
+    );
+    executionId = decision.executionId;
+    if (decision.slot === null) {
+      this.queued.announce(executionId, start.session, start.prepared);
+      return { executionId, queued: true };
+    }
+    let run: WorkflowRun;
+    try {
+      run = start.build(executionId);
+    } catch (error) {
+      decision.slot.release();
+      throw error;
+    }
+    run.announce();
+    this.track(run, decision.slot);
+    return { executionId, queued: false };
   }
 
   get(executionId: string): WorkflowRun | undefined {
     return this.live.get(executionId);
   }
 
-  /** Resolves with the run's final status, or null when it is not live. */
+  /** Resolves with the run's final status, or null when it is neither live nor queued. */
   wait(executionId: string): Promise<Status> | null {
-    return this.live.get(executionId)?.done ?? null;
+    return this.live.get(executionId)?.done ?? this.queued.wait(executionId);
+  }
+
+  /** Cancels a live run, or takes a queued start out of the queue (it ends CANCELLED without running). */
+  cancel(executionId: string): boolean {
+    const run = this.live.get(executionId);
+    if (run) return (run.cancel(), true);
+    return this.options.scheduler.withdraw(executionId);
   }
 
   hasLiveRuns(session: string): boolean {
     for (const run of this.live.values()) if (run.session === session) return true;
-    return false;
+    return this.queued.hasSession(session);
   }
 
   get liveCount(): number {
@@ -129,15 +197,48 @@ export class RunLauncher {
     return this.preparations.stats();
   }
 
+  /**
+   * Shutdown (ADM-01): the scheduler admits nothing more and refuses the queued starts; running runs get
+   * `yukta.execution.shutdown-timeout` to finish, then the rest are killed (they end CANCELLED).
+   */
   async shutdown(): Promise<void> {
+    const { scheduler, clock } = this.options;
+    scheduler.close();
     const runs = [...this.live.values()];
-    for (const run of runs) run.cancel();
-    await Promise.all(runs.map((r) => r.done));
+    if (runs.length === 0) return;
+    const graceMs = scheduler.limits.shutdownTimeoutMs;
+    if (graceMs > 0) {
+      let timer: ReturnType<Clock['setTimer']> | null = null;
+      const graceOver = new Promise<void>((resolve) => (timer = clock.setTimer(resolve, graceMs)));
+      await Promise.race([Promise.all(runs.map((r) => r.done)), graceOver]);
+      if (timer) clock.clearTimer(timer);
+    }
+    const left = [...this.live.values()];
+    // The grace period is over: work still inside a plugin is abandoned (KILL), not awaited.
+    for (const run of left) run.stop('KILL');
+    await Promise.all(left.map((r) => r.done));
   }
 
-  private async launch(spec: LaunchSpec): Promise<WorkflowRun> {
-    const prepared = await this.prepared(spec);
-    const executionId = randomUUID();
+  /** A top-level start: prepared, checked, then admitted (the slot is taken before the id exists). */
+  private async launchAdmitted(spec: LaunchSpec, options: StartOptions): Promise<string> {
+    await this.options.schedulerReady;
+    const prepared = withTimeBudget(await this.prepared(spec), spec.timeBudgetMs);
+    if (spec.debug) checkDebug(prepared, spec.debug);
+    const deadlineMs = await this.runDeadlineMs(spec.session);
+    const build = (executionId: string) => this.createRun(executionId, spec, prepared, deadlineMs);
+    return this.startAdmitted({ session: spec.session, workflowId: spec.workflowId, prepared, admission: options, build }).executionId;
+  }
+
+  /** A sub-workflow's run: no admission, it runs on its parent's slot (ENG-07). */
+  private async launchChild(spec: LaunchSpec): Promise<WorkflowRun> {
+    const prepared = withTimeBudget(await this.prepared(spec), spec.timeBudgetMs);
+    const run = this.createRun(randomUUID(), spec, prepared, await this.runDeadlineMs(spec.session));
+    run.announce();
+    this.track(run, null);
+    return run;
+  }
+
+  private createRun(executionId: string, spec: LaunchSpec, prepared: PreparedWorkflow, deadlineMs: number): WorkflowRun {
     const run: WorkflowRun = new WorkflowRun({
       executionId,
       session: spec.session,
@@ -147,18 +248,36 @@ export class RunLauncher {
       random: this.random,
       emit: (event) => this.options.bus.publish(event),
       channelCapacity: this.options.channelCapacity,
-      deadlineMs: await this.runDeadlineMs(spec.session),
+      deadlineMs,
       freezeMessages: this.options.freezeMessages,
       collectResults: spec.collectResults,
-      runWorkflow: (request, signal): Promise<SubWorkflowResult> => this.runChild(run, request, signal),
+      runWorkflow: (request, signal): Promise<SubWorkflowResult> => this.runChild(run, spec.timeBudgetMs, request, signal),
       edgeDropped: (nodeId) => this.options.edgeDropped(spec.workflowId, nodeId),
     });
     if (spec.debug) applyDebug(run, spec.debug);
-    this.live.set(executionId, run);
-    void run.done.then(() => this.live.delete(executionId));
-    run.announce();
-    run.start();
     return run;
+  }
+
+  /** A queued start's slot came: build its run (a failure ends the start FAILURE and frees the slot). */
+  private buildQueued(executionId: string, start: AdmittedStart): WorkflowRun {
+    try {
+      const run = start.build(executionId);
+      this.queued.started(executionId, run.done);
+      return run;
+    } catch (error) {
+      this.queued.end(executionId, { status: 'FAILURE', error: toErrorInfo(error) });
+      throw error;
+    }
+  }
+
+  /** Keeps a started run live until it ends, then frees its slot (children hold none). */
+  private track(run: WorkflowRun, slot: Slot | null): void {
+    this.live.set(run.executionId, run);
+    void run.done.then(() => {
+      this.live.delete(run.executionId);
+      slot?.release();
+    });
+    run.start();
   }
 
   /**
@@ -214,11 +333,12 @@ export class RunLauncher {
    * never passes admission, so a parent waiting on children cannot starve them). Cancelling the node
    * cancels the child; a child that does not end SUCCESS fails the node.
    */
-  private async runChild(parent: WorkflowRun, request: { workflowId: string; session?: string; payload: Record<string, unknown> }, signal: AbortSignal): Promise<SubWorkflowResult> {
+  private async runChild(parent: WorkflowRun, parentBudgetMs: number | undefined, request: { workflowId: string; session?: string; payload: Record<string, unknown> }, signal: AbortSignal): Promise<SubWorkflowResult> {
     const depth = Number(parent.depth) + 1;
     if (depth > MAX_DEPTH) throw new BadInputError(`sub-workflow "${request.workflowId}" would nest ${depth} levels deep (at most ${MAX_DEPTH})`);
     const payload = { ...request.payload, [DEPTH_KEY]: depth, [PARENT_KEY]: parent.executionId };
-    const child = await this.launch({ session: request.session ?? parent.session, workflowId: request.workflowId, payload, collectResults: true });
+    const timeBudgetMs = childBudget(parentBudgetMs, readStartOptions(payload).timeBudgetMs);
+    const child = await this.launchChild({ session: request.session ?? parent.session, workflowId: request.workflowId, payload, collectResults: true, timeBudgetMs });
     const onAbort = () => child.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -229,19 +349,4 @@ export class RunLauncher {
       signal.removeEventListener('abort', onAbort);
     }
   }
-}
-
-/** Sets valves before the run starts; unknown nodes and skipping a non-processor are bad input. */
-function applyDebug(run: WorkflowRun, debug: RunDebugSettings): void {
-  const stage = (nodeId: string, field: string) => {
-    if (!run.hasNode(nodeId)) throw new StudioApiError('BAD_INPUT', `debug.${field}: node "${nodeId}" is not in workflow "${run.workflowId}"`, `debug.${field}`);
-    return run.stage(nodeId);
-  };
-  for (const nodeId of debug.skipped ?? []) {
-    const s = stage(nodeId, 'skipped');
-    if (s.node.kind !== 'processor') throw new StudioApiError('BAD_INPUT', `debug.skipped: only processors can be skipped; "${nodeId}" is a ${s.node.kind}`, 'debug.skipped');
-    s.valve.setSkipped(true);
-  }
-  for (const b of debug.breakpoints ?? []) stage(b.nodeId, 'breakpoints').valve.setBreakpoint({ path: b.path, equals: b.equals });
-  for (const nodeId of debug.paused ?? []) stage(nodeId, 'paused').valve.pause();
 }

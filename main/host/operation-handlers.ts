@@ -28,5 +28,8 @@ export function createOperationHandlers(engine: Engine): OperationHandlers {
     'runs.start': async ({ session, workflowId, payload, idempotencyKey }) => engine.startRun({ session, workflowId, payload, idempotencyKey }),
     'runs.get': async ({ executionId }) => engine.getRun(executionId),
     'runs.list': async (query) => engine.listRuns(query),
+    'runs.setPriority': async ({ executionId, priority }, caller) => engine.setRunPriority(executionId, priority, caller.actor),
+    'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
+    'scheduler.setLimits': async (patch, caller) => engine.setSchedulerLimits(patch, caller.actor),
   };
 }

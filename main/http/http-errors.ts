@@ -1,8 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { httpStatusOf, StudioApiError, type ApiErrorData } from '../../shared/api/errors';
 
-/** Sends an API error as `{error: ApiErrorData}` with the status its code maps to. */
+/** Sends an API error as `{error: ApiErrorData}` with the status its code maps to (and `Retry-After` when it says when). */
 export function sendApiError(reply: FastifyReply, error: ApiErrorData): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
   return reply.code(httpStatusOf(error.code)).type('application/json; charset=utf-8').send(JSON.stringify({ error }));
 }
 

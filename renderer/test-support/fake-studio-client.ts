@@ -11,6 +11,7 @@ import { validateGraph } from '../../shared/workflow/graph-validation';
 import { hasErrors } from '../../shared/workflow/validation-issue';
 import { diffWorkflows } from '../../shared/workflow/workflow-diff';
 import { createFakeHistory } from './fake-history';
+import { createFakeScheduler } from './fake-scheduler';
 
 const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
 
@@ -39,8 +40,10 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   const runs = new Map<string, RunDetail>();
   const listeners = new Set<(batch: StudioEvent[]) => void>();
   let runCounter = 0;
+  const scheduler = createFakeScheduler();
 
   const client: StudioClient = {
+    ...scheduler.ops,
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),
@@ -104,6 +107,8 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     client,
     workflows,
     history,
+    /** The scheduler view `scheduler.get` returns; tests set it. */
+    scheduler: scheduler.state,
     /** Delivers a batch to every subscriber, as a transport would. */
     emit(batch: StudioEvent[]) {
       for (const l of listeners) l(batch);

@@ -7,6 +7,7 @@ import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
 import type { Role } from './roles';
 import { RunDetail, RunSummary } from './runs.schema';
+import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 
@@ -135,6 +136,27 @@ export const STUDIO_API = {
     output: z.array(RunSummary),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions' },
+  }),
+  'runs.setPriority': op({
+    summary: 'Move a QUEUED start to another priority (higher first); refused unless the run is waiting for a slot.',
+    input: z.object({ executionId: Identifier, priority: z.number() }),
+    output: SetPriorityResult,
+    role: 'OPERATOR',
+    http: { method: 'POST', path: '/api/executions/:executionId/priority' },
+  }),
+  'scheduler.get': op({
+    summary: 'Read the scheduler: limits, gauges and refusals, running runs, and the queue in admission order with why each start waits.',
+    input: z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(200) }),
+    output: SchedulerView,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/scheduler' },
+  }),
+  'scheduler.setLimits': op({
+    summary: 'Change scheduler limits live (caps, on-limit, queue capacity and timeout); applied at once and recorded.',
+    input: SchedulerLimitsPatch,
+    output: SchedulerLimits,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/scheduler/limits' },
   }),
   'sessions.list': op({
     summary: 'List sessions with their workflow counts and default execution timeouts (`default` always exists).',

@@ -11,6 +11,10 @@ export const ApiErrorCode = z.enum([
   'UNAUTHORIZED',
   'FORBIDDEN',
   'PAYLOAD_TOO_LARGE',
+  /** A start refused because a concurrency cap is reached and `yukta.execution.on-limit` is REJECT (ADM-01). */
+  'RATE_LIMITED',
+  /** A start refused because the queue, or the workflow's queue, is full (ADM-01). */
+  'QUEUE_FULL',
   'UNAVAILABLE',
   'INTERNAL',
 ]);
@@ -23,6 +27,8 @@ export const ApiErrorData = z.object({
   path: z.string().optional(),
   /** Validation issues (DEF-02) when code is VALIDATION_FAILED. */
   issues: z.array(ValidationIssue).optional(),
+  /** When to try again (REST sends it as `Retry-After`), for RATE_LIMITED and QUEUE_FULL. */
+  retryAfterSeconds: z.number().int().min(0).optional(),
 });
 export type ApiErrorData = z.infer<typeof ApiErrorData>;
 
@@ -35,6 +41,8 @@ const HTTP_STATUS: { [K in ApiErrorCode]: number } = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  QUEUE_FULL: 429,
   UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -51,6 +59,7 @@ export class StudioApiError extends Error {
     message: string,
     readonly path?: string,
     readonly issues?: ValidationIssue[],
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -59,11 +68,12 @@ export class StudioApiError extends Error {
     const data: ApiErrorData = { code: this.code, message: this.message };
     if (this.path !== undefined) data.path = this.path;
     if (this.issues !== undefined) data.issues = this.issues;
+    if (this.retryAfterSeconds !== undefined) data.retryAfterSeconds = this.retryAfterSeconds;
     return data;
   }
 
   static fromData(data: ApiErrorData): StudioApiError {
-    return new StudioApiError(data.code, data.message, data.path, data.issues);
+    return new StudioApiError(data.code, data.message, data.path, data.issues, data.retryAfterSeconds);
   }
 }
 

@@ -1,0 +1,75 @@
+import { StudioApiError } from '../../shared/api/errors';
+import { SchedulerLimits, type SchedulerLimitsPatch, type SchedulerView, type SetPriorityResult } from '../../shared/api/scheduler.schema';
+import type { Status } from '../../shared/status/status';
+import type { Clock } from '../runtime/clock';
+import type { AdmissionScheduler } from './admission-scheduler';
+import { ACCEPT_ALL, type SchedulerCommand, type SchedulerCommandGate } from './scheduler-commands';
+import { MemorySchedulerLog, SCHEDULER_RUN_ID, type SchedulerLog } from './scheduler-log';
+import { schedulerView } from './scheduler-view';
+
+export interface SchedulerServiceOptions {
+  scheduler: AdmissionScheduler;
+  clock: Clock;
+  log?: SchedulerLog | undefined;
+  gate?: SchedulerCommandGate | undefined;
+  /** The status of a run the tracker knows, or null (to tell "not waiting" from "no such run"). */
+  statusOf(executionId: string): Status | null;
+}
+
+/**
+ * The operator's side of the scheduler (ADM-03): reads the view, changes limits live (reviewed, applied,
+ * recorded under run id `scheduler`, audited) and moves a waiting start to another priority. At startup
+ * the newest recorded limits are re-applied (`ready`).
+ */
+export class SchedulerService {
+  /** Settles once the newest recorded limits are applied; starts and changes wait for it. */
+  readonly ready: Promise<void>;
+  private readonly log: SchedulerLog;
+  private readonly gate: SchedulerCommandGate;
+
+  constructor(private readonly options: SchedulerServiceOptions) {
+    this.log = options.log ?? new MemorySchedulerLog();
+    this.gate = options.gate ?? ACCEPT_ALL;
+    this.ready = this.restore();
+  }
+
+  async view(limit: number): Promise<SchedulerView> {
+    await this.ready;
+    return schedulerView(this.options.scheduler, limit);
+  }
+
+  async setLimits(patch: SchedulerLimitsPatch, actor: string): Promise<SchedulerLimits> {
+    await this.ready;
+    const command: SchedulerCommand = { type: 'SetLimits', limits: patch };
+    await this.gate.review(command, actor);
+    const limits = this.options.scheduler.setLimits(patch);
+    const at = this.options.clock.now();
+    await this.log.append({ type: 'SetLimits', runId: SCHEDULER_RUN_ID, patch, limits, actor, at });
+    this.gate.audit(command, actor, at);
+    return limits;
+  }
+
+  /** Refused unless the run is waiting: CONFLICT for a run in another state, NOT_FOUND for an unknown one. */
+  async setPriority(executionId: string, priority: number, actor: string): Promise<SetPriorityResult> {
+    await this.ready;
+    this.checkWaiting(executionId);
+    const command: SchedulerCommand = { type: 'SetPriority', executionId, priority };
+    await this.gate.review(command, actor);
+    this.checkWaiting(executionId); // the review may have taken a while
+    const position = this.options.scheduler.setPriority(executionId, priority)!;
+    this.gate.audit(command, actor, this.options.clock.now());
+    return { executionId, priority, position };
+  }
+
+  private checkWaiting(executionId: string): void {
+    if (this.options.scheduler.isQueued(executionId)) return;
+    const status = this.options.statusOf(executionId);
+    if (status === null) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
+    throw new StudioApiError('CONFLICT', `run "${executionId}" is ${status}, not QUEUED: only a waiting start's priority can change`, 'executionId');
+  }
+
+  private async restore(): Promise<void> {
+    const latest = await this.log.latestLimits();
+    if (latest) this.options.scheduler.setLimits(SchedulerLimits.parse(latest.limits));
+  }
+}
