@@ -25,7 +25,7 @@ export function CanvasToolbar({ files }: { files: FileActions }) {
 
   return (
     <div className="canvas-toolbar" role="toolbar" aria-label="Canvas tools" data-testid="canvas-toolbar">
-      <button type="button" className="icon-button tool" onClick={() => autoLayout()} disabled={readOnly || !hasNodes} title="Auto-layout, left to right" aria-label="Auto-layout" data-testid="auto-layout-button">
+      <button type="button" className="icon-button tool" onClick={() => void autoLayout()} disabled={readOnly || !hasNodes} title="Auto-layout, left to right" aria-label="Auto-layout" data-testid="auto-layout-button">
         <Network size={15} aria-hidden="true" />
       </button>
       <button type="button" className={`icon-button tool${boxSelect ? ' is-active' : ''}`} onClick={() => setBoxSelect(!boxSelect)} aria-pressed={boxSelect} title="Box select: drag on the canvas to select (Shift+drag works too)" aria-label="Box select" data-testid="box-select-toggle">

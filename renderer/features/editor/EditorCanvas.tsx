@@ -1,12 +1,13 @@
-import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode, useNodesInitialized, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
+import { Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, type DragEvent, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, type DragEvent, type ReactNode } from 'react';
 import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { STATUS_STYLES } from '../../components/status';
 import type { StudioEdge, StudioNode } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
+import { placeByLeftTop, useEdgesAfterFirstPaint, useFitOnLoad, useLowDetail, usePrefit, ZoomAwareBackground } from './canvas-view';
 import { isPaletteDrag, readDroppedType } from './drag-data';
 import { markEdgeProblems } from './edge-problems';
 import { MarkedEdge } from './MarkedEdge';
@@ -20,8 +21,9 @@ const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width:
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control'];
 /** In box-select mode the left button draws the box; the middle and right buttons still pan. */
 const PAN_BUTTONS_IN_BOX_MODE = [1, 2];
-const FIT_VIEW_OPTIONS = { padding: 0.25, maxZoom: 1.25 };
 const NOOP = () => undefined;
+const NO_NODES: StudioNode[] = [];
+const NO_EDGES: StudioEdge[] = [];
 
 /**
  * The React Flow canvas: drop target of the palette, edits as data into the graph slice. While a version
@@ -35,9 +37,13 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   const boxSelect = useStudio((s) => s.boxSelect);
   const issues = useProblems((s) => s.issues);
   const shownEdges = useMemo(() => markEdgeProblems(edges, issues), [edges, issues]);
+  const shownNodes = useMemo(() => (diffView?.nodes ?? nodes).map(placeByLeftTop), [diffView, nodes]);
   const edit = useStudio((s) => s.edit);
   const applyDiffNodeChanges = useStudio((s) => s.applyDiffNodeChanges);
   const addNode = useAddNode();
+  const canvasRef = useRef<HTMLDivElement>(null);
+  const prefitting = usePrefit(nodes, canvasRef);
+  const edgesReady = useEdgesAfterFirstPaint(nodes.length);
   useFitOnLoad(nodes.length);
 
   const onNodesChange = useCallback((changes: NodeChange<StudioNode>[]) => edit({ kind: 'flow-nodes', changes }), [edit]);
@@ -65,11 +71,16 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   );
 
   const readOnly = diffView !== null;
+  const lowDetail = useLowDetail();
+  // While the view moves, the viewport is its own compositor layer: a pan then moves pixels instead of
+  // repainting 500 nodes and 2000 edges per frame. Only while moving, so text is re-rastered sharp after a zoom.
+  const onMoveStart = useCallback(() => canvasRef.current?.setAttribute('data-moving', 'true'), []);
+  const onMoveEnd = useCallback(() => canvasRef.current?.removeAttribute('data-moving'), []);
   return (
-    <div className="canvas" data-testid="canvas" data-mode={readOnly ? 'diff' : 'edit'} data-box-select={boxSelect} onDragOver={onDragOver} onDrop={onDrop}>
+    <div ref={canvasRef} className="canvas" data-testid="canvas" data-mode={readOnly ? 'diff' : 'edit'} data-detail={lowDetail ? 'low' : 'full'} data-box-select={boxSelect} onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<StudioNode, StudioEdge>
-        nodes={diffView?.nodes ?? nodes}
-        edges={diffView?.edges ?? shownEdges}
+        nodes={prefitting && !diffView ? NO_NODES : shownNodes}
+        edges={diffView?.edges ?? (prefitting || !edgesReady ? NO_EDGES : shownEdges)}
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
         onNodesChange={readOnly ? applyDiffNodeChanges : onNodesChange}
@@ -87,9 +98,11 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
         minZoom={0.1}
         snapToGrid
         snapGrid={[10, 10]}
-        onlyRenderVisibleElements
+        onlyRenderVisibleElements={false}
+        onMoveStart={onMoveStart}
+        onMoveEnd={onMoveEnd}
       >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
+        <ZoomAwareBackground />
         <StatusMiniMap />
         <Controls />
         {toolbar && <Panel position="top-left">{toolbar}</Panel>}
@@ -103,25 +116,6 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
       )}
     </div>
   );
-}
-
-/**
- * Fits the view once per opened workflow and once per shown diff (not on every drop, which would move the
- * canvas under the pointer), and only once React Flow has measured the nodes: before that the fit is off.
- */
-function useFitOnLoad(nodeCount: number): void {
-  const loadCount = useStudio((s) => s.loadCount);
-  const diffKey = useStudio((s) => (s.diffView ? `${s.diffView.from}>${s.diffView.to}` : 'edit'));
-  const { fitView } = useReactFlow();
-  const measured = useNodesInitialized();
-  const fitted = useRef('');
-  useEffect(() => {
-    const key = `${loadCount}|${diffKey}`;
-    if (loadCount === 0 && diffKey === 'edit') return;
-    if (fitted.current === key || (nodeCount > 0 && !measured)) return;
-    fitted.current = key;
-    void fitView(FIT_VIEW_OPTIONS);
-  }, [loadCount, diffKey, measured, nodeCount, fitView]);
 }
 
 /** The minimap coloured by the shown run's statuses (re-rendered at most once per applied frame). */

@@ -1,13 +1,14 @@
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { CircleMinus, CirclePlus, PencilLine, TriangleAlert, type LucideIcon } from 'lucide-react';
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { DEFAULT_PORT, ERROR_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { outputPorts, type NodeTypeInfo } from '../../../shared/workflow/node-type';
-import { NO_STATUS, STATUS_STYLES, statusClassName } from '../../components/status';
+import { NO_STATUS, STATUS_STYLES, statusClassName, type StatusStyle } from '../../components/status';
 import type { DiffMark, StudioNode, StudioNodeData } from '../../store/graph-model';
-import { useLive } from '../../store/live-store';
+import { useLive, type LiveNodeState } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
+import { useLowDetail } from './canvas-view';
 import { NodeTypeIcon } from './node-icons';
 
 /** Output ports a node shows: its type's, those its config names (ROUTER), and `error` when it routes errors. */
@@ -17,29 +18,30 @@ export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeDa
 
 /**
  * A node on the canvas. Memoized, and subscribed narrowly: its own live status, its own problems and its
- * type — so a status update of another node does not re-render it.
+ * type — so a status update of another node does not re-render it. Zoomed far out it is compact: box, id,
+ * problem count and handles (the status stays as colour and in the id's hover).
  */
 function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   const info = useStudio((s) => s.nodeTypesByType[data.type]);
   const live = useLive((s) => s.nodes[id]);
   const problems = useProblems((s) => s.byNode[id]);
   const updateNodeInternals = useUpdateNodeInternals();
+  const compact = useLowDetail();
 
   const outputs = useMemo(() => outputPortsOf(info, data), [info, data]);
   const outputsKey = outputs.join('\u0000');
   const hasTarget = info?.kind !== 'trigger';
-  useEffect(() => updateNodeInternals(id), [id, outputsKey, hasTarget, updateNodeInternals]);
+  usePortsChanged(id, `${outputsKey}|${hasTarget}`, updateNodeInternals);
 
   const status = live?.status;
   const look = status ? STATUS_STYLES[status] : NO_STATUS;
-  const StatusIcon = look.icon;
   const kind = info?.kind ?? 'unknown';
   const problemText = problems?.map((p) => `${p.code}: ${p.message}`).join('\n');
   const errorCount = problems?.filter((p) => p.severity === 'error').length ?? 0;
 
   return (
     <div
-      className={`studio-node kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}${data.diff ? ` diff-${data.diff}` : ''}`}
+      className={`studio-node${compact ? ' compact' : ''} kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}${data.diff ? ` diff-${data.diff}` : ''}`}
       style={{ ['--status-color' as string]: look.color }}
       data-testid={`node-${id}`}
       data-status={status ?? 'NONE'}
@@ -49,31 +51,18 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
       {data.diff && data.diff !== 'unchanged' && <DiffBadge mark={data.diff} nodeId={id} />}
       {hasTarget && <Handle type="target" position={Position.Left} className="studio-handle" data-testid={`handle-${id}-target`} />}
       <div className="studio-node-header">
-        <NodeTypeIcon type={data.type} kind={info?.kind} size={16} className="studio-node-type-icon" />
-        <span className="studio-node-id" title={id}>
+        {!compact && <NodeTypeIcon type={data.type} kind={info?.kind} size={16} className="studio-node-type-icon" />}
+        <span className="studio-node-id" title={compact ? `${id} · ${look.label}` : id}>
           {id}
         </span>
         {problems && problems.length > 0 && (
           <span className={`node-problem${errorCount ? '' : ' is-warning'}`} data-testid={`node-problem-${id}`} title={problemText} role="img" aria-label={`${problems.length} problem(s): ${problemText}`}>
-            <TriangleAlert size={12} aria-hidden="true" />
+            {!compact && <TriangleAlert size={12} aria-hidden="true" />}
             {problems.length}
           </span>
         )}
       </div>
-      <div className="studio-node-meta">
-        <span>{info?.title ?? data.type}</span>
-        <span className="studio-node-kind">{kind}</span>
-      </div>
-      {data.label && <div className="studio-node-label">{data.label}</div>}
-      <div className="studio-node-status" data-testid={`node-status-${id}`}>
-        <StatusIcon size={13} aria-hidden="true" className="status-icon" />
-        <span className="status-label">{look.label}</span>
-        {live && (
-          <span className="studio-node-counts" title="messages received / emitted">
-            {live.counts.received} in · {live.counts.emitted} out
-          </span>
-        )}
-      </div>
+      {!compact && <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} look={look} live={live} />}
       {outputs.map((port, i) => (
         <Handle
           key={port}
@@ -85,11 +74,48 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
           data-testid={`handle-${id}-source-${port}`}
           title={`output "${port}"`}
         >
-          {outputs.length > 1 && <span className="studio-port-label">{port}</span>}
+          {outputs.length > 1 && !compact && <span className="studio-port-label">{port}</span>}
         </Handle>
       ))}
     </div>
   );
+}
+
+/** Type, kind, label and the run status of a node: drawn when the canvas is not zoomed far out. */
+function NodeDetails({ id, title, kind, label, look, live }: { id: string; title: string; kind: string; label: string | undefined; look: StatusStyle; live: LiveNodeState | undefined }) {
+  const StatusIcon = look.icon;
+  return (
+    <>
+      <div className="studio-node-meta">
+        <span>{title}</span>
+        <span className="studio-node-kind">{kind}</span>
+      </div>
+      {label && <div className="studio-node-label">{label}</div>}
+      <div className="studio-node-status" data-testid={`node-status-${id}`}>
+        <StatusIcon size={13} aria-hidden="true" className="status-icon" />
+        <span className="status-label">{look.label}</span>
+        {live && (
+          <span className="studio-node-counts" title="messages received / emitted">
+            {live.counts.received} in · {live.counts.emitted} out
+          </span>
+        )}
+      </div>
+    </>
+  );
+}
+
+/**
+ * Tells React Flow to re-measure the handles when a node's ports change (a route added, onError ROUTE).
+ * Not on mount: React Flow measures new nodes itself, in one batch, while a call per node would be one
+ * store update per node (500 nodes: seconds of work on load, bench/ui-canvas).
+ */
+function usePortsChanged(id: string, portsKey: string, updateNodeInternals: (id: string) => void): void {
+  const measured = useRef(portsKey);
+  useEffect(() => {
+    if (measured.current === portsKey) return;
+    measured.current = portsKey;
+    updateNodeInternals(id);
+  }, [id, portsKey, updateNodeInternals]);
 }
 
 const DIFF_BADGES: { readonly [K in Exclude<DiffMark, 'unchanged'>]: { label: string; icon: LucideIcon } } = {

@@ -72,10 +72,10 @@ describe('STU-01 delete and auto-layout are one undo step each', () => {
     expect(store.getState().edges).toHaveLength(2);
   });
 
-  it('lays the graph out left to right', () => {
+  it('lays the graph out left to right', async () => {
     const store = storeWithChain([]);
     store.setState((s) => ({ nodes: s.nodes.map((n) => ({ ...n, position: { x: 0, y: 0 } })) }));
-    expect(autoLayout(store)).toBe(true);
+    expect(await autoLayout(store)).toBe(true);
     const x = Object.fromEntries(store.getState().nodes.map((n) => [n.id, n.position.x]));
     expect(x['start']).toBeLessThan(x['shape']!);
     expect(x['shape']).toBeLessThan(x['print']!);
@@ -84,11 +84,11 @@ describe('STU-01 delete and auto-layout are one undo step each', () => {
     expect(store.getState().nodes.every((n) => n.position.x === 0)).toBe(true);
   });
 
-  it('does nothing while a diff is shown (the canvas is read-only)', () => {
+  it('does nothing while a diff is shown (the canvas is read-only)', async () => {
     const store = storeWithChain(['shape']);
     store.setState({ diffView: { from: 'a', to: 'b', diff: { nodes: { added: [], removed: [], changed: [], moved: [] }, edges: { added: [], removed: [] } }, nodes: [], edges: [] } });
     expect(deleteSelected(store)).toBe(false);
     expect(duplicateSelected(store)).toBe(false);
-    expect(autoLayout(store)).toBe(false);
+    expect(await autoLayout(store)).toBe(false);
   });
 });

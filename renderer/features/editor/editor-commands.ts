@@ -1,6 +1,5 @@
 import { copySelection, instantiateClip } from '../../store/clipboard';
 import { useStudio } from '../../store/studio-store';
-import { layoutLeftToRight } from './auto-layout';
 
 type StudioStore = typeof useStudio;
 
@@ -48,10 +47,12 @@ export function deleteSelected(studio: StudioStore = useStudio): boolean {
   return true;
 }
 
-/** Lays the whole graph out left to right (dagre); one undo step. */
-export function autoLayout(studio: StudioStore = useStudio): boolean {
+/** Lays the whole graph out left to right (dagre, loaded on first use); one undo step. */
+export async function autoLayout(studio: StudioStore = useStudio): Promise<boolean> {
+  if (studio.getState().diffView || studio.getState().nodes.length === 0) return false;
+  const { layoutLeftToRight } = await import('./auto-layout');
   const s = studio.getState();
-  if (s.diffView || s.nodes.length === 0) return false;
+  if (s.diffView) return false;
   s.edit({ kind: 'move-nodes', positions: layoutLeftToRight(s.nodes, s.edges) });
   return true;
 }

@@ -1,6 +1,6 @@
 import { Check, Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { identifierProblem } from '../../../shared/workflow/identifier';
+import { DEFAULT_SESSION, identifierProblem } from '../../../shared/workflow/identifier';
 import { confirmAction } from '../../components/confirm';
 import { Dialog } from '../../components/Dialog';
 import { useStudio } from '../../store/studio-store';
@@ -69,10 +69,10 @@ export function SessionsDialog({ actions }: { actions: SessionActions }) {
               </span>
             )}
             <span className="field-hint">{s.workflowCount} workflow(s)</span>
-            <button type="button" className="icon-button" onClick={() => setRenaming({ from: s.session, to: s.session })} aria-label={`Rename ${s.session}`} data-testid={`session-rename-${s.session}`}>
+            <button type="button" className="icon-button" disabled={s.session === DEFAULT_SESSION} title={s.session === DEFAULT_SESSION ? 'The default session cannot be renamed' : undefined} onClick={() => setRenaming({ from: s.session, to: s.session })} aria-label={`Rename ${s.session}`} data-testid={`session-rename-${s.session}`}>
               <Pencil size={13} aria-hidden="true" />
             </button>
-            <button type="button" className="icon-button danger" onClick={() => void remove(s.session)} aria-label={`Delete ${s.session}`} data-testid={`session-delete-${s.session}`}>
+            <button type="button" className="icon-button danger" disabled={s.session === DEFAULT_SESSION} title={s.session === DEFAULT_SESSION ? 'The default session cannot be deleted' : undefined} onClick={() => void remove(s.session)} aria-label={`Delete ${s.session}`} data-testid={`session-delete-${s.session}`}>
               <Trash2 size={13} aria-hidden="true" />
             </button>
           </li>
