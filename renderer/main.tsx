@@ -4,8 +4,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAppClient } from './api';
 import { App } from './App';
+import { withStartupPrefetch } from './api/startup-prefetch';
+import { parseWorkflowHash } from './features/workflow/hash-route';
 
-const { kind, client } = createAppClient();
+const created = createAppClient();
+const { kind } = created;
+const client = withStartupPrefetch(created.client, parseWorkflowHash(window.location.hash));
 document.documentElement.dataset['transport'] = kind;
 
 const root = document.getElementById('root');

@@ -135,4 +135,13 @@ function DiffBadge({ mark, nodeId }: { mark: Exclude<DiffMark, 'unchanged'>; nod
   );
 }
 
-export const StudioNodeComponent = memo(StudioNodeView);
+/**
+ * Re-render only for what the node draws: React Flow also passes measured sizes and absolute positions,
+ * which change for every node once they are measured (500 needless re-renders on load) and on every drag
+ * frame.
+ */
+function sameView(a: NodeProps<StudioNode>, b: NodeProps<StudioNode>): boolean {
+  return a.id === b.id && a.data === b.data && a.selected === b.selected;
+}
+
+export const StudioNodeComponent = memo(StudioNodeView, sameView);
