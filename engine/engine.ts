@@ -89,7 +89,7 @@ export class Engine {
     this.bus.subscribe(this.tracker.apply);
     const sched = options.scheduler ?? {};
     const admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError });
-    this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate, statusOf: (id) => this.tracker.get(id)?.status ?? null });
+    this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate, statusOf: (id) => this.tracker.get(id)?.status ?? null, queuedTicket: (id) => this.runs.queuedTicket(id) });
     this.runs = new RunLauncher({
       scheduler: admission,
       schedulerReady: this.scheduler.ready,

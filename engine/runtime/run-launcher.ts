@@ -15,7 +15,7 @@ import { readStartOptions, type StartOptions } from '../scheduler/start-options'
 import { childBudget, withTimeBudget } from '../scheduler/time-budget';
 import type { DefinitionStore } from '../store/definition-store';
 import type { EventBus } from '../tracker/event-bus';
-import type { Slot } from '../scheduler/admission-types';
+import type { Slot, Ticket } from '../scheduler/admission-types';
 import type { Clock } from './clock';
 import { BadInputError, toErrorInfo } from './errors';
 import { prepareWorkflow, type PreparedWorkflow } from './prepared-workflow';
@@ -136,7 +136,7 @@ export class RunLauncher {
    */
   startAdmitted(start: AdmittedStart): { executionId: string; queued: boolean } {
     let executionId = '';
-    const decision = this.options.scheduler.admit(
+    const ticket = this.options.scheduler.admit(
       {
         session: start.session,
         workflowId: start.workflowId,
@@ -146,20 +146,20 @@ export class RunLauncher {
       },
       randomUUID,
     );
-    executionId = decision.executionId;
-    if (decision.slot === null) {
-      this.queued.announce(executionId, start.session, start.prepared);
+    executionId = ticket.executionId;
+    if (ticket.state === 'queued') {
+      this.queued.announce(ticket, start.prepared);
       return { executionId, queued: true };
     }
     let run: WorkflowRun;
     try {
       run = start.build(executionId);
     } catch (error) {
-      decision.slot.release();
+      ticket.release();
       throw error;
     }
     run.announce();
-    this.track(run, decision.slot);
+    this.track(run, ticket);
     return { executionId, queued: false };
   }
 
@@ -176,7 +176,13 @@ export class RunLauncher {
   cancel(executionId: string): boolean {
     const run = this.live.get(executionId);
     if (run) return (run.cancel(), true);
-    return this.options.scheduler.withdraw(executionId);
+    const ticket = this.queued.ticket(executionId);
+    return ticket !== null && this.options.scheduler.withdraw(ticket);
+  }
+
+  /** The scheduler's ticket of a start that waits QUEUED, or null. */
+  queuedTicket(executionId: string): Ticket | null {
+    return this.queued.ticket(executionId);
   }
 
   hasLiveRuns(session: string): boolean {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { StudioApiError } from '../../shared/api/errors';
 import type { SchedulerLimits, SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
 import { ManualClock } from '../runtime/clock';
-import { AdmissionScheduler, type Slot } from './admission-scheduler';
+import { AdmissionScheduler, type Slot, type Ticket } from './admission-scheduler';
+import { MAX_EMPTY_LEVELS } from './fair-queue';
 
 // A reference model of admission, written the plain way (arrays, linear scans), against which the real
 // scheduler (heaps, intrusive lists, one timeout timer) runs random interleavings of commands.
@@ -25,6 +26,7 @@ interface Real {
   clock: ManualClock;
   s: AdmissionScheduler;
   slots: Map<string, Slot>;
+  tickets: Map<string, Ticket>;
   grants: string[];
   drops: string[];
   everGranted: Set<string>;
@@ -53,7 +55,9 @@ function leave(m: Model, e: MEntry, admitted: boolean): void {
     level.pass.set(e.key, pass + 1 / weight);
   }
   m.queued.splice(m.queued.indexOf(e), 1);
-  if (!m.queued.some((q) => q.priority === e.priority)) m.levels.delete(e.priority);
+  // An emptied level keeps its virtual times until more than MAX_EMPTY_LEVELS empty ones pile up.
+  const empty = [...m.levels.keys()].filter((p) => !m.queued.some((q) => q.priority === p));
+  if (empty.length > MAX_EMPTY_LEVELS) for (const p of empty) m.levels.delete(p);
 }
 
 /** Priority levels high to low; keys by (virtual time, oldest head); the first start a cap does not hold. */
@@ -61,6 +65,7 @@ function pick(m: Model): MEntry | null {
   for (const p of [...m.levels.keys()].sort((a, b) => b - a)) {
     const level = m.levels.get(p)!;
     const entries = m.queued.filter((e) => e.priority === p);
+    if (entries.length === 0) continue;
     const head = (k: string) => Math.min(...entries.filter((e) => e.key === k).map((e) => e.seq));
     const keys = [...new Set(entries.map((e) => e.key))].sort((a, b) => level.pass.get(a)! - level.pass.get(b)! || head(a) - head(b));
     for (const k of keys) {
@@ -81,7 +86,7 @@ function pumpModel(m: Model): void {
 
 function checkCaps(r: Real, session: string, wf: string): void {
   const l = r.s.limits;
-  const view = { total: r.s.runningCount, wf: r.s.runningByWorkflow.get(`${session}/${wf}`) ?? 0, session: r.s.runningBySession.get(session) ?? 0 };
+  const view = { total: r.s.runningCount, wf: r.s.runningOfWorkflow(session, wf), session: r.s.runningOfSession(session) };
   if ((l.maxConcurrent && view.total > l.maxConcurrent) || (l.maxConcurrentPerWorkflow && view.wf > l.maxConcurrentPerWorkflow) || (l.maxConcurrentPerSession && view.session > l.maxConcurrentPerSession)) {
     r.violations.push(`granted over a cap: ${JSON.stringify(view)} ${JSON.stringify(l)}`);
   }
@@ -125,11 +130,12 @@ class Start implements Cmd {
         },
         () => id,
       );
-      if (res.slot) {
+      r.tickets.set(id, res);
+      if (res.state === 'running') {
         r.everGranted.add(id);
-        r.slots.set(id, res.slot);
+        r.slots.set(id, res);
       }
-      outcome = res.slot ? 'granted' : 'queued';
+      outcome = res.state === 'running' ? 'granted' : 'queued';
     } catch (e) {
       outcome = (e as StudioApiError).code;
     }
@@ -166,7 +172,7 @@ class Cancel implements Cmd {
   check = (m: Readonly<Model>) => m.queued.length > 0;
   run(m: Model, r: Real): void {
     const e = [...m.queued].sort((a, b) => a.seq - b.seq)[this.index % m.queued.length]!;
-    expect(r.s.withdraw(e.id)).toBe(true);
+    expect(r.s.withdraw(r.tickets.get(e.id)!)).toBe(true);
     leave(m, e, false);
     m.drops.push(e.id);
     same(m, r);
@@ -179,7 +185,7 @@ class SetPriority implements Cmd {
   check = (m: Readonly<Model>) => m.queued.length > 0;
   run(m: Model, r: Real): void {
     const e = [...m.queued].sort((a, b) => a.seq - b.seq)[this.index % m.queued.length]!;
-    const position = r.s.setPriority(e.id, this.priority);
+    const position = r.s.setPriority(r.tickets.get(e.id)!, this.priority);
     leave(m, e, false);
     join(m, { ...e, priority: this.priority });
     expect(position).toBe(orderOf(m).indexOf(e.id) + 1);
@@ -250,7 +256,7 @@ describe('ADM-01 scheduler against a reference model (fast-check)', () => {
       fc.property(fc.commands(commands, { maxCommands: 200 }), (cmds) => {
         const initial: SchedulerLimitsPatch = { maxConcurrent: 2 };
         const clock = new ManualClock(0);
-        const real: Real = { clock, s: new AdmissionScheduler({ clock, limits: initial }), slots: new Map(), grants: [], drops: [], everGranted: new Set(), violations: [] };
+        const real: Real = { clock, s: new AdmissionScheduler({ clock, limits: initial }), slots: new Map(), tickets: new Map(), grants: [], drops: [], everGranted: new Set(), violations: [] };
         const limits = real.s.limits;
         const model: Model = { limits, now: 0, seq: 0, running: [], queued: [], levels: new Map(), grants: [], drops: [] };
         fc.modelRun(() => ({ model, real }), cmds);

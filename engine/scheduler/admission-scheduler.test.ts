@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { StudioApiError } from '../../shared/api/errors';
 import type { SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
 import { ManualClock } from '../runtime/clock';
-import { AdmissionScheduler, type DropReason, type Slot } from './admission-scheduler';
+import { AdmissionScheduler, type DropReason, type Slot, type Ticket } from './admission-scheduler';
 import { schedulerView } from './scheduler-view';
 
 interface Started {
   id: string;
   slot: Slot | null;
+  ticket: Ticket;
 }
 
 /** A scheduler on a manual clock that records grants and drops; ids are `r1`, `r2`, … */
@@ -36,8 +37,8 @@ function setup(limits: SchedulerLimitsPatch = {}) {
       () => `r${++n}`,
     );
     id = r.executionId;
-    if (r.slot) slots.set(id, r.slot);
-    return { id, slot: r.slot };
+    if (r.state === 'running') slots.set(id, r);
+    return { id, slot: r.state === 'running' ? r : null, ticket: r };
   };
   const finish = (id: string) => slots.get(id)!.release();
   const refusal = (f: () => unknown): StudioApiError => {
@@ -66,7 +67,7 @@ describe('ADM-01 scheduler, limits and queue', () => {
     start();
     const c = start();
     expect(c.slot).toBeNull();
-    expect(s.isQueued(c.id)).toBe(true);
+    expect(c.ticket.state).toBe('queued');
     expect(s.queuedCount).toBe(1);
     finish(a.id);
     expect(granted).toEqual([c.id]);
@@ -182,11 +183,13 @@ describe('ADM-01 scheduler, limits and queue', () => {
     const a = start();
     const b = start();
     const c = start();
-    expect(s.setPriority(c.id, 3)).toBe(1);
+    expect(s.setPriority(c.ticket, 3)).toBe(1);
     expect(s.queued().map((e) => e.executionId)).toEqual([c.id, a.id, b.id]);
-    expect(s.setPriority(c.id, 0)).toBe(3);
+    expect(s.setPriority(c.ticket, 0)).toBe(3);
     expect(s.queued().map((e) => e.executionId)).toEqual([a.id, b.id, c.id]);
-    expect(s.setPriority('nope', 1)).toBeNull();
+    s.withdraw(a.ticket);
+    expect(s.setPriority(a.ticket, 1)).toBeNull();
+    expect(s.withdraw(a.ticket)).toBe(false);
   });
 
   it('shutdown refuses the queued starts and every new one (shutdown), and admits nothing more', () => {
@@ -217,7 +220,7 @@ describe('ADM-01 scheduler, limits and queue', () => {
     s.admit({ ...base, granted: () => { throw new Error('boom'); } }, () => 'b');
     let third: Slot | null = null;
     s.admit({ ...base, granted: (slot) => (third = slot) }, () => 'c');
-    first.slot!.release();
+    first.release();
     expect(errors).toHaveLength(1);
     expect(third).not.toBeNull();
     expect(s.runningCount).toBe(1);

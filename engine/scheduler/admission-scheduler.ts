@@ -1,11 +1,11 @@
 import { StudioApiError, type ApiErrorCode } from '../../shared/api/errors';
 import { DEFAULT_SCHEDULER_LIMITS, LIMIT_SETTING_NAMES, REJECT_REASONS, type RejectReason, type SchedulerLimits, type SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
 import type { Clock, TimerHandle } from '../runtime/clock';
+import { Group, Ticket, TicketList, type AdmissionRequest, type DropReason, type Slot, type TicketOwner } from './admission-types';
 import { FairQueue } from './fair-queue';
-import { ArrivalList, QueuedStart, Slot, type AdmissionRequest, type DropReason, type SlotHolder } from './admission-types';
 import { blockersOf, type CapState } from './queue-explain';
 
-export { Slot, type AdmissionRequest, type DropReason };
+export type { AdmissionRequest, DropReason, Slot, Ticket };
 
 /** `Retry-After` of a refused start: a rough hint, since how long a slot stays taken is the workflow's business. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -26,16 +26,18 @@ export interface AdmissionSchedulerOptions {
  * changes. Everything here is synchronous: a decision and the slot it grants happen in one turn of the
  * event loop, so two starts racing for the last slot can never both get it.
  */
-export class AdmissionScheduler implements CapState {
+export class AdmissionScheduler implements CapState, TicketOwner {
   private current: SchedulerLimits;
-  private readonly queue = new FairQueue<QueuedStart>();
-  private readonly waiting = new Map<string, QueuedStart>();
-  private readonly arrivals = new ArrivalList();
-  readonly holders = new Map<string, Slot>();
-  readonly runningByWorkflow = new Map<string, number>();
-  readonly runningBySession = new Map<string, number>();
-  readonly queuedByWorkflow = new Map<string, number>();
-  readonly queuedBySession = new Map<string, number>();
+  private readonly queue = new FairQueue<Ticket>();
+  /** Waiting starts in arrival order, kept only while a queue timeout is set (the timeout reads the oldest). */
+  private arrivals: TicketList | null = null;
+  /** Starts holding a slot, in grant order. */
+  private readonly holding = new TicketList();
+  /** Sessions, each with its workflows: running and waiting counts for the caps and the panel. */
+  readonly sessions = new Map<string, Group>();
+  private running = 0;
+  /** The workflow group of the latest start: most starts in a row name the same workflow. */
+  private lastWorkflow: Group | null = null;
   private readonly rejected = Object.fromEntries(REJECT_REASONS.map((r) => [r, 0])) as Record<RejectReason, number>;
   private nextSeq = 1;
   private timer: TimerHandle | null = null;
@@ -45,6 +47,7 @@ export class AdmissionScheduler implements CapState {
 
   constructor(private readonly options: AdmissionSchedulerOptions) {
     this.current = { ...DEFAULT_SCHEDULER_LIMITS, ...options.limits };
+    this.trackArrivals();
   }
 
   get limits(): SchedulerLimits {
@@ -53,7 +56,7 @@ export class AdmissionScheduler implements CapState {
 
   /** Gauge `yukta.executions.running`: starts holding a slot. */
   get runningCount(): number {
-    return this.holders.size;
+    return this.running;
   }
 
   /** Gauge `yukta.executions.queued`. */
@@ -70,55 +73,61 @@ export class AdmissionScheduler implements CapState {
     return { ...this.rejected };
   }
 
-  /**
-   * Decides a start: a slot now (`slot` set), a place in the queue (`slot` null; `request.granted` is
-   * called when the slot comes), or a refusal (throws RATE_LIMITED, QUEUE_FULL or UNAVAILABLE). `newId` is
-   * called only once the slot or the queue place is taken, so a refused start never gets an id.
-   */
-  admit(request: AdmissionRequest, newId: () => string): { executionId: string; slot: Slot | null } {
-    if (this.options.isLeader && !this.options.isLeader()) this.refuse('not_leader', 'UNAVAILABLE', 'this server is a standby; start the run on the leader');
-    if (this.closed) this.refuse('shutdown', 'UNAVAILABLE', 'the server is shutting down and admits no new runs');
-    const holder: SlotHolder = { session: request.session, workflowId: request.workflowId, workflowKey: workflowKeyOf(request.session, request.workflowId), priority: request.priority, fairnessKey: fairnessKeyOf(request), fairnessWeight: request.fairnessWeight };
-    if (this.fits(holder)) {
-      const slot = this.takeSlot(holder);
-      slot.executionId = newId();
-      this.holders.set(slot.executionId, slot);
-      return { executionId: slot.executionId, slot };
-    }
-    this.checkQueueRoom(holder);
-    const entry = new QueuedStart(this.nextSeq++, holder, request, this.options.clock.now());
-    entry.executionId = newId();
-    this.enqueue(entry);
-    return { executionId: entry.executionId, slot: null };
+  runningOfSession(session: string): number {
+    return this.sessions.get(session)?.running ?? 0;
   }
 
-  /** True while the start waits in the queue. */
-  isQueued(executionId: string): boolean {
-    return this.waiting.has(executionId);
+  runningOfWorkflow(session: string, workflowId: string): number {
+    return this.sessions.get(session)?.workflows!.get(workflowId)?.running ?? 0;
+  }
+
+  /**
+   * Decides a start: a slot now (the ticket is RUNNING and is the slot), a place in the queue (`request.granted`
+   * is called with the ticket when the slot comes), or a refusal (throws RATE_LIMITED, QUEUE_FULL or
+   * UNAVAILABLE). `newId` is called only once the slot or the queue place is taken, so a refused start never
+   * gets an id. The caller keeps the ticket to cancel or re-prioritise a waiting start (the scheduler keeps
+   * no index by id: the launcher has one already).
+   */
+  admit(request: AdmissionRequest, newId: () => string): Ticket {
+    if (this.options.isLeader && !this.options.isLeader()) this.refuse('not_leader', 'UNAVAILABLE', 'this server is a standby; start the run on the leader');
+    if (this.closed) this.refuse('shutdown', 'UNAVAILABLE', 'the server is shutting down and admits no new runs');
+    let workflow = this.lastWorkflow;
+    if (workflow === null || workflow.workflowId !== request.workflowId || workflow.session !== request.session || workflow.detached) {
+      workflow = this.lastWorkflow = this.workflowGroup(this.sessionGroup(request.session), request.workflowId);
+    }
+    const ticket = new Ticket(this.nextSeq++, workflow, request, this.options.clock.now());
+    if (this.fits(ticket)) {
+      ticket.executionId = newId();
+      this.hold(ticket);
+      return ticket;
+    }
+    this.checkQueueRoom(ticket);
+    ticket.executionId = newId();
+    this.enqueue(ticket);
+    return ticket;
   }
 
   /** Takes a waiting start out of the queue (the caller cancelled it); false when it is not waiting. */
-  withdraw(executionId: string): boolean {
-    const entry = this.waiting.get(executionId);
-    if (!entry) return false;
-    this.drop(entry, 'cancelled');
+  withdraw(ticket: Ticket): boolean {
+    if (ticket.state !== 'queued') return false;
+    this.drop(ticket, 'cancelled');
     return true;
   }
 
   /** Moves a waiting start to another priority, keeping its arrival; returns its new 1-based position, or null when it is not waiting. */
-  setPriority(executionId: string, priority: number): number | null {
-    const entry = this.waiting.get(executionId);
-    if (!entry) return null;
-    this.queue.remove(entry);
-    entry.priority = entry.holder.priority = priority;
-    this.queue.push(entry);
-    return this.queue.ordered().indexOf(entry) + 1;
+  setPriority(ticket: Ticket, priority: number): number | null {
+    if (ticket.state !== 'queued') return null;
+    this.queue.remove(ticket);
+    ticket.priority = priority;
+    this.queue.push(ticket);
+    return this.queue.ordered().indexOf(ticket) + 1;
   }
 
   /** Applies a change of limits at once: a raised cap admits waiting starts; a lowered one stops no running run. */
   setLimits(patch: SchedulerLimitsPatch): SchedulerLimits {
     this.current = { ...this.current, ...patch };
     this.disarmTimeout();
+    this.trackArrivals();
     this.armTimeout();
     this.pump();
     return this.limits;
@@ -128,78 +137,92 @@ export class AdmissionScheduler implements CapState {
   close(): void {
     this.closed = true;
     this.disarmTimeout();
-    for (let e = this.arrivals.head; e !== null; e = this.arrivals.head) this.drop(e, 'shutdown');
+    for (const t of this.queue.ordered()) this.drop(t, 'shutdown');
   }
 
   /** Waiting starts in admission order (the first `limit`). */
-  queued(limit = Infinity): QueuedStart[] {
+  queued(limit = Infinity): Ticket[] {
     return this.queue.ordered(limit);
   }
 
+  /** Starts holding a slot, in the order they got it (the first `limit`). */
+  holders(limit = Infinity): Ticket[] {
+    const out: Ticket[] = [];
+    for (let t = this.holding.head; t !== null && out.length < limit; t = t.newer) out.push(t);
+    return out;
+  }
+
   /** The caps that hold a waiting start back right now (empty when none does). */
-  blockersOf(entry: QueuedStart) {
-    return blockersOf(this, entry.holder);
+  blockersOf(ticket: Ticket) {
+    return blockersOf(this, ticket);
   }
 
-  private fits(h: SlotHolder): boolean {
-    const l = this.current;
-    return (
-      (l.maxConcurrent === 0 || this.holders.size < l.maxConcurrent) &&
-      (l.maxConcurrentPerWorkflow === 0 || (this.runningByWorkflow.get(h.workflowKey) ?? 0) < l.maxConcurrentPerWorkflow) &&
-      (l.maxConcurrentPerSession === 0 || (this.runningBySession.get(h.session) ?? 0) < l.maxConcurrentPerSession)
-    );
-  }
-
-  private checkQueueRoom(h: SlotHolder): void {
-    const l = this.current;
-    if (l.onLimit === 'REJECT') this.refuse('limit', 'RATE_LIMITED', `no slot is free (${describeCaps(this, h)}) and ${LIMIT_SETTING_NAMES.onLimit} is REJECT`);
-    if (this.queue.size >= l.queueCapacity) this.refuse('queue_full', 'QUEUE_FULL', `no slot is free and the queue is full (${LIMIT_SETTING_NAMES.queueCapacity} ${l.queueCapacity})`);
-    if (l.queueCapacityPerWorkflow > 0 && (this.queuedByWorkflow.get(h.workflowKey) ?? 0) >= l.queueCapacityPerWorkflow) {
-      this.refuse('workflow_queue_full', 'QUEUE_FULL', `no slot is free and workflow "${h.workflowId}" already has ${l.queueCapacityPerWorkflow} waiting (${LIMIT_SETTING_NAMES.queueCapacityPerWorkflow})`);
-    }
-  }
-
-  private refuse(reason: RejectReason, code: ApiErrorCode, message: string): never {
-    this.rejected[reason]++;
-    throw new StudioApiError(code, `start refused: ${message}`, undefined, undefined, code === 'UNAVAILABLE' ? undefined : RETRY_AFTER_SECONDS);
-  }
-
-  private takeSlot(h: SlotHolder): Slot {
-    add(this.runningByWorkflow, h.workflowKey, 1);
-    add(this.runningBySession, h.session, 1);
-    return new Slot(h, this.options.clock.now(), (slot) => this.release(slot));
-  }
-
-  private release(slot: Slot): void {
-    this.holders.delete(slot.executionId);
-    add(this.runningByWorkflow, slot.holder.workflowKey, -1);
-    add(this.runningBySession, slot.holder.session, -1);
+  /** A ticket's slot was released (TicketOwner). */
+  released(ticket: Ticket): void {
+    this.holding.remove(ticket);
+    this.running--;
+    ticket.sessionGroup.running--;
+    ticket.workflowGroup.running--;
+    this.forgetIdle(ticket);
     this.pump();
   }
 
-  private enqueue(entry: QueuedStart): void {
-    this.queue.push(entry);
-    this.waiting.set(entry.executionId, entry);
-    this.arrivals.append(entry);
-    add(this.queuedByWorkflow, entry.holder.workflowKey, 1);
-    add(this.queuedBySession, entry.holder.session, 1);
-    this.armTimeout();
+  private fits(t: Ticket): boolean {
+    const l = this.current;
+    return (
+      (l.maxConcurrent === 0 || this.running < l.maxConcurrent) &&
+      (l.maxConcurrentPerWorkflow === 0 || t.workflowGroup.running < l.maxConcurrentPerWorkflow) &&
+      (l.maxConcurrentPerSession === 0 || t.sessionGroup.running < l.maxConcurrentPerSession)
+    );
   }
 
-  /** Takes an entry out of every index; `admitted` moves its fairness key's virtual time on. */
-  private dequeue(entry: QueuedStart, admitted: boolean): void {
-    if (admitted) this.queue.admit(entry);
-    else this.queue.remove(entry);
-    this.waiting.delete(entry.executionId);
-    this.arrivals.remove(entry);
-    add(this.queuedByWorkflow, entry.holder.workflowKey, -1);
-    add(this.queuedBySession, entry.holder.session, -1);
+  private checkQueueRoom(t: Ticket): void {
+    const l = this.current;
+    if (l.onLimit === 'REJECT') this.refuse('limit', 'RATE_LIMITED', `no slot is free (${describeCaps(this, t)}) and ${LIMIT_SETTING_NAMES.onLimit} is REJECT`, t);
+    if (this.queue.size >= l.queueCapacity) this.refuse('queue_full', 'QUEUE_FULL', `no slot is free and the queue is full (${LIMIT_SETTING_NAMES.queueCapacity} ${l.queueCapacity})`, t);
+    if (l.queueCapacityPerWorkflow > 0 && t.workflowGroup.queued >= l.queueCapacityPerWorkflow) {
+      this.refuse('workflow_queue_full', 'QUEUE_FULL', `no slot is free and workflow "${t.workflowId}" already has ${l.queueCapacityPerWorkflow} waiting (${LIMIT_SETTING_NAMES.queueCapacityPerWorkflow})`, t);
+    }
   }
 
-  private drop(entry: QueuedStart, reason: DropReason): void {
-    this.dequeue(entry, false);
+  private refuse(reason: RejectReason, code: ApiErrorCode, message: string, ticket?: Ticket): never {
+    this.rejected[reason]++;
+    if (ticket) this.forgetIdle(ticket);
+    throw new StudioApiError(code, `start refused: ${message}`, undefined, undefined, code === 'UNAVAILABLE' ? undefined : RETRY_AFTER_SECONDS);
+  }
+
+  private hold(t: Ticket): void {
+    t.state = 'running';
+    t.since = this.options.clock.now();
+    this.holding.append(t);
+    this.running++;
+    t.sessionGroup.running++;
+    t.workflowGroup.running++;
+  }
+
+  private enqueue(t: Ticket): void {
+    this.queue.push(t);
+    this.arrivals?.append(t);
+    t.sessionGroup.queued++;
+    t.workflowGroup.queued++;
+    if (this.arrivals !== null) this.armTimeout();
+  }
+
+  /** Takes a ticket out of the queue; `admitted` moves its fairness key's virtual time on. */
+  private dequeue(t: Ticket, admitted: boolean): void {
+    if (admitted) this.queue.admit(t);
+    else this.queue.remove(t);
+    this.arrivals?.remove(t);
+    t.sessionGroup.queued--;
+    t.workflowGroup.queued--;
+  }
+
+  private drop(t: Ticket, reason: DropReason): void {
+    this.dequeue(t, false);
+    t.state = 'done';
+    this.forgetIdle(t);
     if (reason !== 'cancelled') this.rejected[reason]++;
-    this.callback(() => entry.request.dropped(reason));
+    this.callback(() => t.onDropped(reason));
   }
 
   /** Admits waiting starts while a slot is free; re-entrant calls (a grant that releases) loop here instead. */
@@ -209,9 +232,9 @@ export class AdmissionScheduler implements CapState {
     try {
       do {
         this.pumpAgain = false;
-        while (!this.closed && this.queue.size > 0 && (this.current.maxConcurrent === 0 || this.holders.size < this.current.maxConcurrent)) {
+        while (!this.closed && this.queue.size > 0 && (this.current.maxConcurrent === 0 || this.running < this.current.maxConcurrent)) {
           const perCaps = this.current.maxConcurrentPerWorkflow > 0 || this.current.maxConcurrentPerSession > 0;
-          const next = perCaps ? this.queue.find((e) => this.fits(e.holder)) : this.queue.peek();
+          const next = perCaps ? this.queue.find((t) => this.fits(t)) : this.queue.peek();
           if (next === null) break;
           this.grant(next);
         }
@@ -221,12 +244,15 @@ export class AdmissionScheduler implements CapState {
     }
   }
 
-  private grant(entry: QueuedStart): void {
-    this.dequeue(entry, true);
-    const slot = this.takeSlot(entry.holder);
-    slot.executionId = entry.executionId;
-    this.holders.set(slot.executionId, slot);
-    if (!this.callback(() => entry.request.granted(slot))) slot.release();
+  private grant(t: Ticket): void {
+    this.dequeue(t, true);
+    this.hold(t);
+    try {
+      t.onGranted(t);
+    } catch (error) {
+      this.options.onCallbackError?.(error);
+      t.release();
+    }
   }
 
   private callback(body: () => void): boolean {
@@ -239,13 +265,44 @@ export class AdmissionScheduler implements CapState {
     }
   }
 
+  private sessionGroup(session: string): Group {
+    let group = this.sessions.get(session);
+    if (group === undefined) this.sessions.set(session, (group = new Group(this, session, null, null)));
+    return group;
+  }
+
+  private workflowGroup(session: Group, workflowId: string): Group {
+    let group = session.workflows!.get(workflowId);
+    if (group === undefined) session.workflows!.set(workflowId, (group = new Group(this, session.session, session, workflowId)));
+    return group;
+  }
+
+  /** Drops the counts of a workflow and session with nothing running or waiting, so names do not pile up. */
+  private forgetIdle(t: Ticket): void {
+    if (!t.workflowGroup.idle) return;
+    t.workflowGroup.detached = true;
+    t.sessionGroup.workflows!.delete(t.workflowGroup.workflowId!);
+    if (t.sessionGroup.idle) {
+      t.sessionGroup.detached = true;
+      this.sessions.delete(t.sessionGroup.session);
+    }
+  }
+
+  /** Starts or stops keeping the arrival order, as a queue timeout is set or cleared. */
+  private trackArrivals(): void {
+    if (this.current.queueTimeoutMs === 0) return void (this.arrivals = null);
+    if (this.arrivals !== null) return;
+    const list = (this.arrivals = new TicketList());
+    for (const t of this.queue.ordered().sort((a, b) => a.seq - b.seq)) list.append(t);
+  }
+
   /** One timer for the whole queue: the oldest waiting start times out first (arrival order = deadline order). */
   private armTimeout(): void {
     const timeout = this.current.queueTimeoutMs;
-    const oldest = this.arrivals.head;
+    const oldest = this.arrivals?.head ?? null;
     if (this.timer !== null || timeout === 0 || oldest === null || this.closed) return;
     const clock = this.options.clock;
-    this.timer = clock.setTimer(() => this.expire(), Math.max(0, oldest.enqueuedAt + timeout - clock.now()));
+    this.timer = clock.setTimer(() => this.expire(), Math.max(0, oldest.since + timeout - clock.now()));
   }
 
   private disarmTimeout(): void {
@@ -258,27 +315,12 @@ export class AdmissionScheduler implements CapState {
     const timeout = this.current.queueTimeoutMs;
     const now = this.options.clock.now();
     if (timeout > 0) {
-      for (let e = this.arrivals.head; e !== null && e.enqueuedAt + timeout <= now; e = this.arrivals.head) this.drop(e, 'queue_timeout');
+      for (let t = this.arrivals!.head; t !== null && t.since + timeout <= now; t = this.arrivals!.head) this.drop(t, 'queue_timeout');
     }
     this.armTimeout();
   }
 }
 
-function add(map: Map<string, number>, key: string, delta: number): void {
-  const next = (map.get(key) ?? 0) + delta;
-  if (next === 0) map.delete(key);
-  else map.set(key, next);
-}
-
-export function workflowKeyOf(session: string, workflowId: string): string {
-  return `${session}/${workflowId}`;
-}
-
-/** Without `yukta.fairnessKey` the session is the key (weight 1 unless the start names one). */
-export function fairnessKeyOf(request: { session: string; fairnessKey?: string | undefined }): string {
-  return request.fairnessKey ?? `session:${request.session}`;
-}
-
-function describeCaps(state: CapState, h: SlotHolder): string {
-  return blockersOf(state, h).map((b) => `${b.cap} ${b.limit}${b.scope ? ` of ${b.scope}` : ''}`).join(', ');
+function describeCaps(state: CapState, t: Ticket): string {
+  return blockersOf(state, t).map((b) => `${b.cap} ${b.limit}${b.scope ? ` of ${b.scope}` : ''}`).join(', ');
 }

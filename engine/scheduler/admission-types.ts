@@ -19,74 +19,116 @@ export interface AdmissionRequest {
   dropped(reason: DropReason): void;
 }
 
-/** Who holds, or waits for, a slot. */
-export interface SlotHolder {
-  readonly session: string;
-  readonly workflowId: string;
-  /** `session/workflowId`: per-workflow caps count workflows per session. */
-  readonly workflowKey: string;
-  priority: number;
-  readonly fairnessKey: string;
-  readonly fairnessWeight: number;
+/** A granted slot; the run releases it once it has ended (release is idempotent). */
+export interface Slot {
+  readonly executionId: string;
+  readonly isReleased: boolean;
+  release(): void;
 }
 
-/** A granted slot; the run releases it once it has ended (release is idempotent). */
-export class Slot {
-  executionId = '';
-  private released = false;
+/** Called by a ticket whose slot is released. */
+export interface TicketOwner {
+  released(ticket: Ticket): void;
+}
+
+/** Running and waiting starts of one session, or of one workflow of a session. */
+export class Group {
+  running = 0;
+  queued = 0;
+  /** Set once the group is forgotten (nothing running or waiting); a new one replaces it. */
+  detached = false;
+  /** A session's workflows (null on a workflow's own group). */
+  readonly workflows: Map<string, Group> | null;
+  /** The fairness key of a session's starts that name none. */
+  readonly sessionKey: string;
 
   constructor(
-    readonly holder: SlotHolder,
-    readonly grantedAt: number,
-    private readonly onRelease: (slot: Slot) => void,
-  ) {}
-
-  get isReleased(): boolean {
-    return this.released;
+    readonly owner: TicketOwner,
+    readonly session: string,
+    /** The session's group, for a workflow's group; null for a session's. */
+    readonly parent: Group | null,
+    readonly workflowId: string | null,
+  ) {
+    this.workflows = parent === null ? new Map() : null;
+    this.sessionKey = `session:${session}`;
   }
 
-  release(): void {
-    if (this.released) return;
-    this.released = true;
-    this.onRelease(this);
+  get idle(): boolean {
+    return this.running === 0 && this.queued === 0 && (this.workflows === null || this.workflows.size === 0);
   }
 }
 
-/** A start waiting in the queue. */
-export class QueuedStart extends FairEntry {
+export type TicketState = 'queued' | 'running' | 'done';
+
+/**
+ * One start from admission to the end of its run: first a place in the queue (a FairEntry), then the slot
+ * it holds. One small object per start (the request is not kept) keeps admission cheap.
+ */
+export class Ticket extends FairEntry implements Slot {
   executionId = '';
-  /** Neighbours in arrival order (the queue timeout walks this list from its oldest end). */
-  olderArrival: QueuedStart | null = null;
-  newerArrival: QueuedStart | null = null;
+  state: TicketState = 'queued';
+  /** When it was queued; once running, when its slot was granted. */
+  since: number;
+  /** Neighbours in the one list the ticket is in: the arrivals while queued, the holders while running. */
+  older: Ticket | null = null;
+  newer: Ticket | null = null;
+  readonly onGranted: AdmissionRequest['granted'];
+  readonly onDropped: AdmissionRequest['dropped'];
 
   constructor(
     seq: number,
-    readonly holder: SlotHolder,
-    readonly request: AdmissionRequest,
-    readonly enqueuedAt: number,
+    /** The workflow's counts (its parent holds the session's). */
+    readonly workflowGroup: Group,
+    request: AdmissionRequest,
+    now: number,
   ) {
-    super(seq, holder.priority, holder.fairnessKey, holder.fairnessWeight);
+    super(seq, request.priority, request.fairnessKey ?? workflowGroup.parent!.sessionKey, request.fairnessWeight);
+    this.since = now;
+    this.onGranted = request.granted;
+    this.onDropped = request.dropped;
+  }
+
+  get sessionGroup(): Group {
+    return this.workflowGroup.parent!;
+  }
+
+  get session(): string {
+    return this.workflowGroup.session;
+  }
+
+  get workflowId(): string {
+    return this.workflowGroup.workflowId!;
+  }
+
+  get isReleased(): boolean {
+    return this.state === 'done';
+  }
+
+  release(): void {
+    if (this.state !== 'running') return;
+    this.state = 'done';
+    this.workflowGroup.owner.released(this);
   }
 }
 
-/** Waiting starts in arrival order, oldest first; O(1) append and removal. */
-export class ArrivalList {
-  head: QueuedStart | null = null;
-  private tail: QueuedStart | null = null;
+/** Tickets oldest first (waiting starts in arrival order, or holders in grant order); O(1) append and removal. */
+export class TicketList {
+  head: Ticket | null = null;
+  private tail: Ticket | null = null;
 
-  append(entry: QueuedStart): void {
-    entry.olderArrival = this.tail;
-    entry.newerArrival = null;
-    if (this.tail !== null) this.tail.newerArrival = entry;
+  append(entry: Ticket): void {
+    entry.older = this.tail;
+    entry.newer = null;
+    if (this.tail !== null) this.tail.newer = entry;
     else this.head = entry;
     this.tail = entry;
   }
 
-  remove(entry: QueuedStart): void {
-    if (entry.olderArrival !== null) entry.olderArrival.newerArrival = entry.newerArrival;
-    else this.head = entry.newerArrival;
-    if (entry.newerArrival !== null) entry.newerArrival.olderArrival = entry.olderArrival;
-    else this.tail = entry.olderArrival;
-    entry.olderArrival = entry.newerArrival = null;
+  remove(entry: Ticket): void {
+    if (entry.older !== null) entry.older.newer = entry.newer;
+    else this.head = entry.newer;
+    if (entry.newer !== null) entry.newer.older = entry.older;
+    else this.tail = entry.older;
+    entry.older = entry.newer = null;
   }
 }

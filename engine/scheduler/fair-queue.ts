@@ -19,9 +19,15 @@ export class FairEntry {
   ) {}
 }
 
+const MIN_SWEEP = 1024;
+/** Empty priority levels kept (with their keys' virtual times) before they are all forgotten. */
+export const MAX_EMPTY_LEVELS = 64;
+
 /** One fairness key within one priority level: its FIFO and its virtual time (`pass`). */
 export class FairKey {
   pass = 0;
+  /** Arrival of the head, kept here so heap comparisons touch only keys. */
+  headSeq = 0;
   head: FairEntry | null = null;
   tail: FairEntry | null = null;
   count = 0;
@@ -81,12 +87,14 @@ export class PriorityLevel {
   /** The start tag of the latest admission: a key that (re)joins starts here, with no old credit or debt. */
   vtime = 0;
   count = 0;
+  /** Sweep idle keys once the map grows past this. */
+  sweepAt = MIN_SWEEP;
 
   constructor(readonly priority: number) {}
 }
 
 function keyLess(a: FairKey, b: FairKey): boolean {
-  return a.pass < b.pass || (a.pass === b.pass && a.head!.seq < b.head!.seq);
+  return a.pass < b.pass || (a.pass === b.pass && a.headSeq < b.headSeq);
 }
 
 /**
@@ -96,9 +104,11 @@ function keyLess(a: FairKey, b: FairKey): boolean {
  * tie); FIFO within a key. Push, remove and admit cost O(log keys-of-the-level + levels).
  */
 export class FairQueue<E extends FairEntry> {
+  /** Every level seen lately: an empty one keeps its keys' virtual times, so strict priority's churn at the top is cheap. */
   private readonly levels = new Map<number, PriorityLevel>();
   /** Non-empty levels, highest priority first. */
   private readonly order: PriorityLevel[] = [];
+  private emptyLevels = 0;
   private count = 0;
 
   get size(): number {
@@ -106,7 +116,8 @@ export class FairQueue<E extends FairEntry> {
   }
 
   push(entry: E): void {
-    const level = this.levels.get(entry.priority) ?? this.addLevel(entry.priority);
+    const level = this.levels.get(entry.priority) ?? this.newLevel(entry.priority);
+    if (level.count === 0) this.activate(level);
     let key = level.keys.get(entry.key);
     if (key === undefined) {
       key = new FairKey(level, entry.key);
@@ -137,9 +148,9 @@ export class FairQueue<E extends FairEntry> {
     this.count--;
     if (key.count === 0) {
       heapRemove(level.heap, key.heapIndex);
-      this.forgetIdle(level, key);
+      this.forgetIdle(level);
     } else if (wasHead) heapFix(level.heap, key.heapIndex);
-    if (level.count === 0) this.dropLevel(level);
+    if (level.count === 0) this.deactivate(level);
     return true;
   }
 
@@ -186,28 +197,37 @@ export class FairQueue<E extends FairEntry> {
     return out;
   }
 
-  private addLevel(priority: number): PriorityLevel {
+  private newLevel(priority: number): PriorityLevel {
     const level = new PriorityLevel(priority);
     this.levels.set(priority, level);
-    let i = this.order.length;
-    while (i > 0 && this.order[i - 1]!.priority < priority) i--;
-    this.order.splice(i, 0, level);
+    this.emptyLevels++;
     return level;
   }
 
-  private dropLevel(level: PriorityLevel): void {
-    this.levels.delete(level.priority);
+  private activate(level: PriorityLevel): void {
+    this.emptyLevels--;
+    let i = this.order.length;
+    while (i > 0 && this.order[i - 1]!.priority < level.priority) i--;
+    this.order.splice(i, 0, level);
+  }
+
+  /** An emptied level leaves the order; empty levels are forgotten once more than MAX_EMPTY_LEVELS pile up. */
+  private deactivate(level: PriorityLevel): void {
     this.order.splice(this.order.indexOf(level), 1);
+    if (++this.emptyLevels <= MAX_EMPTY_LEVELS) return;
+    for (const [p, l] of this.levels) if (l.count === 0) this.levels.delete(p);
+    this.emptyLevels = 0;
   }
 
   /**
-   * An idle key is kept only while it is ahead of the level's virtual time (it would rejoin there anyway);
-   * stale ones are swept when idle keys pile up, so churning keys cannot grow the map without bound.
+   * An idle key is worth keeping only while it is ahead of the level's virtual time (otherwise it would
+   * rejoin there anyway). Stale ones are swept when the level's keys have doubled since the last sweep, so
+   * churning keys cannot grow the map without bound and a sweep costs O(1) per admission on average.
    */
-  private forgetIdle(level: PriorityLevel, key: FairKey): void {
-    if (key.pass <= level.vtime) level.keys.delete(key.id);
-    if (level.keys.size <= 2 * level.heap.length + 64) return;
+  private forgetIdle(level: PriorityLevel): void {
+    if (level.keys.size <= level.sweepAt) return;
     for (const [id, k] of level.keys) if (k.count === 0 && k.pass <= level.vtime) level.keys.delete(id);
+    level.sweepAt = Math.max(MIN_SWEEP, 2 * level.keys.size);
   }
 }
 
@@ -221,13 +241,19 @@ function link(key: FairKey, entry: FairEntry): boolean {
   if (entry.next !== null) entry.next.prev = entry;
   else key.tail = entry;
   if (after !== null) after.next = entry;
-  else key.head = entry;
+  else {
+    key.head = entry;
+    key.headSeq = entry.seq;
+  }
   return after === null;
 }
 
 function unlink(key: FairKey, entry: FairEntry): void {
   if (entry.prev !== null) entry.prev.next = entry.next;
-  else key.head = entry.next;
+  else {
+    key.head = entry.next;
+    if (entry.next !== null) key.headSeq = entry.next.seq;
+  }
   if (entry.next !== null) entry.next.prev = entry.prev;
   else key.tail = entry.prev;
   entry.prev = entry.next = entry.owner = null;
@@ -311,6 +337,11 @@ function siftUp(heap: FairKey[], index: number): boolean {
   return i !== index;
 }
 
+/**
+ * Moves a key down after its virtual time grew. An admitted key usually sinks to the bottom, so the hole
+ * goes down to a leaf along the smaller children (one comparison per level) and the key then climbs back
+ * the little it must (Floyd's bottom-up heap): about half the comparisons of the textbook sift-down.
+ */
 function siftDown(heap: FairKey[], index: number): void {
   const key = heap[index]!;
   const n = heap.length;
@@ -321,10 +352,17 @@ function siftDown(heap: FairKey[], index: number): void {
     const r = l + 1;
     const child = r < n && keyLess(heap[r]!, heap[l]!) ? r : l;
     const c = heap[child]!;
-    if (!keyLess(c, key)) break;
     heap[i] = c;
     c.heapIndex = i;
     i = child;
+  }
+  while (i > index) {
+    const parent = (i - 1) >> 1;
+    const p = heap[parent]!;
+    if (!keyLess(key, p)) break;
+    heap[i] = p;
+    p.heapIndex = i;
+    i = parent;
   }
   heap[i] = key;
   key.heapIndex = i;

@@ -27,7 +27,7 @@ function admitShares(options: { cap: number; total: number; keys: Record<string,
       },
       () => `r${++n}`,
     );
-    if (r.slot) running.push(r.slot);
+    if (r.state === 'running') running.push(r);
   };
   for (let i = 0; i < options.cap; i++) start(undefined, 1, false);
   const keys = Object.entries(options.keys);

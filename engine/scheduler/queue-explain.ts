@@ -1,23 +1,22 @@
 import type { Blocker, SchedulerLimits } from '../../shared/api/scheduler.schema';
-import type { SlotHolder } from './admission-types';
 
 /** What the explanation reads from the scheduler. */
 export interface CapState {
   readonly limits: SchedulerLimits;
   readonly runningCount: number;
-  readonly runningByWorkflow: ReadonlyMap<string, number>;
-  readonly runningBySession: ReadonlyMap<string, number>;
+  runningOfWorkflow(session: string, workflowId: string): number;
+  runningOfSession(session: string): number;
 }
 
 /** The caps that are full for this start right now, the total cap first. */
-export function blockersOf(state: CapState, h: SlotHolder): Blocker[] {
+export function blockersOf(state: CapState, h: { session: string; workflowId: string }): Blocker[] {
   const l = state.limits;
   const out: Blocker[] = [];
   if (l.maxConcurrent > 0 && state.runningCount >= l.maxConcurrent) out.push({ cap: 'max-concurrent', limit: l.maxConcurrent });
-  if (l.maxConcurrentPerWorkflow > 0 && (state.runningByWorkflow.get(h.workflowKey) ?? 0) >= l.maxConcurrentPerWorkflow) {
-    out.push({ cap: 'max-concurrent-per-workflow', limit: l.maxConcurrentPerWorkflow, scope: h.workflowKey });
+  if (l.maxConcurrentPerWorkflow > 0 && state.runningOfWorkflow(h.session, h.workflowId) >= l.maxConcurrentPerWorkflow) {
+    out.push({ cap: 'max-concurrent-per-workflow', limit: l.maxConcurrentPerWorkflow, scope: `${h.session}/${h.workflowId}` });
   }
-  if (l.maxConcurrentPerSession > 0 && (state.runningBySession.get(h.session) ?? 0) >= l.maxConcurrentPerSession) {
+  if (l.maxConcurrentPerSession > 0 && state.runningOfSession(h.session) >= l.maxConcurrentPerSession) {
     out.push({ cap: 'max-concurrent-per-session', limit: l.maxConcurrentPerSession, scope: h.session });
   }
   return out;

@@ -3,9 +3,10 @@ import { LIMIT_SETTING_NAMES } from '../../shared/api/scheduler.schema';
 import type { Status } from '../../shared/status/status';
 import type { Clock } from '../runtime/clock';
 import type { PreparedWorkflow } from '../runtime/prepared-workflow';
-import type { DropReason } from './admission-types';
+import type { DropReason, Ticket } from './admission-types';
 
 interface Waiting {
+  ticket: Ticket;
   session: string;
   workflowId: string;
   version: string;
@@ -37,10 +38,11 @@ export class QueuedRuns {
     return this.waiting.size;
   }
 
-  announce(executionId: string, session: string, prepared: PreparedWorkflow): void {
+  announce(ticket: Ticket, prepared: PreparedWorkflow): void {
+    const { executionId, session } = ticket;
     let resolve!: Waiting['resolve'];
     const done = new Promise<Status>((r) => (resolve = r));
-    const entry: Waiting = { session, workflowId: prepared.definition.workflowId, version: prepared.version, done, resolve };
+    const entry: Waiting = { ticket, session, workflowId: prepared.definition.workflowId, version: prepared.version, done, resolve };
     this.waiting.set(executionId, entry);
     this.status(executionId, entry, 'PENDING', undefined, [...prepared.nodes.keys()]);
     this.status(executionId, entry, 'QUEUED');
@@ -62,6 +64,11 @@ export class QueuedRuns {
     const { status, error } = typeof reason === 'string' ? DROPPED[reason] : reason;
     this.status(executionId, entry, status, error);
     entry.resolve(status);
+  }
+
+  /** The scheduler's ticket of a waiting start (to cancel or re-prioritise it). */
+  ticket(executionId: string): Ticket | null {
+    return this.waiting.get(executionId)?.ticket ?? null;
   }
 
   wait(executionId: string): Promise<Status> | null {

@@ -3,6 +3,7 @@ import { SchedulerLimits, type SchedulerLimitsPatch, type SchedulerView, type Se
 import type { Status } from '../../shared/status/status';
 import type { Clock } from '../runtime/clock';
 import type { AdmissionScheduler } from './admission-scheduler';
+import type { Ticket } from './admission-types';
 import { ACCEPT_ALL, type SchedulerCommand, type SchedulerCommandGate } from './scheduler-commands';
 import { MemorySchedulerLog, SCHEDULER_RUN_ID, type SchedulerLog } from './scheduler-log';
 import { schedulerView } from './scheduler-view';
@@ -14,6 +15,8 @@ export interface SchedulerServiceOptions {
   gate?: SchedulerCommandGate | undefined;
   /** The status of a run the tracker knows, or null (to tell "not waiting" from "no such run"). */
   statusOf(executionId: string): Status | null;
+  /** The ticket of a start waiting QUEUED (the launcher keeps them by id), or null. */
+  queuedTicket(executionId: string): Ticket | null;
 }
 
 /**
@@ -52,17 +55,18 @@ export class SchedulerService {
   /** Refused unless the run is waiting: CONFLICT for a run in another state, NOT_FOUND for an unknown one. */
   async setPriority(executionId: string, priority: number, actor: string): Promise<SetPriorityResult> {
     await this.ready;
-    this.checkWaiting(executionId);
+    this.waitingTicket(executionId);
     const command: SchedulerCommand = { type: 'SetPriority', executionId, priority };
     await this.gate.review(command, actor);
-    this.checkWaiting(executionId); // the review may have taken a while
-    const position = this.options.scheduler.setPriority(executionId, priority)!;
+    const ticket = this.waitingTicket(executionId); // the review may have taken a while
+    const position = this.options.scheduler.setPriority(ticket, priority)!;
     this.gate.audit(command, actor, this.options.clock.now());
     return { executionId, priority, position };
   }
 
-  private checkWaiting(executionId: string): void {
-    if (this.options.scheduler.isQueued(executionId)) return;
+  private waitingTicket(executionId: string): Ticket {
+    const ticket = this.options.queuedTicket(executionId);
+    if (ticket?.state === 'queued') return ticket;
     const status = this.options.statusOf(executionId);
     if (status === null) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
     throw new StudioApiError('CONFLICT', `run "${executionId}" is ${status}, not QUEUED: only a waiting start's priority can change`, 'executionId');

@@ -1,10 +1,10 @@
 import type { QueuedRunView, RunningRunView, SchedulerGroupCount, SchedulerView } from '../../shared/api/scheduler.schema';
 import type { AdmissionScheduler } from './admission-scheduler';
-import type { SlotHolder } from './admission-types';
+import type { Ticket } from './admission-types';
 import { reasonText } from './queue-explain';
 
-function admissionOf(executionId: string, h: SlotHolder) {
-  return { executionId, session: h.session, workflowId: h.workflowId, priority: h.priority, fairnessKey: h.fairnessKey, fairnessWeight: h.fairnessWeight };
+function admissionOf(t: Ticket) {
+  return { executionId: t.executionId, session: t.session, workflowId: t.workflowId, priority: t.priority, fairnessKey: t.key, fairnessWeight: t.weight };
 }
 
 /**
@@ -13,14 +13,18 @@ function admissionOf(executionId: string, h: SlotHolder) {
  * are ahead and the caps that hold it back (ADM-04).
  */
 export function schedulerView(s: AdmissionScheduler, limit: number): SchedulerView {
-  const queued: QueuedRunView[] = s.queued(limit).map((entry, i) => {
-    const blockedBy = s.blockersOf(entry);
-    return { ...admissionOf(entry.executionId, entry.holder), enqueuedAt: entry.enqueuedAt, position: i + 1, ahead: i, blockedBy, reason: reasonText(blockedBy, s.shuttingDown) };
+  const queued: QueuedRunView[] = s.queued(limit).map((t, i) => {
+    const blockedBy = s.blockersOf(t);
+    return { ...admissionOf(t), enqueuedAt: t.since, position: i + 1, ahead: i, blockedBy, reason: reasonText(blockedBy, s.shuttingDown) };
   });
-  const running: RunningRunView[] = [];
-  for (const slot of s.holders.values()) {
-    if (running.length >= limit) break;
-    running.push({ ...admissionOf(slot.executionId, slot.holder), grantedAt: slot.grantedAt });
+  const running: RunningRunView[] = s.holders(limit).map((t) => ({ ...admissionOf(t), grantedAt: t.since }));
+  const byWorkflow: SchedulerGroupCount[] = [];
+  const bySession: SchedulerGroupCount[] = [];
+  for (const session of [...s.sessions.values()].sort((a, b) => a.session.localeCompare(b.session))) {
+    bySession.push({ session: session.session, running: session.running, queued: session.queued });
+    for (const wf of [...session.workflows!.values()].sort((a, b) => a.workflowId!.localeCompare(b.workflowId!))) {
+      byWorkflow.push({ session: wf.session, workflowId: wf.workflowId!, running: wf.running, queued: wf.queued });
+    }
   }
   return {
     limits: s.limits,
@@ -29,15 +33,7 @@ export function schedulerView(s: AdmissionScheduler, limit: number): SchedulerVi
     running,
     queued,
     queuedTruncated: s.queuedCount > queued.length,
-    byWorkflow: groups(s.runningByWorkflow, s.queuedByWorkflow, (key) => {
-      const at = key.indexOf('/');
-      return { session: key.slice(0, at), workflowId: key.slice(at + 1) };
-    }),
-    bySession: groups(s.runningBySession, s.queuedBySession, (session) => ({ session })),
+    byWorkflow,
+    bySession,
   };
-}
-
-function groups(running: ReadonlyMap<string, number>, queued: ReadonlyMap<string, number>, name: (key: string) => { session: string; workflowId?: string }): SchedulerGroupCount[] {
-  const keys = [...new Set([...running.keys(), ...queued.keys()])].sort();
-  return keys.map((key) => ({ ...name(key), running: running.get(key) ?? 0, queued: queued.get(key) ?? 0 }));
 }
