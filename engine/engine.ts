@@ -5,6 +5,7 @@ import { DEFAULT_MAX_VERSIONS, type SaveResult, type StoredWorkflow, type Workfl
 import type { Status } from '../shared/status/status';
 import type { NodeTypeInfo } from '../shared/workflow/node-type';
 import { hasErrors, type ValidationIssue } from '../shared/workflow/validation-issue';
+import { ControlPlane, type ControlOptions } from './control/control-plane';
 import { SessionCatalog } from './definitions/session-catalog';
 import { validateDefinition } from './definitions/validate-definition';
 import { WorkflowDefinitions } from './definitions/workflow-definitions';
@@ -47,6 +48,8 @@ export interface EngineOptions {
   onListenerError?: (error: unknown) => void;
   /** Admission (ADM-01, ADM-03): configured limits (the execution settings), the log of live changes, the command gate. */
   scheduler?: EngineSchedulerOptions;
+  /** The control plane (CTL-01…08): audit log, reviewers, supervisors, restart archive and its caps. */
+  control?: ControlOptions;
 }
 
 export interface EngineSchedulerOptions {
@@ -73,6 +76,8 @@ export class Engine {
   readonly workflows: WorkflowDefinitions;
   /** Sessions: list, create, rename, delete, apply a configuration (DUR-05). */
   readonly sessions: SessionCatalog;
+  /** Commands, audit, signals and approvals, restarts, reviewers, supervisors (CTL-01…08). */
+  readonly control: ControlPlane;
   private readonly definitions: DefinitionStore;
   private readonly bus: EventBus;
   private readonly tracker: RunTracker;
@@ -87,9 +92,10 @@ export class Engine {
     this.bus = new EventBus(options.onListenerError);
     this.tracker = new RunTracker({ maxRuns: options.maxRuns ?? 1000, maxResultsPerRun: options.maxResultsPerRun ?? 1000 });
     this.bus.subscribe(this.tracker.apply);
+    this.control = this.createControlPlane(options.control);
     const sched = options.scheduler ?? {};
     const admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError });
-    this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate, statusOf: (id) => this.tracker.get(id)?.status ?? null, queuedTicket: (id) => this.runs.queuedTicket(id) });
+    this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.get(id)?.status ?? null, queuedTicket: (id) => this.runs.queuedTicket(id) });
     this.runs = new RunLauncher({
       scheduler: admission,
       schedulerReady: this.scheduler.ready,
@@ -103,6 +109,8 @@ export class Engine {
       idempotencyTtlMs: options.idempotencyTtlMs ?? 10 * 60_000,
       idempotencyMaxKeys: options.idempotencyMaxKeys ?? 100_000,
       edgeDropped: (workflowId, nodeId) => this.countEdgeDrop(workflowId, nodeId),
+      archive: this.control.archive,
+      control: this.control.runControl,
     });
     // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
     const replaced = (version: string) => this.runs.dropPrepared(version);
@@ -208,6 +216,28 @@ export class Engine {
    * `yukta.execution.shutdown-timeout` (30 s) to finish, then cancels the rest and waits for them to end.
    */
   async shutdown(): Promise<void> {
+    this.control.close();
     await this.runs.shutdown();
+  }
+
+  /** The control plane's view of the engine; called lazily, so the launcher may be built after it. */
+  private createControlPlane(options: ControlOptions | undefined): ControlPlane {
+    const node = (executionId: string, nodeId: string) => this.tracker.get(executionId)?.nodes.find((n) => n.nodeId === nodeId) ?? null;
+    return new ControlPlane(
+      {
+        clock: this.clock,
+        publish: (event) => void this.bus.publish(event),
+        subscribe: (listener) => this.bus.subscribe(listener),
+        liveRun: (id) => this.runs.get(id),
+        liveRuns: () => this.runs.liveRuns(),
+        runStatus: (id) => this.tracker.get(id)?.status ?? null,
+        nodeState: node,
+        withdrawQueued: (id) => this.runs.get(id) === undefined && this.runs.cancel(id),
+        startPrepared: (start) => this.runs.startPrepared(start),
+        setLimits: (limits, actor) => this.scheduler.setLimits(SchedulerLimitsPatch.parse(limits), actor),
+        setPriority: (id, priority, actor) => this.scheduler.setPriority(id, priority, actor),
+      },
+      options,
+    );
   }
 }

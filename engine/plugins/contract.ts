@@ -38,6 +38,40 @@ export interface PluginContext {
   runWorkflow: SubWorkflowRunner;
   /** Scratch space of this node in this run (plugins are shared by every run, so state goes here). */
   readonly state: Record<string, unknown>;
+  /** Signals (CTL-05) and the plugin-level control bus (CTL-08). */
+  readonly control: NodeControl;
+}
+
+/** A signal's answer as a waiting plugin receives it (CTL-05). */
+export interface SignalAnswer {
+  /** The signal's name (the node's `signal` config). */
+  name: string;
+  decision: 'APPROVED' | 'REJECTED';
+  data?: unknown;
+  /** Who answered (`ui:local`, `key:<name>`, `supervisor:<id>`, …). */
+  actor: string;
+  at: number;
+}
+
+/** A plugin-level control message (CTL-08): not a run command, not reviewed, not audited. */
+export interface PluginControlMessage {
+  kind: string;
+  body?: unknown;
+}
+
+/** What a plugin reaches of the control plane through `ctx.control`. */
+export interface NodeControl {
+  /**
+   * Waits until this node gets a signal for the message (CTL-05) and returns it; null when `timeoutMs` of
+   * the node's clock pass first (paused with the node). Rejects when the node's signal fires. An answer
+   * recorded for this message before (a resumed run) is returned at once.
+   */
+  waitForSignal(request: { signal: string; messageId: string; payload: unknown; timeoutMs: number }): Promise<SignalAnswer | null>;
+  /**
+   * Handles plugin-level control messages addressed to this workflow and node (CTL-08) until the node
+   * ends. The handler's return value is the answer (heartbeat and statistics are built in).
+   */
+  onControl(handler: (message: PluginControlMessage) => unknown): void;
 }
 
 /**
@@ -65,6 +99,8 @@ export interface Plugin<C = Record<string, unknown>> {
   readonly outputs: readonly string[];
   /** Ports named by the config, e.g. ROUTER's `routes[*].port`. */
   readonly outputsFromConfig?: { list: string; key: string };
+  /** True for node types that wait for signals (CTL-05): a signal to such a node of a live run is registered. */
+  readonly waitsForSignals?: boolean;
   /** Idle timeout when the node sets no `timeoutSeconds` (ENG-05); 30 s when absent. */
   defaultTimeoutMs?(config: C): number;
   process(message: Message, config: C, ctx: PluginContext): PluginResult | Promise<PluginResult>;

@@ -1,6 +1,6 @@
-import type { ErrorInfo, UnnumberedEvent } from '../../shared/events/events';
+import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
-import type { PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
+import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import { Channel, EMPTY, END } from './channel';
 import { CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
 import { runWithPolicy } from './message-attempts';
@@ -8,6 +8,7 @@ import type { Message, OutputMessage } from './message';
 import { type NodeTimers, type NodeTimer } from './node-timers';
 import { NodeReport } from './node-report';
 import type { PreparedNode } from './prepared-workflow';
+import { NO_CONTROL, type NodeRecorder, type RunControl, type RunRecorder } from './run-hooks';
 import { StageContext, type ContextHost } from './stage-context';
 import { StageOutput } from './stage-output';
 import type { Random } from './random';
@@ -32,6 +33,10 @@ export interface StageRun {
   /** A plugin threw RunAbortedError: the whole run ends. */
   abortRun(nodeId: string, error: ErrorInfo): void;
   edgeDropped(nodeId: string): void;
+  /** Records outputs and end markers for restart (CTL-04); null when the run records nothing. */
+  readonly recorder: RunRecorder | null;
+  /** Serves `ctx.control` (CTL-05, CTL-08); null when the run has no control plane. */
+  readonly control: RunControl | null;
 }
 
 /** A node ended by a timer or a stop, not by its own work. */
@@ -58,9 +63,12 @@ export class NodeStage implements ContextHost {
   private halt: NodeHalt | null = null;
   private busy = false;
   private lastActivity = 0;
+  private frozenAt = 0;
   private watchdog: NodeTimer | null = null;
   private failWait: ((error: unknown) => void) | null = null;
+  private controlRef: NodeControl | null = null;
   readonly ctx: StageContext;
+  readonly recorder: NodeRecorder | null;
 
   constructor(
     readonly node: PreparedNode,
@@ -74,12 +82,24 @@ export class NodeStage implements ContextHost {
       : new Channel<Message>(channelCapacity, node.incoming);
     this.report = new NodeReport(run.executionId, node.nodeId, this.timers, (event) => run.emit(event));
     this.ctx = new StageContext(this);
+    this.recorder = run.recorder === null ? null : run.recorder.node(node.nodeId);
     this.output = new StageOutput(this);
   }
 
   /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */
   get valve(): Valve {
-    return (this.valveRef ??= new Valve((state) => (state.paused || state.held ? this.timers.freeze() : this.timers.thaw())));
+    return (this.valveRef ??= new Valve((state) => (state.paused || state.held ? this.freezeClocks() : this.thawClocks())));
+  }
+
+  /** Freezes every clock of the node; the idle clock's reference moves on by the frozen time when it thaws. */
+  private freezeClocks(): void {
+    if (!this.timers.isFrozen) this.frozenAt = this.timers.now();
+    this.timers.freeze();
+  }
+
+  private thawClocks(): void {
+    if (this.timers.isFrozen) this.lastActivity += this.timers.now() - this.frozenAt;
+    this.timers.thaw();
   }
 
   private valveEngaged(): boolean {
@@ -106,6 +126,11 @@ export class NodeStage implements ContextHost {
 
   get state(): Record<string, unknown> {
     return (this.pluginState ??= {});
+  }
+
+  /** `ctx.control`, made on first use (CTL-05, CTL-08). */
+  get control(): NodeControl {
+    return (this.controlRef ??= this.run.control === null ? NO_CONTROL : this.run.control.forNode(this));
   }
 
   emit(event: UnnumberedEvent): void {
@@ -135,6 +160,11 @@ export class NodeStage implements ContextHost {
 
   get currentStatus(): Status {
     return this.report.status;
+  }
+
+  /** The node's live message counts (the tracker's copy lags by up to one progress interval). */
+  get counts(): Readonly<Required<NodeCounts>> {
+    return this.report.counts;
   }
 
   get isSink(): boolean {
@@ -352,6 +382,7 @@ export class NodeStage implements ContextHost {
     // Work a plugin left running is told to stop; the reason is only built if anyone listens.
     if (this.abortController !== null && !this.abortController.signal.aborted) this.abortWith(new CancelledError(`node "${this.node.nodeId}" ended ${end}`));
     this.report.set(end, error);
+    this.recorder?.end(end);
     for (const children of this.node.outgoing.values()) {
       for (const childId of children) {
         const child = this.run.stage(childId);

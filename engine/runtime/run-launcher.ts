@@ -21,6 +21,7 @@ import { BadInputError, toErrorInfo } from './errors';
 import { prepareWorkflow, type PreparedWorkflow } from './prepared-workflow';
 import { seededRandom, type Random } from './random';
 import { applyDebug, checkDebug, type RunDebugSettings } from './run-debug';
+import type { RunControl, RunRecorder } from './run-hooks';
 import { WorkflowRun } from './workflow-run';
 
 export type { RunDebugSettings };
@@ -62,6 +63,18 @@ export interface RunLauncherOptions {
   scheduler: AdmissionScheduler;
   /** Settles once the scheduler's recorded limits are re-applied (ADM-03); starts wait for it. */
   schedulerReady?: Promise<void> | undefined;
+  /** Archives each top-level run and records its node outputs (CTL-04); sub-workflow runs are not archived. */
+  archive?: { begin(run: { executionId: string; session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown> }): RunRecorder } | undefined;
+  /** Serves the plugins' `ctx.control` (CTL-05, CTL-08). */
+  control?: RunControl | undefined;
+}
+
+/** A start of a prepared graph with a payload (restart, restart-from-node, retry: CTL-04). */
+export interface PreparedStart {
+  session: string;
+  workflowId: string;
+  prepared: PreparedWorkflow;
+  payload: Record<string, unknown>;
 }
 
 interface LaunchSpec {
@@ -167,6 +180,25 @@ export class RunLauncher {
     return this.live.get(executionId);
   }
 
+  /** Every live run (the plugin-level control bus reaches all runs of a workflow, CTL-08). */
+  liveRuns(): Iterable<WorkflowRun> {
+    return this.live.values();
+  }
+
+  /**
+   * Restart, restart-from-node and retry (CTL-04): starts an already prepared graph (the archived version,
+   * or a restart's replay graph) with the archived payload, through admission like any start.
+   */
+  async startPrepared(start: PreparedStart): Promise<{ executionId: string; queued: boolean }> {
+    await this.options.schedulerReady;
+    const options = readStartOptions(start.payload);
+    const spec: LaunchSpec = { session: start.session, workflowId: start.workflowId, payload: start.payload, collectResults: false, timeBudgetMs: options.timeBudgetMs };
+    const prepared = withTimeBudget(start.prepared, spec.timeBudgetMs);
+    const deadlineMs = await this.runDeadlineMs(start.session);
+    const build = (executionId: string) => this.createRun(executionId, spec, prepared, deadlineMs);
+    return this.startAdmitted({ session: start.session, workflowId: start.workflowId, prepared, admission: options, build });
+  }
+
   /** Resolves with the run's final status, or null when it is neither live nor queued. */
   wait(executionId: string): Promise<Status> | null {
     return this.live.get(executionId)?.done ?? this.queued.wait(executionId);
@@ -245,6 +277,8 @@ export class RunLauncher {
   }
 
   private createRun(executionId: string, spec: LaunchSpec, prepared: PreparedWorkflow, deadlineMs: number): WorkflowRun {
+    // Sub-workflow runs (they collect results) are not archived: only a caller's run is restarted.
+    const archive = spec.collectResults ? undefined : this.options.archive;
     const run: WorkflowRun = new WorkflowRun({
       executionId,
       session: spec.session,
@@ -259,6 +293,8 @@ export class RunLauncher {
       collectResults: spec.collectResults,
       runWorkflow: (request, signal): Promise<SubWorkflowResult> => this.runChild(run, spec.timeBudgetMs, request, signal),
       edgeDropped: (nodeId) => this.options.edgeDropped(spec.workflowId, nodeId),
+      recorder: archive?.begin({ executionId, session: spec.session, workflowId: spec.workflowId, prepared, payload: spec.payload }) ?? null,
+      control: this.options.control ?? null,
     });
     if (spec.debug) applyDebug(run, spec.debug);
     return run;

@@ -1,5 +1,5 @@
 import type { UnnumberedEvent } from '../../shared/events/events';
-import type { PluginContext, PluginLogger, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
+import type { NodeControl, PluginContext, PluginLogger, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import type { NodeTimers } from './node-timers';
 
 /** What a plugin context reads from its node. */
@@ -11,6 +11,8 @@ export interface ContextHost {
   readonly signal: AbortSignal;
   readonly timers: NodeTimers;
   readonly state: Record<string, unknown>;
+  /** Signals and the plugin-level control bus (CTL-05, CTL-08). */
+  readonly control: NodeControl;
   activity(): void;
   emit(event: UnnumberedEvent): void;
   runWorkflow: SubWorkflowRunner;
@@ -53,6 +55,10 @@ export class StageContext implements PluginContext {
 
   get signal(): AbortSignal {
     return this.attemptSignal ?? this.host.signal;
+  }
+
+  get control(): NodeControl {
+    return this.host.control;
   }
 
   get log(): PluginLogger {

@@ -4,6 +4,7 @@ import type { Channel } from './channel';
 import { shouldYield, yieldToEventLoop } from './event-loop-yield';
 import type { Message, OutputMessage } from './message';
 import type { PreparedNode } from './prepared-workflow';
+import type { NodeRecorder } from './run-hooks';
 
 const NO_HEADERS: Readonly<Record<string, string | number>> = Object.freeze({});
 const NO_METADATA = NO_HEADERS as Readonly<Record<string, string>>;
@@ -12,6 +13,8 @@ const NO_METADATA = NO_HEADERS as Readonly<Record<string, string>>;
 export interface OutputOwner {
   readonly node: PreparedNode;
   readonly freezeMessages: boolean;
+  /** Records each output for restart (CTL-04); null when the run records nothing. */
+  readonly recorder: NodeRecorder | null;
   stopped(): boolean;
   guard<T>(work: Promise<T>): Promise<T>;
   activity(): void;
@@ -95,10 +98,13 @@ export class StageOutput {
     const gate = this.owner.triggerGate();
     if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input)));
     this.owner.countEmitted();
-    const targets = (this.targets ??= this.resolveTargets()).get(out.port ?? DEFAULT_PORT);
+    const port = out.port ?? DEFAULT_PORT;
+    const targets = (this.targets ??= this.resolveTargets()).get(port);
     if (targets === undefined) return undefined;
     const payload = this.owner.freezeMessages ? deepFreeze(out.payload) : out.payload;
     const message: Message = { id: `${this.owner.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
+    const recorder = this.owner.recorder;
+    if (recorder !== null) recorder.record(port, payload, message.metadata);
     for (let i = 0; i < targets.length; i++) {
       if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
     }

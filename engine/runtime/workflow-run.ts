@@ -10,6 +10,7 @@ import { deepFreeze } from './stage-output';
 import { NodeTimers } from './node-timers';
 import type { PreparedWorkflow } from './prepared-workflow';
 import type { Random } from './random';
+import type { RunControl, RunRecorder } from './run-hooks';
 
 /** How a run is stopped (CTL-03). */
 export type StopMode = 'DRAIN' | 'CANCEL' | 'KILL';
@@ -31,6 +32,10 @@ export interface RunOptions {
   /** Keep every terminal input for a sub-workflow's result collector (ENG-07). */
   collectResults: boolean;
   edgeDropped(nodeId: string): void;
+  /** Records node outputs and end markers for restart (CTL-04); absent: nothing is recorded. */
+  recorder?: RunRecorder | null;
+  /** Serves the plugins' `ctx.control` (CTL-05, CTL-08); absent: signals are unavailable. */
+  control?: RunControl | null;
 }
 
 /**
@@ -50,6 +55,12 @@ export class WorkflowRun implements StageRun {
   readonly done: Promise<Status>;
   /** What the terminals received, when `collectResults` is on. */
   readonly results: Array<{ nodeId: string; payload: unknown }> = [];
+  readonly recorder: RunRecorder | null;
+  readonly control: RunControl | null;
+  /** The graph this run executes (a restart subgraph for restart-from-node, CTL-04). */
+  readonly prepared: PreparedWorkflow;
+  /** The start payload. */
+  readonly payload: unknown;
   private readonly stages = new Map<string, NodeStage>();
   /** Made when a node first asks for a signal; a run that nobody listens to never builds one. */
   private abortController: AbortController | null = null;
@@ -72,6 +83,10 @@ export class WorkflowRun implements StageRun {
     this.random = options.random;
     this.freezeMessages = options.freezeMessages;
     this.runWorkflow = options.runWorkflow;
+    this.recorder = options.recorder ?? null;
+    this.control = options.control ?? null;
+    this.prepared = options.prepared;
+    this.payload = options.payload;
     this.runTimers = new NodeTimers(options.clock);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     for (const node of options.prepared.nodes.values()) {
@@ -222,6 +237,7 @@ export class WorkflowRun implements StageRun {
       if (failed) this.endRun('FAILURE', this.failureInfo(failed.node.nodeId, failed.currentStatus));
       else this.endRun(this.draining ? 'STOPPED' : 'SUCCESS');
     }
+    this.recorder?.ended(this.runStatus);
     this.resolveDone(this.runStatus);
   }
 

@@ -38,6 +38,8 @@ export class RunTracker {
       case 'NODE_RESULT':
         return this.applyResult(event);
       case 'LOG':
+      case 'CONTROL':
+      case 'APPROVAL':
         return;
     }
   };

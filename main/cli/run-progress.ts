@@ -25,5 +25,9 @@ export function progressLine(event: StudioEvent): string | null {
       return `  [${event.nodeId ?? 'run'}] ${event.level}: ${shown(event.text)}`;
     case 'NODE_RESULT':
       return `  [${event.nodeId}] result: ${shown(event.payload)}`;
+    case 'CONTROL':
+      return `  control ${event.outcome === 'CONTROL_APPLIED' ? 'applied' : 'rejected'}: ${event.status} (by ${event.actor})`;
+    case 'APPROVAL':
+      return `  [${event.nodeId}] ${event.state === 'OPEN' ? `waiting for signal "${event.signal}"` : `signal "${event.signal}" ${event.decision ?? 'closed'}`}`;
   }
 }

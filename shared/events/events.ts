@@ -62,16 +62,39 @@ export const LogEvent = z.object({
   text: z.string(),
 });
 
+/** A command was applied to the run or refused (CTL-01): the audit row, on the feed as it is written. */
+export const ControlEvent = z.object({
+  ...Base,
+  type: z.literal('CONTROL'),
+  outcome: z.enum(['CONTROL_APPLIED', 'CONTROL_REJECTED']),
+  /** The command name, or `command: reason` for a refusal. */
+  status: z.string(),
+  actor: z.string(),
+});
+
+/** A message started or stopped waiting for a signal at a WAIT_FOR_SIGNAL node (CTL-05): the inbox's feed. */
+export const ApprovalEvent = z.object({
+  ...Base,
+  type: z.literal('APPROVAL'),
+  nodeId: z.string(),
+  signal: z.string(),
+  messageId: z.string(),
+  state: z.enum(['OPEN', 'CLOSED']),
+  /** How a CLOSED wait ended: APPROVED, REJECTED, or ABANDONED (timeout, stop, cancel). */
+  decision: z.enum(['APPROVED', 'REJECTED', 'ABANDONED']).optional(),
+});
+
 /** Every state change is one of these; the UI, the SSE feed and the tracker consume the same events. */
-export const StudioEvent = z.discriminatedUnion('type', [ExecutionStatusEvent, NodeStatusEvent, NodeResultEvent, LogEvent]);
+export const StudioEvent = z.discriminatedUnion('type', [ExecutionStatusEvent, NodeStatusEvent, NodeResultEvent, LogEvent, ControlEvent, ApprovalEvent]);
 export type StudioEvent = z.infer<typeof StudioEvent>;
 export type StudioEventType = StudioEvent['type'];
 export const STUDIO_EVENT_TYPES = StudioEvent.options.map((o) => o.shape.type.value);
+export const StudioEventType = z.enum(['EXECUTION_STATUS', 'NODE_STATUS', 'NODE_RESULT', 'LOG', 'CONTROL', 'APPROVAL']);
 
 /** Filter of an event subscription (`GET /api/events/stream?executionId=&type=`). */
 export const EventFilter = z.object({
   executionId: z.string().optional(),
-  type: z.array(z.enum(['EXECUTION_STATUS', 'NODE_STATUS', 'NODE_RESULT', 'LOG'])).optional(),
+  type: z.array(StudioEventType).optional(),
 });
 export type EventFilter = z.infer<typeof EventFilter>;
 

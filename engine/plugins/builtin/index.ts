@@ -9,6 +9,7 @@ import { routerPlugin } from './router/router.plugin';
 import { splitPlugin } from './split/split.plugin';
 import { subWorkflowPlugin } from './sub-workflow/sub-workflow.plugin';
 import { transformPlugin } from './transform/transform.plugin';
+import { waitForSignalPlugin } from './wait-for-signal/wait-for-signal.plugin';
 
 /** The node types that ship with the engine, in palette order. */
 export function builtinPlugins(): Array<Plugin<never>> {
@@ -21,6 +22,7 @@ export function builtinPlugins(): Array<Plugin<never>> {
     splitPlugin,
     aggregatePlugin,
     subWorkflowPlugin,
+    waitForSignalPlugin,
     consoleTerminalPlugin,
     resultTerminalPlugin,
   ] as unknown as Array<Plugin<never>>;
