@@ -15,6 +15,7 @@ import { useAddNode } from './features/editor/use-add-node';
 import { ProblemsPanel } from './features/problems/ProblemsPanel';
 import { useLiveValidation } from './features/problems/live-validation';
 import { RunsPanel } from './features/runs/RunsPanel';
+import { SchedulerPanel } from './features/scheduler/SchedulerPanel';
 import { SessionsDialog } from './features/sessions/SessionsDialog';
 import { SaveNoteDialog } from './features/versions/SaveNoteDialog';
 import { DiffBanner, VersionsPanel } from './features/versions/VersionsPanel';
@@ -63,7 +64,7 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
           <Inspector />
         </CollapsiblePanel>
       </main>
-      <BottomPanel problems={<ProblemsPanel />} runs={<RunsPanel onSelect={(id) => void actions.showRun(id)} />} versions={<VersionsPanel actions={actions} />} />
+      <BottomPanel problems={<ProblemsPanel />} runs={<RunsPanel onSelect={(id) => void actions.showRun(id)} />} versions={<VersionsPanel actions={actions} />} scheduler={<SchedulerPanel schedule={schedule} />} />
       <StudioDialogs actions={actions} />
       <ConfirmHost />
     </div>

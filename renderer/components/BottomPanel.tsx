@@ -4,8 +4,8 @@ import { useProblems } from '../store/problems-store';
 import { useStudio } from '../store/studio-store';
 import type { BottomTab } from '../store/ui-slice';
 
-/** Bottom panel tabs (Radix Tabs, our component kit): Problems, Runs and Versions. */
-export function BottomPanel({ problems, runs, versions }: { problems: ReactNode; runs: ReactNode; versions: ReactNode }) {
+/** Bottom panel tabs (Radix Tabs, our component kit): Problems, Runs, Versions and Scheduler. */
+export function BottomPanel({ problems, runs, versions, scheduler }: { problems: ReactNode; runs: ReactNode; versions: ReactNode; scheduler: ReactNode }) {
   const tab = useStudio((s) => s.bottomTab);
   const setTab = useStudio((s) => s.setBottomTab);
   const issueCount = useProblems((s) => s.issues.length);
@@ -27,6 +27,9 @@ export function BottomPanel({ problems, runs, versions }: { problems: ReactNode;
           Versions
           {versionCount > 0 && <span className="tab-count">{versionCount}</span>}
         </Tabs.Trigger>
+        <Tabs.Trigger className="tab" value="scheduler" data-testid="scheduler-tab">
+          Scheduler
+        </Tabs.Trigger>
       </Tabs.List>
       <Tabs.Content className="tab-content" value="problems">
         {problems}
@@ -36,6 +39,9 @@ export function BottomPanel({ problems, runs, versions }: { problems: ReactNode;
       </Tabs.Content>
       <Tabs.Content className="tab-content" value="versions">
         {versions}
+      </Tabs.Content>
+      <Tabs.Content className="tab-content" value="scheduler">
+        {scheduler}
       </Tabs.Content>
     </Tabs.Root>
   );

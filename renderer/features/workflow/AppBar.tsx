@@ -95,9 +95,9 @@ export function AppBar({ actions }: { actions: StudioActions }) {
       {payloadOpen && (
         <RunPayloadDialog
           onCancel={() => setPayloadOpen(false)}
-          onRun={(payload) => {
+          onRun={(payload, options) => {
             setPayloadOpen(false);
-            void actions.run(payload);
+            void actions.run(payload, options);
           }}
         />
       )}

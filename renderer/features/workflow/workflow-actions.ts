@@ -23,8 +23,8 @@ export interface StudioActions extends FileActions, VersionActions, SessionActio
   newWorkflow(session?: string): void;
   /** Saves the open workflow (with an optional note on the version); false (with the reason in the banner) when refused. */
   save(note?: string): Promise<boolean>;
-  /** Saves first when needed, starts a run and shows it live. */
-  run(payload?: Record<string, unknown>): Promise<void>;
+  /** Saves first when needed, starts a run (with an idempotency key when given) and shows it live. */
+  run(payload?: Record<string, unknown>, options?: { idempotencyKey?: string }): Promise<void>;
   showRun(executionId: string): Promise<void>;
   refreshRuns(): Promise<void>;
 }
@@ -120,7 +120,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       }
     },
 
-    async run(payload = {}) {
+    async run(payload = {}, options = {}) {
       const before = studio.getState();
       if (before.running) return;
       if (before.dirty || before.storedWorkflowId === null || before.storedWorkflowId !== before.workflowId) {
@@ -131,7 +131,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       if (workflowId === null) return;
       state.setRunning(true);
       try {
-        const { executionId } = await api['runs.start']({ session: state.session, workflowId, payload });
+        const { executionId } = await api['runs.start']({ session: state.session, workflowId, payload, ...options });
         clearBanner('run-error');
         state.upsertRun({ executionId, session: state.session, workflowId, definitionVersion: state.storedVersion ?? '', status: 'PENDING', createdAt: Date.now() });
         state.setBottomTab('runs');
