@@ -114,6 +114,20 @@ describe('ENG-05 clocks and timeouts', () => {
     expect(h.engine.getRun(id).error?.code).toBe('RUN_DEADLINE');
   });
 
+  it('a timeout given as an expression starts at the default and is re-timed at the first message', async () => {
+    const h = harness([hang(), recorder().plugin]);
+    const id = await h.run(chain('expr', [{ nodeId: 'h', type: 'HANG', timeoutSeconds: '${payload.secs:int}' }]), { secs: 90 });
+    await h.clock.advanceAsync(30_000); // the default (30 s) no longer applies
+    expect(h.statuses(id)['h']).toBe('RUNNING');
+    await h.clock.advanceAsync(60_000);
+    expect(await h.engine.waitForRun(id)).toBe('FAILURE');
+    expect(h.statuses(id)['h']).toBe('TIMED_OUT');
+    const bad = await h.run(chain('expr-bad', [{ nodeId: 'h', type: 'HANG', timeoutSeconds: '${payload.secs:int}' }]), { secs: 'soon' });
+    expect(await h.engine.waitForRun(bad)).toBe('FAILURE');
+    expect(h.engine.getRun(bad).nodes.find((n) => n.nodeId === 'h')?.error?.name).toBe('BadInputError');
+    expect(h.engine.validate(chain('expr-refused', [{ nodeId: 'h', type: 'HANG', timeoutSeconds: 'soon' }])).issues[0]).toMatchObject({ code: 'DEF-02/schema', path: 'nodes.1.timeoutSeconds' });
+  });
+
   it('pausable timers keep their remaining time across a freeze', () => {
     const clock = new ManualClock(0);
     const timers = new NodeTimers(clock);

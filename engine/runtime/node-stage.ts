@@ -2,7 +2,8 @@ import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
 import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import { Channel, EMPTY, END } from './channel';
-import { CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
+import { BadInputError, CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
+import { renderTemplate } from '../plugins/expressions/template';
 import { runWithPolicy } from './message-attempts';
 import type { Message, OutputMessage } from './message';
 import { type NodeTimers, type NodeTimer } from './node-timers';
@@ -62,6 +63,8 @@ export class NodeStage implements ContextHost {
   private abortReason: unknown = undefined;
   private halt: NodeHalt | null = null;
   private busy = false;
+  /** The idle timeout in force: the prepared one, or the one a templated `timeoutSeconds` gave at the first message. */
+  private idleTimeoutMs: number;
   private lastActivity = 0;
   private frozenAt = 0;
   private watchdog: NodeTimer | null = null;
@@ -76,6 +79,7 @@ export class NodeStage implements ContextHost {
     channelCapacity: number,
   ) {
     this.timers = run.timers();
+    this.idleTimeoutMs = node.idleTimeoutMs;
     const buffer = node.edgeBuffer;
     this.input = node.incoming === 0 ? null : buffer
       ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
@@ -215,7 +219,7 @@ export class NodeStage implements ContextHost {
   // --- the loop ---------------------------------------------------------------------------------
 
   private async runTrigger(start: Message): Promise<void> {
-    this.firstActivity();
+    this.firstActivity(start);
     this.report.counts.received++;
     const message = this.valveEngaged() ? await this.valve.admit(start) : start;
     if (this.stopped() || message === SKIP) return;
@@ -229,7 +233,7 @@ export class NodeStage implements ContextHost {
       let item = input.tryTake();
       if (item === EMPTY) item = await input.take();
       if (item === END) break;
-      if (this.report.counts.received === 0) this.firstActivity();
+      if (this.report.counts.received === 0) this.firstActivity(item);
       this.report.counts.received++;
       let message: Message | typeof SKIP = item;
       if (this.valveEngaged()) {
@@ -306,7 +310,7 @@ export class NodeStage implements ContextHost {
   guard<T>(work: Promise<T>): Promise<T> {
     this.busy = true;
     this.activity();
-    if (this.watchdog === null) this.armWatchdog(this.node.idleTimeoutMs);
+    if (this.watchdog === null) this.armWatchdog(this.idleTimeoutMs);
     return new Promise<T>((resolve, reject) => {
       this.failWait = reject;
       work.then(
@@ -338,14 +342,15 @@ export class NodeStage implements ContextHost {
       this.watchdog = null;
       if (!this.busy) return; // re-armed by the next wait
       const idle = this.timers.now() - this.lastActivity;
-      const limit = this.node.idleTimeoutMs;
+      const limit = this.idleTimeoutMs;
       if (idle >= limit) this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" was idle for ${limit} ms (timeout)`, 'IDLE_TIMEOUT'));
       else this.armWatchdog(limit - idle);
     }, delayMs);
   }
 
-  private firstActivity(): void {
+  private firstActivity(first: Message): void {
     this.report.set('RUNNING');
+    if (this.node.idleTimeoutTemplate !== null) this.idleTimeoutMs = retimed(this.node.nodeId, this.node.idleTimeoutTemplate, first);
     const deadline = this.node.policy.deadlineMs;
     if (deadline !== null) {
       this.timers.set(() => this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" passed its deadline of ${deadline} ms`, 'DEADLINE')), deadline);
@@ -416,4 +421,12 @@ export class NodeStage implements ContextHost {
 
 function isThenable(value: unknown): value is Promise<PluginResult> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Renders a templated `timeoutSeconds` against the first message (ENG-05); anything but a positive number is bad input. */
+function retimed(nodeId: string, template: string, first: Message): number {
+  const seconds = renderTemplate(template, { payload: first.payload, metadata: first.metadata, context: {} });
+  const value = typeof seconds === 'number' ? seconds : Number(seconds);
+  if (!Number.isFinite(value) || value <= 0) throw new BadInputError(`node "${nodeId}": timeoutSeconds ${template} gave ${JSON.stringify(seconds)}, not a positive number of seconds`);
+  return value * 1000;
 }

@@ -15,6 +15,8 @@ export interface PreparedNode {
   readonly policy: NodePolicy;
   /** Idle timeout (ENG-05): `timeoutSeconds`, else the plugin's default, else 30 s. */
   readonly idleTimeoutMs: number;
+  /** `timeoutSeconds` as a template: the node starts with the default and is re-timed at its first message. */
+  readonly idleTimeoutTemplate: string | null;
   /** `engine.edgeBuffer`: a dropping buffer in front of the node instead of back-pressure (ENG-01). */
   readonly edgeBuffer: { size: number; overflow: 'DROP_OLDEST' | 'DROP_NEWEST' } | null;
   /** Children per output port. */
@@ -57,6 +59,7 @@ function assembleCommon(node: NodeDefinition, plugin: Plugin<unknown>, wiring: W
     trigger: policy.trigger ?? 'ALL_SUCCESS',
     policy: resolvePolicy(policy),
     idleTimeoutMs,
+    idleTimeoutTemplate: typeof node.timeoutSeconds === 'string' ? node.timeoutSeconds : null,
     edgeBuffer: policy.edgeBuffer ?? null,
     outgoing: wiring.outgoing,
     incoming: wiring.incoming,

@@ -69,7 +69,7 @@ export function gate(): { open: () => void; opened: Promise<void> } {
 }
 
 /** A chain definition: `t` (API_TRIGGER) → each of `middle` → `out` (the given terminal type). */
-export function chain(workflowId: string, middle: Array<{ nodeId: string; type: string; config?: Record<string, unknown>; timeoutSeconds?: number }>, terminal = 'REC'): WorkflowDefinitionInput {
+export function chain(workflowId: string, middle: Array<{ nodeId: string; type: string; config?: Record<string, unknown>; timeoutSeconds?: number | string }>, terminal = 'REC'): WorkflowDefinitionInput {
   const nodes = [{ nodeId: 't', type: 'API_TRIGGER' }, ...middle.map((n) => ({ config: {}, ...n })), { nodeId: 'out', type: terminal }];
   const edges = nodes.slice(1).map((n, i) => ({ source: nodes[i]!.nodeId, target: n.nodeId }));
   return { workflowId, nodes, edges };

@@ -1,4 +1,5 @@
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
+import { controlCommand } from './control.command';
 import { runCommand } from './run.command';
 import { serveCommand } from './serve.command';
 import { USAGE } from './usage';
@@ -10,6 +11,7 @@ const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   validate: validateCommand,
   run: runCommand,
+  control: controlCommand,
   help: async (_args, io) => {
     io.out(USAGE);
     return EXIT_OK;

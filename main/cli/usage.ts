@@ -11,7 +11,10 @@ Usage:
       Check a workflow JSON file; prints each issue as "code node path: message", or "valid".
   yukta run FILE [--payload JSON] [--session S]
       Run a workflow file once in memory and print its progress and final status.
+  yukta control ID pause|resume|step N|stop [--mode DRAIN|CANCEL|KILL]|signal NODE [--data JSON] [--reject]
+      Send a command to run ID on a running "yukta serve" (--url, default http://127.0.0.1:4310);
+      --node X aims pause, resume, step and stop at one node. Exits 0 once applied, 1 when refused.
   yukta help
       Show this text.
 
-Exit codes: 0 success, 1 invalid workflow or unsuccessful run, 2 bad command line or unreadable file.`;
+Exit codes: 0 success, 1 invalid workflow, unsuccessful run or refused command, 2 bad command line or unreadable file.`;

@@ -1,6 +1,7 @@
 import type { OperationName, OperationOutput, ParsedInput } from '../../shared/api/contract';
 import type { Caller } from '../../shared/api/roles';
 import type { Engine } from '../../engine/index';
+import { createControlHandlers } from './control-handlers';
 
 export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, caller: Caller) => Promise<OperationOutput<K>>;
 
@@ -28,8 +29,7 @@ export function createOperationHandlers(engine: Engine): OperationHandlers {
     'runs.start': async ({ session, workflowId, payload, idempotencyKey }) => engine.startRun({ session, workflowId, payload, idempotencyKey }),
     'runs.get': async ({ executionId }) => engine.getRun(executionId),
     'runs.list': async (query) => engine.listRuns(query),
-    'runs.setPriority': async ({ executionId, priority }, caller) => engine.setRunPriority(executionId, priority, caller.actor),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
-    'scheduler.setLimits': async (patch, caller) => engine.setSchedulerLimits(patch, caller.actor),
+    ...createControlHandlers(engine),
   };
 }

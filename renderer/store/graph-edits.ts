@@ -13,7 +13,7 @@ export type GraphEdit =
   | { kind: 'set-label'; nodeId: string; label: string }
   /** `field` names the form field or editor being typed in: consecutive edits of one field are one undo step. */
   | { kind: 'set-config'; nodeId: string; config: Record<string, unknown>; field?: string }
-  | { kind: 'set-timeout'; nodeId: string; timeoutSeconds: number | undefined }
+  | { kind: 'set-timeout'; nodeId: string; timeoutSeconds: number | string | undefined }
   /** Paste or duplicate: the nodes (fresh ids) and their internal edges, selected afterwards. */
   | { kind: 'add-graph'; nodes: readonly StudioNode[]; edges: readonly StudioEdge[] }
   /** Auto-layout: new positions for many nodes, one undo step. */
@@ -133,7 +133,7 @@ function flowEdges(graph: GraphShape, all: EdgeChange<StudioEdge>[]): EditResult
   return { nodes: graph.nodes, edges: applyEdgeChanges(changes, graph.edges), changed };
 }
 
-function setTimeoutSeconds(data: StudioNode['data'], timeoutSeconds: number | undefined): StudioNode['data'] {
+function setTimeoutSeconds(data: StudioNode['data'], timeoutSeconds: number | string | undefined): StudioNode['data'] {
   if (data.timeoutSeconds === timeoutSeconds) return data;
   const { timeoutSeconds: _old, ...rest } = data;
   return timeoutSeconds === undefined ? rest : { ...rest, timeoutSeconds };

@@ -10,7 +10,8 @@ export type StudioNodeData = {
   type: string;
   config: Record<string, unknown>;
   label?: string;
-  timeoutSeconds?: number;
+  /** Seconds, or a typed template such as `${payload.secs:int}` (ENG-05). */
+  timeoutSeconds?: number | string;
   /** Only on the read-only canvas of a version diff. */
   diff?: DiffMark;
 };

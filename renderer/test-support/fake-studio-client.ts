@@ -10,6 +10,7 @@ import type { NodeTypeInfo } from '../../shared/workflow/node-type';
 import { validateGraph } from '../../shared/workflow/graph-validation';
 import { hasErrors } from '../../shared/workflow/validation-issue';
 import { diffWorkflows } from '../../shared/workflow/workflow-diff';
+import { createFakeControl } from './fake-control';
 import { createFakeHistory } from './fake-history';
 import { createFakeScheduler } from './fake-scheduler';
 
@@ -44,6 +45,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
 
   const client: StudioClient = {
     ...scheduler.ops,
+    ...createFakeControl().ops,
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),

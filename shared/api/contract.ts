@@ -5,10 +5,12 @@ import { WorkflowDefinition } from '../workflow/definition.schema';
 import { NodeTypeInfo } from '../workflow/node-type';
 import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
+import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, SignalDecision } from './control.schema';
 import type { Role } from './roles';
 import { RunDetail, RunSummary } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
+import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -157,6 +159,69 @@ export const STUDIO_API = {
     output: SchedulerLimits,
     role: 'ADMIN',
     http: { method: 'POST', path: '/api/scheduler/limits' },
+  }),
+  'control.send': op({
+    summary: 'Send a command to a run (CTL-01): answered once applied, in the run\'s order; reviewed and audited.',
+    input: z.object({ executionId: Identifier, command: ControlCommand }),
+    output: ControlResult,
+    role: 'OPERATOR',
+    http: { method: 'POST', path: '/api/executions/:executionId/control' },
+  }),
+  'control.state': op({
+    summary: 'A run\'s valves for the debugger (CTL-02): per node paused, skipped, steps left, breakpoint, held message.',
+    input: z.object({ executionId: Identifier }),
+    output: ControlState,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions/:executionId/control' },
+  }),
+  'control.audit': op({
+    summary: 'The control audit, newest first: CONTROL_APPLIED / CONTROL_REJECTED rows, filtered by run, actor and type.',
+    input: ControlAuditQuery,
+    output: ControlAuditPage,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/control/audit' },
+  }),
+  'approvals.list': op({
+    summary: 'Open approvals across runs, oldest first (CTL-05): messages waiting at WAIT_FOR_SIGNAL nodes.',
+    input: z.object({ executionId: Identifier.optional(), limit: z.coerce.number().int().min(1).max(1000).default(200) }),
+    output: z.array(Approval),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/approvals' },
+  }),
+  'signals.send': op({
+    summary: 'Approve or reject at a WAIT_FOR_SIGNAL node (a Signal command): ACCEPTED, or QUEUED until the node waits.',
+    input: z.object({ executionId: Identifier, nodeId: Identifier, decision: SignalDecision.default('APPROVE'), data: z.unknown().optional() }),
+    output: ControlResult,
+    role: 'OPERATOR',
+    http: { method: 'POST', path: '/api/executions/:executionId/signal' },
+  }),
+  'supervisors.list': op({
+    summary: 'Reviewers (CONTROL_PLANE) and supervisors (SUPERVISOR) in order, with dry-run flag, command counts and drops.',
+    input: z.object({}),
+    output: z.array(SupervisorInfo),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/supervisors' },
+  }),
+  'supervisors.getRules': op({
+    summary: 'The rule supervisor\'s rules of a session (CTL-07).',
+    input: z.object({ session: Identifier }),
+    output: z.array(SupervisorRule),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/supervisors/rules/:session' },
+  }),
+  'supervisors.setRules': op({
+    summary: 'Replace the rule supervisor\'s rules of a session: CEL condition on an event → command for its run.',
+    input: z.object({ session: Identifier, rules: SupervisorRules }),
+    output: z.array(SupervisorRule),
+    role: 'ADMIN',
+    http: { method: 'PUT', path: '/api/supervisors/rules/:session' },
+  }),
+  'plugins.control': op({
+    summary: 'A plugin-level control message to a node of a workflow, in every live run (CTL-08): heartbeat, statistics, or a plugin\'s own kind.',
+    input: PluginControlInput.extend({ session: Identifier, workflowId: Identifier, nodeId: Identifier }),
+    output: PluginControlReply,
+    role: 'OPERATOR',
+    http: { method: 'POST', path: '/api/workflows/:session/:workflowId/nodes/:nodeId/control' },
   }),
   'sessions.list': op({
     summary: 'List sessions with their workflow counts and default execution timeouts (`default` always exists).',

@@ -7,6 +7,9 @@ export const MAX_EDGES = 2000;
 
 export const Position = z.object({ x: z.number().finite(), y: z.number().finite() });
 
+/** A timeout given as one typed template, read from the node's first message. */
+export const TimeoutTemplate = z.string().regex(/^\$\{\s*(payload|metadata)(\.[^}:]+)*(:(int|float))?\s*\}$/, 'a number, or one template such as ${payload.secs:int}');
+
 /** A node's config: any JSON object; `config.engine` holds the engine policy, checked by validation. */
 export const NodeConfig = z.record(z.string(), z.unknown());
 
@@ -14,7 +17,11 @@ export const NodeDefinition = z.object({
   nodeId: Identifier,
   type: Identifier,
   config: NodeConfig.default({}),
-  timeoutSeconds: z.number().positive().optional(),
+  /**
+   * Idle timeout in seconds (ENG-05), or a typed template such as `${payload.secs:int}`: unknown until the
+   * node's first message, so the node starts with its plugin's default and is re-timed at that message.
+   */
+  timeoutSeconds: z.union([z.number().positive(), TimeoutTemplate]).optional(),
   position: Position.optional(),
   label: z.string().max(200).optional(),
 });

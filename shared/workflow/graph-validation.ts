@@ -48,7 +48,9 @@ function checkNodes(def: WorkflowDefinition, catalog: NodeTypeCatalog | undefine
     if (catalog && !catalog.has(node.type)) {
       issues.push(error('DEF-02/unknown-type', `node "${node.nodeId}" has unknown type "${node.type}"`, { nodeId: node.nodeId, path: `nodes.${i}.type` }));
     }
-    checkPolicy(node.config['engine'], node.timeoutSeconds, node.nodeId, `nodes.${i}.config.engine`, issues);
+    // A templated timeout is only known at the first message; the policy check then has nothing to compare with.
+    const timeout = typeof node.timeoutSeconds === 'number' ? node.timeoutSeconds : undefined;
+    checkPolicy(node.config['engine'], timeout, node.nodeId, `nodes.${i}.config.engine`, issues);
   });
   return index;
 }

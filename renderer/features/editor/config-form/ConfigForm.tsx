@@ -19,7 +19,7 @@ export function ConfigForm({ nodeId, data, info, issues }: { nodeId: string; dat
 
   const onFieldChange = (path: readonly string[], value: unknown) => {
     if (pathKey(path) === TIMEOUT_FIELD.key) {
-      edit({ kind: 'set-timeout', nodeId, timeoutSeconds: typeof value === 'number' ? value : undefined });
+      edit({ kind: 'set-timeout', nodeId, timeoutSeconds: typeof value === 'number' || (typeof value === 'string' && value.startsWith('${')) ? value : undefined });
       return;
     }
     const current = useStudio.getState().nodes.find((n) => n.id === nodeId)?.data.config ?? {};
