@@ -8,7 +8,8 @@ import type { NodeTimers } from './node-timers';
  * one null check per message.
  */
 export interface NodeRecorder {
-  record(port: string, payload: unknown, metadata: Readonly<Record<string, string>>): void;
+  /** Records one output; false once nothing more will be kept for this node (a cap passed), so the caller stops calling. */
+  record(port: string, payload: unknown, metadata: Readonly<Record<string, string>>): boolean;
   /** The durable end marker: the node ended with this status. */
   end(status: Status): void;
 }

@@ -31,8 +31,12 @@ export interface OutputOwner {
 export class StageOutput {
   private targets: Map<string, Array<Channel<Message>>> | null = null;
   private nextMessageId = 1;
+  /** Dropped once it says it keeps nothing more: past a cap, recording costs one null check per message. */
+  private recorder: NodeRecorder | null;
 
-  constructor(private readonly owner: OutputOwner) {}
+  constructor(private readonly owner: OutputOwner) {
+    this.recorder = owner.recorder;
+  }
 
   /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
   emitAll(result: PluginResult, input: Message | undefined): Promise<void> | undefined {
@@ -103,8 +107,7 @@ export class StageOutput {
     if (targets === undefined) return undefined;
     const payload = this.owner.freezeMessages ? deepFreeze(out.payload) : out.payload;
     const message: Message = { id: `${this.owner.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
-    const recorder = this.owner.recorder;
-    if (recorder !== null) recorder.record(port, payload, message.metadata);
+    if (this.recorder !== null && !this.recorder.record(port, payload, message.metadata)) this.recorder = null;
     for (let i = 0; i < targets.length; i++) {
       if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
     }

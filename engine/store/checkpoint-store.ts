@@ -35,6 +35,8 @@ export interface CheckpointStore {
 
 /** Appends to one node's checkpoint. */
 export interface CheckpointWriter {
+  /** True once the node passed a cap: nothing more is kept, so callers can skip building messages. */
+  readonly full: boolean;
   append(message: RecordedMessage): void;
   markDone(status: Status): void;
 }

@@ -79,7 +79,10 @@ export class RunArchive {
 function nodeRecorder(checkpoints: CheckpointStore, executionId: string, nodeId: string): NodeRecorder {
   const writer = checkpoints.writer(executionId, nodeId);
   return {
-    record: (port, payload, metadata) => writer.append({ port, payload, metadata }),
+    record: (port, payload, metadata) => {
+      writer.append({ port, payload, metadata });
+      return !writer.full;
+    },
     end: (status) => writer.markDone(status),
   };
 }

@@ -44,6 +44,9 @@ export class MemoryCheckpointStore implements CheckpointStore {
   writer(executionId: string, nodeId: string): CheckpointWriter {
     const node = this.node(executionId, nodeId);
     return {
+      get full() {
+        return node.overCap !== null;
+      },
       append: (message) => this.appendTo(node, message),
       markDone: (status) => (node.end = status),
     };

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryCheckpointStore, OTHER_PAYLOAD_BYTES, payloadBytes } from './memory-checkpoint-store';
+
+const msg = (payload: unknown) => ({ port: 'out', payload, metadata: {} });
+
+describe('CTL-04 checkpoint caps (memory store)', () => {
+  it('counts strings by length, byte arrays by size, other payloads 1 KiB', () => {
+    expect(payloadBytes('abcd')).toBe(4);
+    expect(payloadBytes(new Uint8Array(10))).toBe(10);
+    expect(payloadBytes({ a: 1 })).toBe(OTHER_PAYLOAD_BYTES);
+  });
+
+  it('stops recording a node past its message cap, keeps none of it, and says why; the end marker stays', () => {
+    const store = new MemoryCheckpointStore({ maxMessagesPerNode: 2, maxBytesPerNode: 1_000_000 });
+    const writer = store.writer('r', 'n');
+    writer.append(msg(1));
+    writer.append(msg(2));
+    expect(writer.full).toBe(false);
+    writer.append(msg(3));
+    expect(writer.full).toBe(true);
+    writer.markDone('SUCCESS');
+    expect(store.read('r', 'n')).toEqual({ messages: [], bytes: 0, end: 'SUCCESS', overCap: 'more than 2 messages' });
+  });
+
+  it('stops past the byte cap; drop forgets a run', () => {
+    const store = new MemoryCheckpointStore({ maxMessagesPerNode: 100, maxBytesPerNode: 5 });
+    store.append('r', 'n', msg('abc'));
+    expect(store.read('r', 'n')!.messages).toHaveLength(1);
+    store.append('r', 'n', msg('abc'));
+    expect(store.read('r', 'n')!.overCap).toBe('more than 5 bytes');
+    store.drop('r');
+    expect(store.read('r', 'n')).toBeNull();
+  });
+});
