@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { loadHostSettings } from '../host/host-settings';
 import { STORE_KINDS, StudioHost, type StoreKind } from '../host/studio-host';
 import { createHttpServer, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../http/http-server';
 import { LOOPBACK_HOSTNAMES } from '../http/local-access';
@@ -55,7 +56,13 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const store = parseStore(values.store);
   const bindHost = values.host ?? DEFAULT_HTTP_HOST;
   const folder = dataDir(values.data);
-  const host = new StudioHost({ dataDir: folder, store, onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  let settings;
+  try {
+    settings = loadHostSettings(folder, process.env);
+  } catch (error) {
+    throw new CliError(`settings: ${(error as Error).message}`, EXIT_USAGE);
+  }
+  const host = new StudioHost({ dataDir: folder, store, settings, onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
   const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
   let url: string;
   try {
@@ -72,7 +79,8 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   io.out(`Workflows: ${STORE_DESCRIPTIONS[store]}`);
   if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
   const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
-  if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
+  if (host.apiKeys.enabled) io.out(`API keys: ${host.apiKeys.list().length} set; every API request must present one (Authorization: Bearer or X-API-Key).`);
+  else if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
   const signal = await stopped;
   io.out(`Stopping (${signal})…`);
   await server.close();

@@ -4,7 +4,9 @@
  * reachable: navigation, new windows, permissions and remote requests are refused (SEC-03).
  */
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, session, type Session, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, type Session, type WebContents } from 'electron';
+import { loadHostSettings } from '../host/host-settings';
+import { EncryptedSecretStore } from '../host/secret-store';
 import { StudioHost } from '../host/studio-host';
 import type { StudioHttpServer } from '../http/http-server';
 import { APP_SCHEME } from '../ipc/app-origin';
@@ -58,11 +60,11 @@ function createWindow(): void {
   void window.loadURL(rendererEntryUrl(devServerUrl));
 }
 
-/** The HTTP API stays off in the desktop app unless YUKTA_HTTP_ENABLED=1 (`yukta.http.enabled`). */
+/** The HTTP API stays off in the desktop app unless `yukta.http.enabled` (settings file, or YUKTA_HTTP_ENABLED=1). */
 async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Promise<void> {
-  if (process.env.YUKTA_HTTP_ENABLED !== '1') return;
+  if (studio.settings['yukta.http.enabled'] !== true) return;
   const { createHttpServer } = await import('../http/http-server');
-  const port = Number(process.env.YUKTA_HTTP_PORT ?? 4310);
+  const port = studio.settings['yukta.http.port'] ?? 4310;
   http = await createHttpServer({ host: studio, rendererDir, bind: { host: '127.0.0.1', port } });
   const { url } = await http.listen();
   console.log(`Yukta Studio HTTP API at ${url}`);
@@ -71,7 +73,9 @@ async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Prom
 async function start(): Promise<void> {
   await app.whenReady();
   secureSession(session.defaultSession, RENDERER_DIR);
-  host = new StudioHost({ dataDir: process.env.YUKTA_DATA_DIR || app.getPath('userData'), onInternalError: (e) => console.error('yukta: internal error', e) });
+  const dataDir = process.env.YUKTA_DATA_DIR || app.getPath('userData');
+  // Secrets stored in the studio are encrypted by the OS keychain (safeStorage); settings from <data>/settings.json + environment.
+  host = new StudioHost({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender: createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {}) });
   await startHttpIfEnabled(host, RENDERER_DIR);
   createWindow();

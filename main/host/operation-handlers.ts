@@ -2,6 +2,7 @@ import type { OperationName, OperationOutput, ParsedInput } from '../../shared/a
 import type { Caller } from '../../shared/api/roles';
 import type { Engine } from '../../engine/index';
 import { createControlHandlers } from './control-handlers';
+import { createSecurityHandlers, type SecurityServices } from './security-handlers';
 
 export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, caller: Caller) => Promise<OperationOutput<K>>;
 
@@ -9,7 +10,7 @@ export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, 
 export type OperationHandlers = { [K in OperationName]: OperationHandler<K> };
 
 /** The StudioApi implemented on the engine. */
-export function createOperationHandlers(engine: Engine): OperationHandlers {
+export function createOperationHandlers(engine: Engine, security: SecurityServices): OperationHandlers {
   return {
     'nodeTypes.list': async () => engine.nodeTypes(),
     'workflows.list': async ({ session }) => engine.listWorkflows(session),
@@ -31,5 +32,6 @@ export function createOperationHandlers(engine: Engine): OperationHandlers {
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
     ...createControlHandlers(engine),
+    ...createSecurityHandlers(security),
   };
 }

@@ -39,9 +39,11 @@ async function failure(p: Promise<unknown>): Promise<StudioApiError> {
 describe('StudioApi contract over the in-memory transport pair', () => {
   it('declares every operation with a schema, a role and a REST route', () => {
     expect(OPERATION_NAMES.sort()).toEqual([
+      'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke',
       'approvals.list', 'control.audit', 'control.send', 'control.state',
       'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.setPriority', 'runs.start',
       'scheduler.get', 'scheduler.setLimits',
+      'secrets.delete', 'secrets.list', 'secrets.set',
       'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename',
       'signals.send', 'supervisors.getRules', 'supervisors.list', 'supervisors.setRules',
       'workflows.delete', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save', 'workflows.validate', 'workflows.versions',

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EVENTS_HTTP_PATH } from '../../shared/api/contract';
 import { StudioApiError } from '../../shared/api/errors';
-import { roleAllows } from '../../shared/api/roles';
+import { roleAllows, type Caller } from '../../shared/api/roles';
 import { EventFilter, type StudioEvent } from '../../shared/events/events';
 import { joinPath } from '../../shared/workflow/validation-issue';
 import type { StudioHost } from '../host/studio-host';
@@ -42,6 +42,14 @@ export function sseBatchMessage(batch: StudioEvent[]): string {
   return `${id}event: batch\ndata: ${JSON.stringify(batch)}\n\n`;
 }
 
+/** A key limited to sessions (SEC-01) sees only the events of their runs. */
+function sessionFilter(host: StudioHost, sessions: readonly string[]): (event: StudioEvent) => boolean {
+  return (event) => {
+    const session = event.type === 'EXECUTION_STATUS' ? event.session : host.runSession(event.executionId);
+    return session !== null && sessions.includes(session);
+  };
+}
+
 /** Open streams, so closing the server can end them (an open stream would keep it from closing). */
 export type OpenStreams = Set<ServerResponse>;
 
@@ -64,8 +72,9 @@ export function registerEventStream(app: FastifyInstance, host: StudioHost, reso
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   app.get(EVENTS_HTTP_PATH, async (request: FastifyRequest, reply) => {
     let filter: EventFilter;
+    let caller: Caller;
     try {
-      const caller = resolveCaller(request);
+      caller = resolveCaller(request);
       if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `the event stream needs role VIEWER; ${caller.actor} has ${caller.role}`);
       filter = eventFilterFromQuery(request.query as Record<string, string | string[]>);
     } catch (error) {
@@ -79,7 +88,11 @@ export function registerEventStream(app: FastifyInstance, host: StudioHost, reso
       if (raw.writableLength > MAX_BUFFERED_BYTES) raw.destroy();
       else raw.write(text);
     };
-    const unsubscribe = host.subscribe(filter, (batch) => write(sseBatchMessage(batch)));
+    const scoped = caller.sessions ? sessionFilter(host, caller.sessions) : null;
+    const unsubscribe = host.subscribe(filter, (batch) => {
+      const events = scoped ? batch.filter(scoped) : batch;
+      if (events.length) write(sseBatchMessage(events));
+    });
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
     heartbeat.unref();
     raw.once('close', () => {

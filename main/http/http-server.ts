@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { StudioHost } from '../host/studio-host';
-import { localAdminCaller, type CallerResolver } from './caller';
+import { apiKeyCallerResolver } from './api-key-auth';
+import type { CallerResolver } from './caller';
 import { registerEventStream, type OpenStreams } from './event-stream';
 import { apiErrorFromThrown, sendApiError } from './http-errors';
 import { checkLocalAccess } from './local-access';
@@ -22,9 +23,9 @@ export interface HttpServerOptions {
   rendererDir?: string;
   /** Where to listen; 127.0.0.1:4310 by default, port 0 picks a free port. */
   bind?: { host?: string; port?: number };
-  /** Who calls, from a request (the API-key seam). Defaults to the loopback ADMIN. */
+  /** Who calls, from a request. Defaults to the host's API keys (SEC-01), or the loopback ADMIN while there are none. */
   resolveCaller?: CallerResolver;
-  /** The SEC-01 Host/Origin filter; on by default, for as long as no API key is configured. */
+  /** The SEC-01 Host/Origin filter; on by default, applied for as long as the host has no API key. */
   localAccessOnly?: boolean;
   bodyLimit?: number;
   heartbeatMs?: number;
@@ -51,6 +52,7 @@ function installGuards(app: FastifyInstance, options: HttpServerOptions, streams
   const localAccessOnly = options.localAccessOnly ?? true;
   if (localAccessOnly) {
     app.addHook('onRequest', async (request, reply) => {
+      if (options.host.apiKeys.enabled) return; // every API request presents a key instead
       const refusal = checkLocalAccess({ method: request.method, headers: request.headers });
       if (refusal) return sendApiError(reply, refusal);
     });
@@ -93,7 +95,7 @@ function installNotFound(app: FastifyInstance, servesRenderer: boolean): void {
 export async function createHttpServer(options: HttpServerOptions): Promise<StudioHttpServer> {
   const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: true });
   const streams: OpenStreams = new Set();
-  const resolveCaller = options.resolveCaller ?? localAdminCaller;
+  const resolveCaller = options.resolveCaller ?? apiKeyCallerResolver(options.host.apiKeys);
   installGuards(app, options, streams);
   registerOperationRoutes(app, options.host, resolveCaller);
   registerEventStream(app, options.host, resolveCaller, streams, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });

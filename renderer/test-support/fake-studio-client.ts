@@ -13,6 +13,7 @@ import { diffWorkflows } from '../../shared/workflow/workflow-diff';
 import { createFakeControl } from './fake-control';
 import { createFakeHistory } from './fake-history';
 import { createFakeScheduler } from './fake-scheduler';
+import { createFakeSecurity } from './fake-security';
 
 const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
 
@@ -46,6 +47,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   const client: StudioClient = {
     ...scheduler.ops,
     ...createFakeControl().ops,
+    ...createFakeSecurity().ops,
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),

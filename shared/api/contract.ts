@@ -10,6 +10,7 @@ import type { Role } from './roles';
 import { RunDetail, RunSummary } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
+import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 
@@ -257,6 +258,48 @@ export const STUDIO_API = {
     output: ApplySessionResult,
     role: 'ADMIN',
     http: { method: 'PUT', path: '/api/sessions/:session/config' },
+  }),
+  'apiKeys.list': op({
+    summary: 'List API keys (SEC-01): name, role, sessions, source and fingerprint; never a key or its hash.',
+    input: z.object({}),
+    output: z.array(ApiKeyInfo),
+    role: 'ADMIN',
+    http: { method: 'GET', path: '/api/settings/api-keys' },
+  }),
+  'apiKeys.create': op({
+    summary: 'Create an API key; the answer carries the key, shown this once (only its hash is kept).',
+    input: CreateApiKeyInput,
+    output: CreatedApiKey,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/settings/api-keys' },
+  }),
+  'apiKeys.revoke': op({
+    summary: 'Revoke an API key created in the studio; it stops working at once.',
+    input: z.object({ name: ApiKeyName }),
+    output: z.object({ revoked: z.literal(true) }),
+    role: 'ADMIN',
+    http: { method: 'DELETE', path: '/api/settings/api-keys/:name' },
+  }),
+  'secrets.list': op({
+    summary: 'List secrets usable as decrypted:<name> (SEC-02); values are never returned (masked).',
+    input: z.object({}),
+    output: z.array(SecretInfo),
+    role: 'ADMIN',
+    http: { method: 'GET', path: '/api/settings/secrets' },
+  }),
+  'secrets.set': op({
+    summary: 'Store a secret, encrypted with the OS keychain (desktop app); the value is never shown back.',
+    input: SetSecretInput,
+    output: SecretInfo,
+    role: 'ADMIN',
+    http: { method: 'PUT', path: '/api/settings/secrets/:name' },
+  }),
+  'secrets.delete': op({
+    summary: 'Delete a stored secret.',
+    input: z.object({ name: SecretName }),
+    output: z.object({ deleted: z.literal(true) }),
+    role: 'ADMIN',
+    http: { method: 'DELETE', path: '/api/settings/secrets/:name' },
   }),
 } as const;
 

@@ -14,4 +14,6 @@ export function roleAllows(have: Role, need: Role): boolean {
 export interface Caller {
   actor: string;
   role: Role;
+  /** An API key limited to these sessions (SEC-01) may only touch them; absent for every session. */
+  sessions?: readonly string[];
 }

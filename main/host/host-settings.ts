@@ -1,0 +1,139 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Role } from '../../shared/api/roles';
+import { ApiKeyName } from '../../shared/api/security.schema';
+import { Identifier } from '../../shared/workflow/identifier';
+import { joinPath } from '../../shared/workflow/validation-issue';
+import type { ConfiguredApiKey } from './api-keys';
+import { readJsonFile } from './json-file';
+
+/** The host's settings file in the data folder: flat `yukta.*` keys, e.g. `{"yukta.process.enabled": true}`. */
+export const SETTINGS_FILE = 'settings.json';
+const MIB = 1024 * 1024;
+
+const ApiKeyConfig = z.strictObject({
+  name: ApiKeyName,
+  /** Plain text (at least 16 characters) or `sha256:<64 hex>`. */
+  key: z.string().min(16),
+  role: Role.default('VIEWER'),
+  sessions: z.array(Identifier).min(1).optional(),
+});
+
+/** Every setting the host reads, with its default (SEC-01..03, EXT-03). */
+export const HostSettings = z.object({
+  'yukta.api-key': z.string().min(16).optional(),
+  'yukta.api-keys': z.array(ApiKeyConfig).default([]),
+  'yukta.http.enabled': z.boolean().optional(),
+  'yukta.http.port': z.number().int().min(0).max(65535).optional(),
+  'yukta.http.allow-private': z.boolean().default(false),
+  'yukta.http.allowed-addresses': z.array(z.string().min(1)).default([]),
+  'yukta.http.max-response-bytes': z.number().int().min(1024).default(10 * MIB),
+  'yukta.http.max-redirects': z.number().int().min(0).max(20).default(5),
+  'yukta.process.enabled': z.boolean().default(false),
+  'yukta.process.allowed-commands': z.array(z.string().min(1)).default([]),
+  'yukta.variables.allowed': z.array(z.string().min(1)).default([]),
+  'yukta.execution.max-message-bytes': z.number().int().min(1024).default(10 * MIB),
+  /** `yukta.llm.rate-limit.<provider>`: requests per minute, gathered from the flat keys. */
+  'yukta.llm.rate-limit': z.record(z.string(), z.number().positive()).default({}),
+  /** `yukta.var.*`: values readable as `${sys.yukta.var.x}`. */
+  'yukta.var': z.record(z.string(), z.string()).default({}),
+});
+export type HostSettings = z.infer<typeof HostSettings>;
+
+const RATE_LIMIT_PREFIX = 'yukta.llm.rate-limit.';
+const VAR_PREFIX = 'yukta.var.';
+
+/** Environment names of the settings: `yukta.process.enabled` → `YUKTA_PROCESS_ENABLED`. */
+export function envNameOf(key: string): string {
+  return key.toUpperCase().replace(/[.-]/g, '_');
+}
+
+const LIST_KEYS = ['yukta.http.allowed-addresses', 'yukta.process.allowed-commands', 'yukta.variables.allowed'] as const;
+const BOOLEAN_KEYS = ['yukta.http.allow-private', 'yukta.process.enabled', 'yukta.http.enabled'] as const;
+const NUMBER_KEYS = ['yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes'] as const;
+
+/** Settings from the environment, which win over the file. Lists are comma-separated; `YUKTA_API_KEYS` is JSON. */
+export function settingsFromEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const read = (key: string) => env[envNameOf(key)];
+  if (read('yukta.api-key')) out['yukta.api-key'] = read('yukta.api-key');
+  const keys = read('yukta.api-keys');
+  if (keys) out['yukta.api-keys'] = parseJson(keys, 'YUKTA_API_KEYS');
+  for (const key of LIST_KEYS) {
+    const value = read(key);
+    if (value !== undefined) out[key] = value.split(',').map((s) => s.trim()).filter(Boolean);
+  }
+  for (const key of BOOLEAN_KEYS) {
+    const value = read(key);
+    if (value !== undefined) out[key] = value === '1' || value.toLowerCase() === 'true';
+  }
+  for (const key of NUMBER_KEYS) {
+    const value = read(key);
+    if (value !== undefined) out[key] = Number(value);
+  }
+  const limits: Record<string, number> = {};
+  const envPrefix = envNameOf(RATE_LIMIT_PREFIX);
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith(envPrefix) && value) limits[name.slice(envPrefix.length).toLowerCase()] = Number(value);
+  }
+  if (Object.keys(limits).length) out['yukta.llm.rate-limit'] = limits;
+  return out;
+}
+
+/** Gathers the flat `yukta.llm.rate-limit.<provider>` and `yukta.var.*` keys of a settings file into records. */
+function gatherFlatKeys(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const limits: Record<string, unknown> = {};
+  const vars: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key.startsWith(RATE_LIMIT_PREFIX)) limits[key.slice(RATE_LIMIT_PREFIX.length)] = value;
+    else if (key.startsWith(VAR_PREFIX)) vars[key] = value;
+    else out[key] = value;
+  }
+  if (Object.keys(limits).length) out['yukta.llm.rate-limit'] = limits;
+  if (Object.keys(vars).length) out['yukta.var'] = vars;
+  return out;
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`${what} is not valid JSON`, { cause: error });
+  }
+}
+
+/**
+ * Reads the settings: `<data>/settings.json` (when there is a data folder), then the environment on top.
+ * Unknown `yukta.*` keys are refused (a typo must not silently leave a protection off); the error names the key.
+ */
+export function loadHostSettings(dataDir: string | null, env: Readonly<Record<string, string | undefined>> = {}): HostSettings {
+  const file = dataDir ? readJsonFile(join(dataDir, SETTINGS_FILE)) : null;
+  if (file !== null && (typeof file !== 'object' || Array.isArray(file))) throw new Error(`${SETTINGS_FILE} must hold a JSON object of yukta.* keys`);
+  return parseHostSettings({ ...gatherFlatKeys((file ?? {}) as Record<string, unknown>), ...settingsFromEnv(env) });
+}
+
+/** Keys under these prefixes belong to this page; a typo there is refused. Other `yukta.*` keys are left to their owners. */
+const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|llm\.|var\b)/;
+
+export function parseHostSettings(raw: Record<string, unknown>): HostSettings {
+  const known = new Set(Object.keys(HostSettings.shape));
+  const unknown = Object.keys(raw).filter((k) => OWNED.test(k) && !known.has(k));
+  if (unknown.length) throw new Error(`unknown setting ${unknown.map((k) => `"${k}"`).join(', ')} (see docs/reference.md)`);
+  const parsed = HostSettings.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`setting ${joinPath(issue.path) || 'settings'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The configured API keys: `yukta.api-key` is one ADMIN key named `default`; `yukta.api-keys[]` add named ones. */
+export function configuredApiKeys(settings: HostSettings, env: Readonly<Record<string, string | undefined>> = {}): ConfiguredApiKey[] {
+  const keys: ConfiguredApiKey[] = [];
+  const single = settings['yukta.api-key'];
+  if (single) keys.push({ name: 'default', key: single, role: 'ADMIN', source: env[envNameOf('yukta.api-key')] ? 'environment' : 'settings' });
+  const fromEnv = Boolean(env[envNameOf('yukta.api-keys')]);
+  for (const k of settings['yukta.api-keys']) keys.push({ name: k.name, key: k.key, role: k.role, sessions: k.sessions ?? null, source: fromEnv ? 'environment' : 'settings' });
+  return keys;
+}
