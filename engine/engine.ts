@@ -12,6 +12,7 @@ import { WorkflowDefinitions } from './definitions/workflow-definitions';
 import { builtinPlugins } from './plugins/builtin';
 import type { Plugin } from './plugins/contract';
 import { PluginRegistry } from './plugins/registry';
+import { createPluginServices, type EngineSecurityOptions } from './plugins/services';
 import { SystemClock, type Clock } from './runtime/clock';
 import { RunLauncher, type StartRequest } from './runtime/run-launcher';
 import type { WorkflowRun } from './runtime/workflow-run';
@@ -50,6 +51,8 @@ export interface EngineOptions {
   scheduler?: EngineSchedulerOptions;
   /** The control plane (CTL-01…08): audit log, reviewers, supervisors, restart archive and its caps. */
   control?: ControlOptions;
+  /** Execution safety (SEC-02, SEC-03): settings, secrets, the environment variables read; plugins get them as `ctx.services`. */
+  security?: EngineSecurityOptions;
 }
 
 export interface EngineSchedulerOptions {
@@ -89,7 +92,9 @@ export class Engine {
     this.registry = new PluginRegistry(options.plugins ?? builtinPlugins());
     this.clock = options.clock ?? new SystemClock();
     this.definitions = options.definitions ?? new MemoryDefinitionStore();
-    this.bus = new EventBus(options.onListenerError);
+    const services = createPluginServices(options.security ?? {}, this.clock);
+    // Secret values resolved for a request are masked in every event, log line and error (SEC-02).
+    this.bus = new EventBus(options.onListenerError, (event) => services.redactor.redact(event));
     this.tracker = new RunTracker({ maxRuns: options.maxRuns ?? 1000, maxResultsPerRun: options.maxResultsPerRun ?? 1000 });
     this.bus.subscribe(this.tracker.apply);
     this.control = this.createControlPlane(options.control);
@@ -111,6 +116,7 @@ export class Engine {
       edgeDropped: (workflowId, nodeId) => this.countEdgeDrop(workflowId, nodeId),
       archive: this.control.archive,
       control: this.control.runControl,
+      services,
     });
     // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
     const replaced = (version: string) => this.runs.dropPrepared(version);

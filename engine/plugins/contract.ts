@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { NodeKind } from '../../shared/workflow/node-type';
 import type { Message, OutputMessage } from '../runtime/message';
+import type { PluginServices } from './services';
 
 /** Where a plugin's log lines go (EXT-02); lines reach the live logs of the run. */
 export interface PluginLogger {
@@ -40,6 +41,8 @@ export interface PluginContext {
   readonly state: Record<string, unknown>;
   /** Signals (CTL-05) and the plugin-level control bus (CTL-08). */
   readonly control: NodeControl;
+  /** Variables, secrets, limits and the engine clock (SEC-02, SEC-03, EXT-03). */
+  readonly services: PluginServices;
 }
 
 /** A signal's answer as a waiting plugin receives it (CTL-05). */

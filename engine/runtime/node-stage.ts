@@ -1,6 +1,7 @@
 import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
 import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
+import type { PluginServices } from '../plugins/services';
 import { Channel, EMPTY, END } from './channel';
 import { BadInputError, CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
 import { renderTemplate } from '../plugins/expressions/template';
@@ -38,6 +39,8 @@ export interface StageRun {
   readonly recorder: RunRecorder | null;
   /** Serves `ctx.control` (CTL-05, CTL-08); null when the run has no control plane. */
   readonly control: RunControl | null;
+  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
+  readonly services: PluginServices;
 }
 
 /** A node ended by a timer or a stop, not by its own work. */
@@ -135,6 +138,10 @@ export class NodeStage implements ContextHost {
   /** `ctx.control`, made on first use (CTL-05, CTL-08). */
   get control(): NodeControl {
     return (this.controlRef ??= this.run.control === null ? NO_CONTROL : this.run.control.forNode(this));
+  }
+
+  get services(): PluginServices {
+    return this.run.services;
   }
 
   emit(event: UnnumberedEvent): void {

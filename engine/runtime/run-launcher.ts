@@ -8,6 +8,8 @@ import { PreparationCache } from '../definitions/preparation-cache';
 import { validateDefinition } from '../definitions/validate-definition';
 import type { SubWorkflowResult } from '../plugins/contract';
 import type { PluginRegistry } from '../plugins/registry';
+import type { PluginServices } from '../plugins/services';
+import { checkStartPayload } from '../security/message-size';
 import type { AdmissionScheduler } from '../scheduler/admission-scheduler';
 import { IdempotencyCache } from '../scheduler/idempotency-cache';
 import { QueuedRuns } from '../scheduler/queued-runs';
@@ -67,6 +69,8 @@ export interface RunLauncherOptions {
   archive?: { begin(run: { executionId: string; session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown> }): RunRecorder } | undefined;
   /** Serves the plugins' `ctx.control` (CTL-05, CTL-08). */
   control?: RunControl | undefined;
+  /** The plugins' `ctx.services` (SEC-02, SEC-03, EXT-03). */
+  services?: PluginServices | undefined;
 }
 
 /** A start of a prepared graph with a payload (restart, restart-from-node, retry: CTL-04). */
@@ -128,6 +132,7 @@ export class RunLauncher {
    * different payload is a CONFLICT.
    */
   async start(request: StartRequest): Promise<{ executionId: string }> {
+    checkStartPayload(request.payload, this.options.services?.limits.maxMessageBytes);
     const options = readStartOptions(request.payload);
     const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false, debug: request.debug, timeBudgetMs: options.timeBudgetMs };
     const key = request.idempotencyKey;
@@ -295,6 +300,7 @@ export class RunLauncher {
       edgeDropped: (nodeId) => this.options.edgeDropped(spec.workflowId, nodeId),
       recorder: archive?.begin({ executionId, session: spec.session, workflowId: spec.workflowId, prepared, payload: spec.payload }) ?? null,
       control: this.options.control ?? null,
+      services: this.options.services ?? null,
     });
     if (spec.debug) applyDebug(run, spec.debug);
     return run;

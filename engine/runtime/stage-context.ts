@@ -1,5 +1,6 @@
 import type { UnnumberedEvent } from '../../shared/events/events';
 import type { NodeControl, PluginContext, PluginLogger, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
+import type { PluginServices } from '../plugins/services';
 import type { NodeTimers } from './node-timers';
 
 /** What a plugin context reads from its node. */
@@ -13,6 +14,8 @@ export interface ContextHost {
   readonly state: Record<string, unknown>;
   /** Signals and the plugin-level control bus (CTL-05, CTL-08). */
   readonly control: NodeControl;
+  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
+  readonly services: PluginServices;
   activity(): void;
   emit(event: UnnumberedEvent): void;
   runWorkflow: SubWorkflowRunner;
@@ -59,6 +62,10 @@ export class StageContext implements PluginContext {
 
   get control(): NodeControl {
     return this.host.control;
+  }
+
+  get services(): PluginServices {
+    return this.host.services;
   }
 
   get log(): PluginLogger {

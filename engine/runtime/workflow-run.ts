@@ -11,6 +11,7 @@ import { NodeTimers } from './node-timers';
 import type { PreparedWorkflow } from './prepared-workflow';
 import type { Random } from './random';
 import type { RunControl, RunRecorder } from './run-hooks';
+import { defaultPluginServices, type PluginServices } from '../plugins/services';
 
 /** How a run is stopped (CTL-03). */
 export type StopMode = 'DRAIN' | 'CANCEL' | 'KILL';
@@ -36,6 +37,8 @@ export interface RunOptions {
   recorder?: RunRecorder | null;
   /** Serves the plugins' `ctx.control` (CTL-05, CTL-08); absent: signals are unavailable. */
   control?: RunControl | null;
+  /** The plugins' `ctx.services` (SEC-02, SEC-03, EXT-03); absent: defaults of this process. */
+  services?: PluginServices | null;
 }
 
 /**
@@ -57,6 +60,7 @@ export class WorkflowRun implements StageRun {
   readonly results: Array<{ nodeId: string; payload: unknown }> = [];
   readonly recorder: RunRecorder | null;
   readonly control: RunControl | null;
+  readonly services: PluginServices;
   /** The graph this run executes (a restart subgraph for restart-from-node, CTL-04). */
   readonly prepared: PreparedWorkflow;
   /** The start payload. */
@@ -85,6 +89,7 @@ export class WorkflowRun implements StageRun {
     this.runWorkflow = options.runWorkflow;
     this.recorder = options.recorder ?? null;
     this.control = options.control ?? null;
+    this.services = options.services ?? defaultPluginServices();
     this.prepared = options.prepared;
     this.payload = options.payload;
     this.runTimers = new NodeTimers(options.clock);

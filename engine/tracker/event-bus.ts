@@ -10,11 +10,15 @@ export class EventBus {
   private seq = 0;
   private readonly listeners = new Set<EventListener>();
 
-  constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
+  /** `outgoing` may replace an event before anyone sees it (the engine masks secret values, SEC-02). */
+  constructor(
+    private readonly onListenerError: (error: unknown) => void = () => {},
+    private readonly outgoing: ((event: UnnumberedEvent) => UnnumberedEvent) | null = null,
+  ) {}
 
   /** Numbers the event in place (the engine builds a fresh object per event) and delivers it. */
   publish(event: UnnumberedEvent): StudioEvent {
-    const numbered = event as StudioEvent;
+    const numbered = (this.outgoing === null ? event : this.outgoing(event)) as StudioEvent;
     numbered.seq = ++this.seq;
     for (const listener of this.listeners) {
       try {

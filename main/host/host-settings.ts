@@ -4,6 +4,7 @@ import { Role } from '../../shared/api/roles';
 import { ApiKeyName } from '../../shared/api/security.schema';
 import { Identifier } from '../../shared/workflow/identifier';
 import { joinPath } from '../../shared/workflow/validation-issue';
+import type { SecuritySettingsPatch } from '../../engine/index';
 import type { ConfiguredApiKey } from './api-keys';
 import { readJsonFile } from './json-file';
 
@@ -136,4 +137,20 @@ export function configuredApiKeys(settings: HostSettings, env: Readonly<Record<s
   const fromEnv = Boolean(env[envNameOf('yukta.api-keys')]);
   for (const k of settings['yukta.api-keys']) keys.push({ name: k.name, key: k.key, role: k.role, sessions: k.sessions ?? null, source: fromEnv ? 'environment' : 'settings' });
   return keys;
+}
+
+/** The engine's execution safety settings (SEC-02, SEC-03, EXT-03) from the host's. */
+export function securitySettingsOf(settings: HostSettings): SecuritySettingsPatch {
+  return {
+    http: {
+      allowPrivate: settings['yukta.http.allow-private'],
+      allowedAddresses: settings['yukta.http.allowed-addresses'],
+      maxResponseBytes: settings['yukta.http.max-response-bytes'],
+      maxRedirects: settings['yukta.http.max-redirects'],
+    },
+    process: { enabled: settings['yukta.process.enabled'], allowedCommands: settings['yukta.process.allowed-commands'] },
+    variables: { allowed: settings['yukta.variables.allowed'], values: settings['yukta.var'] },
+    maxMessageBytes: settings['yukta.execution.max-message-bytes'],
+    llmRateLimits: settings['yukta.llm.rate-limit'],
+  };
 }

@@ -8,7 +8,7 @@ import type { EventFilter } from '../../shared/events/events';
 import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
-import { configuredApiKeys, parseHostSettings, type HostSettings } from './host-settings';
+import { configuredApiKeys, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -58,13 +58,14 @@ export class StudioHost {
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
     this.definitions = openDefinitionStore(this.storeKind, this.dataDir);
-    this.engine = new Engine({ ...options.engine, definitions: this.definitions, onListenerError: options.onInternalError });
     this.settings = options.settings ?? parseHostSettings({});
     const env = options.env ?? process.env;
-    this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
-    const security = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, security), (id) => this.runSession(id));
+    const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
+    this.engine = new Engine({ ...options.engine, security, definitions: this.definitions, onListenerError: options.onInternalError });
+    this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
+    const settingsServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
+    this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices), (id) => this.runSession(id));
   }
 
   /** Runs one operation for a caller; never throws, errors come back as data. */

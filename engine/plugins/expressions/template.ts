@@ -1,11 +1,16 @@
 import { BadInputError } from '../../runtime/errors';
+import type { VariableSource } from '../../security/variables';
 
-/** The values a template may read (SEC-02): the message and plain run context. */
+/** The values a template may read (SEC-02): the message, plain run context, and allow-listed variables. */
 export interface TemplateScope {
   payload: unknown;
   metadata: Readonly<Record<string, string>>;
   context: Readonly<Record<string, unknown>>;
+  /** `${env.X}` and `${sys.x}` (`ctx.services.variables`); without it such references are refused. */
+  variables?: VariableSource;
 }
+
+const ROOTS = ['payload', 'metadata', 'context', 'env', 'sys'] as const;
 
 const TEMPLATE = /\$\{([^}]*)\}/g;
 const WHOLE = /^\$\{([^}]*)\}$/;
@@ -14,7 +19,8 @@ const TYPES = ['int', 'float', 'bool', 'json', 'text'] as const;
 type ValueType = (typeof TYPES)[number];
 
 /**
- * Renders `${payload.x}`, `${metadata.key}`, `${context.x}` and typed `${payload.n:int|float|bool|json}`.
+ * Renders `${payload.x}`, `${metadata.key}`, `${context.x}`, `${env.X}`, `${sys.x}` and typed
+ * `${payload.n:int|float|bool|json}`.
  * A string that is exactly one typed template yields a typed value; anything else stays text.
  * Paths read own properties only, so prototypes are out of reach; there is no evaluation of code.
  */
@@ -56,14 +62,20 @@ function parseReference(ref: string): { path: string[]; type: Exclude<ValueType,
   }
   const path = expr.split('.');
   const root = path[0];
-  if (root !== 'payload' && root !== 'metadata' && root !== 'context') {
-    throw new BadInputError(`template \${${ref}}: must start with payload, metadata or context`);
+  if (!(ROOTS as readonly string[]).includes(root ?? '')) {
+    throw new BadInputError(`template \${${ref}}: must start with ${ROOTS.join(', ')}`);
   }
   if (path.some((p) => p === '' || FORBIDDEN_KEYS.has(p))) throw new BadInputError(`template \${${ref}}: invalid path`);
   return { path, type };
 }
 
 function resolve(path: string[], scope: TemplateScope): unknown {
+  const root = path[0];
+  if (root === 'env' || root === 'sys') {
+    if (!scope.variables) throw new BadInputError(`template \${${path.join('.')}}: variables are not available in this field`);
+    const name = path.slice(1).join('.');
+    return root === 'env' ? scope.variables.env(name) : scope.variables.sys(name);
+  }
   let current: unknown = scope[path[0] as keyof TemplateScope];
   for (let i = 1; i < path.length; i++) {
     if (current === null || typeof current !== 'object') return undefined;

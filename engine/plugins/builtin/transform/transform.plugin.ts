@@ -26,6 +26,7 @@ export const transformPlugin = definePlugin({
       payload: message.payload,
       metadata: message.metadata,
       context: { executionId: ctx.executionId, nodeId: ctx.nodeId, workflowId: ctx.workflowId, session: ctx.session },
+      variables: ctx.services.variables,
     };
     const fields = renderDeep(config.set, scope) as Record<string, unknown>;
     const input = message.payload;
