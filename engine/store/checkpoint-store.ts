@@ -20,17 +20,32 @@ export interface NodeCheckpoint {
 
 /**
  * Checkpoints per run and node (DUR-02): every output message and an end marker. The control plane
- * records signal answers here too, as pseudo node `signal:<node>` (CTL-05). Memory now; the durability
- * issue adds file and SQLite stores behind this interface.
+ * records signal answers here too, as pseudo node `signal:<node>` (CTL-05). Memory (with caps and a spill
+ * folder), file (`yukta.restart.dir`) and SQLite implement it and pass one contract suite
+ * (`checkpoint-store.contract.ts`). Writes are queued and stored by one writer in order (messages before
+ * the node's end marker), so a durable end marker means the whole output is durable.
  */
 export interface CheckpointStore {
   append(executionId: string, nodeId: string, message: RecordedMessage): void;
-  /** A writer bound to one node, for the hot path (no lookup per message). */
+  /** A writer that begins one node's recording, for the hot path (no lookup per message). */
   writer(executionId: string, nodeId: string): CheckpointWriter;
   markDone(executionId: string, nodeId: string, status: Status): void;
+  /** What is recorded for a node, queued writes included; null when nothing is. */
   read(executionId: string, nodeId: string): NodeCheckpoint | null;
   /** Forgets a run's checkpoints. */
   drop(executionId: string): void;
+  /** Runs that have checkpoints (boot cleanup drops those no longer retained). */
+  executions(): string[];
+  /** Resolves once every queued write is durable; rejects with a `StoreWriteError` if that failed (writes stay queued). */
+  flush(): Promise<void>;
+  /** Bytes recorded and end markers that failed to be written (`yukta.checkpoint.bytes`, `yukta.checkpoint.errors`). */
+  stats(): CheckpointStats;
+  close(): Promise<void>;
+}
+
+export interface CheckpointStats {
+  bytes: number;
+  errors: number;
 }
 
 /** Appends to one node's checkpoint. */

@@ -19,7 +19,7 @@ describe('CTL-04 checkpoint caps (memory store)', () => {
     writer.append(msg(3));
     expect(writer.full).toBe(true);
     writer.markDone('SUCCESS');
-    expect(store.read('r', 'n')).toEqual({ messages: [], bytes: 0, end: 'SUCCESS', overCap: 'more than 2 messages' });
+    expect(store.read('r', 'n')).toEqual({ messages: [], end: 'SUCCESS', overCap: 'more than 2 messages' });
   });
 
   it('stops past the byte cap; drop forgets a run', () => {
@@ -30,5 +30,25 @@ describe('CTL-04 checkpoint caps (memory store)', () => {
     expect(store.read('r', 'n')!.overCap).toBe('more than 5 bytes');
     store.drop('r');
     expect(store.read('r', 'n')).toBeNull();
+  });
+});
+
+describe('DUR-02 memory store spill folder', () => {
+  it('moves a node past its cap to the spill folder and keeps recording there; a drop and a restart empty it', async () => {
+    const { mkdtemp, readdir, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const spillDir = await mkdtemp(join(tmpdir(), 'yukta-spill-'));
+    await writeFile(join(spillDir, 'leftover'), 'from an earlier process');
+    const store = new MemoryCheckpointStore({ maxMessagesPerNode: 2, maxBytesPerNode: 1_000_000, spillDir });
+    expect(await readdir(spillDir)).toEqual([]);
+    const writer = store.writer('r', 'n');
+    for (let i = 0; i < 5; i++) writer.append(msg({ i }));
+    writer.markDone('SUCCESS');
+    expect(writer.full).toBe(false);
+    expect(store.read('r', 'n')).toEqual({ messages: [0, 1, 2, 3, 4].map((i) => msg({ i })), end: 'SUCCESS', overCap: null });
+    expect(await readdir(spillDir)).toEqual(['r']);
+    store.drop('r');
+    expect(await readdir(spillDir)).toEqual([]);
   });
 });

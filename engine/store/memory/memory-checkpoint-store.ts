@@ -1,5 +1,6 @@
 import type { Status } from '../../../shared/status/status';
-import type { CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
+import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
+import { SpillFolder } from './spill-folder';
 
 /** Caps of the memory store (DUR-02). */
 export interface CheckpointCaps {
@@ -19,6 +20,8 @@ interface MutableCheckpoint {
   bytes: number;
   end: Status | null;
   overCap: string | null;
+  /** The node's output moved to the spill folder (it passed a cap and a spill folder is set). */
+  spilled: boolean;
 }
 
 export function payloadBytes(payload: unknown): number {
@@ -27,18 +30,34 @@ export function payloadBytes(payload: unknown): number {
   return OTHER_PAYLOAD_BYTES;
 }
 
+export interface MemoryCheckpointOptions extends Partial<CheckpointCaps> {
+  /**
+   * `yukta.restart.spill-dir`: a node past a cap moves its whole output here (replayed as plain JSON) instead
+   * of being marked over its cap. Emptied at startup (leftovers of an earlier process) and per dropped run;
+   * do not point it at a shared folder.
+   */
+  spillDir?: string | undefined;
+}
+
 /**
  * Checkpoints in memory, by reference (messages are immutable). A node that passes a cap stops being
  * recorded and is marked over its cap, so a restart that needs it refuses instead of replaying part of
- * it. Retention is its owner's: `drop` forgets a run (the run archive drops the oldest finished runs).
+ * it — unless a spill folder is set. Retention is its owner's: `drop` forgets a run (the run archive drops
+ * the oldest finished runs).
  */
 export class MemoryCheckpointStore implements CheckpointStore {
   private readonly runs = new Map<string, Map<string, MutableCheckpoint>>();
+  private readonly caps: CheckpointCaps;
+  private readonly spill: SpillFolder | null;
+  private bytes = 0;
 
-  constructor(private readonly caps: CheckpointCaps = DEFAULT_CHECKPOINT_CAPS) {}
+  constructor(options: MemoryCheckpointOptions = DEFAULT_CHECKPOINT_CAPS) {
+    this.caps = { ...DEFAULT_CHECKPOINT_CAPS, ...definedCaps(options) };
+    this.spill = options.spillDir ? new SpillFolder(options.spillDir) : null;
+  }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
-    this.appendTo(this.node(executionId, nodeId), message);
+    this.appendTo(executionId, nodeId, this.node(executionId, nodeId), message);
   }
 
   writer(executionId: string, nodeId: string): CheckpointWriter {
@@ -47,17 +66,20 @@ export class MemoryCheckpointStore implements CheckpointStore {
       get full() {
         return node.overCap !== null;
       },
-      append: (message) => this.appendTo(node, message),
+      append: (message) => this.appendTo(executionId, nodeId, node, message),
       markDone: (status) => (node.end = status),
     };
   }
 
-  private appendTo(node: MutableCheckpoint, message: RecordedMessage): void {
+  private appendTo(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage): void {
     if (node.overCap !== null) return;
-    const bytes = node.bytes + payloadBytes(message.payload);
-    if (node.messages.length >= this.caps.maxMessagesPerNode) return this.over(node, `more than ${this.caps.maxMessagesPerNode} messages`);
-    if (bytes > this.caps.maxBytesPerNode) return this.over(node, `more than ${this.caps.maxBytesPerNode} bytes`);
+    if (node.spilled) return this.spill!.append(executionId, nodeId, message);
+    const size = payloadBytes(message.payload);
+    const bytes = node.bytes + size;
+    if (node.messages.length >= this.caps.maxMessagesPerNode) return this.over(executionId, nodeId, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
+    if (bytes > this.caps.maxBytesPerNode) return this.over(executionId, nodeId, node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
     node.bytes = bytes;
+    this.bytes += size;
     node.messages.push(message);
   }
 
@@ -66,12 +88,32 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   read(executionId: string, nodeId: string): NodeCheckpoint | null {
-    return this.runs.get(executionId)?.get(nodeId) ?? null;
+    const node = this.runs.get(executionId)?.get(nodeId);
+    if (!node) return null;
+    if (!node.spilled) return { messages: node.messages, end: node.end, overCap: node.overCap };
+    return { messages: this.spill!.read(executionId, nodeId), end: node.end, overCap: null };
   }
 
   drop(executionId: string): void {
+    const run = this.runs.get(executionId);
+    if (run) for (const node of run.values()) this.bytes -= node.bytes;
     this.runs.delete(executionId);
+    this.spill?.drop(executionId);
   }
+
+  executions(): string[] {
+    return [...this.runs.keys()];
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  stats(): CheckpointStats {
+    return { bytes: this.bytes, errors: 0 };
+  }
+
+  async close(): Promise<void> {}
 
   /** Runs with checkpoints (for tests and gauges). */
   get runCount(): number {
@@ -82,13 +124,25 @@ export class MemoryCheckpointStore implements CheckpointStore {
     let run = this.runs.get(executionId);
     if (!run) this.runs.set(executionId, (run = new Map()));
     let node = run.get(nodeId);
-    if (!node) run.set(nodeId, (node = { messages: [], bytes: 0, end: null, overCap: null }));
+    if (!node) run.set(nodeId, (node = { messages: [], bytes: 0, end: null, overCap: null, spilled: false }));
     return node;
   }
 
-  private over(node: MutableCheckpoint, reason: string): void {
-    node.overCap = reason;
+  private over(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage, reason: string): void {
+    this.bytes -= node.bytes;
+    if (this.spill !== null) {
+      // The whole output moves to the spill folder and recording goes on there.
+      this.spill.move(executionId, nodeId, [...node.messages, message]);
+      node.spilled = true;
+    } else node.overCap = reason;
     node.messages = []; // a partial output is never replayed, so it is not kept either
     node.bytes = 0;
   }
+}
+
+function definedCaps(options: Partial<CheckpointCaps>): Partial<CheckpointCaps> {
+  const out: Partial<CheckpointCaps> = {};
+  if (options.maxMessagesPerNode !== undefined) out.maxMessagesPerNode = options.maxMessagesPerNode;
+  if (options.maxBytesPerNode !== undefined) out.maxBytesPerNode = options.maxBytesPerNode;
+  return out;
 }

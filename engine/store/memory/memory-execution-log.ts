@@ -1,33 +1,72 @@
 import type { ControlAuditPage, ControlAuditQuery } from '../../../shared/api/control.schema';
-import type { ExecutionLog, ExecutionLogEntry } from '../execution-log';
+import { DEFAULT_LOG_RETENTION, matchesAudit, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
+import { retainEntries } from '../log-retention';
 
-/** Rows kept by the memory log unless told otherwise. */
-export const DEFAULT_MAX_LOG_ENTRIES = 10_000;
-
-/** The execution log in memory: the newest `maxEntries` rows, oldest dropped first. */
+/**
+ * The execution log in memory (DUR-01): trimmed like the durable logs, every `compactAfter` appends, to
+ * the newest `retainedRuns` runs, never dropping a run without an end. The JSONL log keeps its entries here
+ * too and only writes them to disk.
+ */
 export class MemoryExecutionLog implements ExecutionLog {
-  private readonly entries: ExecutionLogEntry[] = [];
+  private list: ExecutionLogEntry[] = [];
+  private sinceTrim = 0;
+  private readonly retention: LogRetentionOptions;
 
-  constructor(private readonly maxEntries = DEFAULT_MAX_LOG_ENTRIES) {}
-
-  append(entry: ExecutionLogEntry): void {
-    this.entries.push({ ...entry });
-    if (this.entries.length > this.maxEntries) this.entries.splice(0, this.entries.length - this.maxEntries);
+  constructor(retention: Partial<LogRetentionOptions> = {}) {
+    this.retention = { ...DEFAULT_LOG_RETENTION, ...retention };
   }
 
-  query(query: ControlAuditQuery): ControlAuditPage {
+  append(entry: ExecutionLogEntry): void {
+    this.list.push(entry.data === undefined ? { ...entry } : { ...entry, data: structuredClone(entry.data) });
+    if (++this.sinceTrim >= this.retention.compactAfter) this.trim();
+  }
+
+  /** Drops the runs beyond retention now; returns the entries kept. */
+  trim(): readonly ExecutionLogEntry[] {
+    this.sinceTrim = 0;
+    this.list = retainEntries(this.list, this.retention);
+    return this.list;
+  }
+
+  /** Replaces the content (a log read back from disk at boot). */
+  load(entries: ExecutionLogEntry[]): void {
+    this.list = entries;
+    this.sinceTrim = 0;
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async query(query: ControlAuditQuery): Promise<ControlAuditPage> {
     const matching: ExecutionLogEntry[] = [];
-    for (let i = this.entries.length - 1; i >= 0; i--) {
-      const e = this.entries[i]!;
-      if (query.executionId !== undefined && e.runId !== query.executionId) continue;
-      if (query.actor !== undefined && e.actor !== query.actor) continue;
-      if (query.type !== undefined && e.type !== query.type) continue;
-      matching.push(e);
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const e = this.list[i]!;
+      if (matchesAudit(e, query)) matching.push(e);
     }
-    return { entries: matching.slice(query.offset, query.offset + query.limit).map((e) => ({ ...e })), total: matching.length };
+    return { entries: matching.slice(query.offset, query.offset + query.limit).map((e) => toAuditEntry(e as Parameters<typeof toAuditEntry>[0])), total: matching.length };
+  }
+
+  async entries(): Promise<ExecutionLogEntry[]> {
+    return this.list.map(copy);
+  }
+
+  async runEntries(runId: string): Promise<ExecutionLogEntry[]> {
+    return this.list.filter((e) => e.runId === runId).map(copy);
+  }
+
+  /** The entries held now, without copying (the JSONL log rewrites its file from them). */
+  get current(): readonly ExecutionLogEntry[] {
+    return this.list;
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.list.length;
   }
+
+  async close(): Promise<void> {}
+}
+
+function copy(e: ExecutionLogEntry): ExecutionLogEntry {
+  return e.data === undefined ? { ...e } : { ...e, data: structuredClone(e.data) };
 }

@@ -1,0 +1,184 @@
+import { dirname } from 'node:path';
+import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+import type { AppendFile, LogFileSystem } from './log-file-system';
+
+export interface JsonlAppenderOptions {
+  path: string;
+  fs: LogFileSystem;
+  /** Force every batch to disk (`yukta.execution-log.fsync`): one fsync per batch (group commit). */
+  fsync: boolean;
+  /** Bytes of complete lines already in the file. */
+  size: number;
+  /** A background write failed (the lines stay queued). */
+  onError?: (error: StoreWriteError) => void;
+  /** Retry of queued lines after a failure with nobody flushing (1 s). */
+  retryMs?: number;
+}
+
+interface Waiter {
+  target: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The one background writer of a JSONL file (DUR-01): appends are queued and written in batches by one loop
+ * on the libuv thread pool, one `write` (and one fsync when on) per batch. A failed write is cut back to the
+ * last complete line, so the file is always a valid prefix; its lines stay queued and are written again at
+ * the next flush (or after `retryMs`). A rewrite (compaction) writes a temp file, forces it, renames it over
+ * the log and forces the folder.
+ */
+export class JsonlAppender {
+  private pending: string[] = [];
+  private appended = 0;
+  private committed = 0;
+  private waiters: Waiter[] = [];
+  private running: Promise<void> | null = null;
+  private rewrite: (() => string) | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private file: AppendFile | null = null;
+  private size: number;
+  private closed = false;
+
+  constructor(private readonly options: JsonlAppenderOptions) {
+    this.size = options.size;
+  }
+
+  append(line: string): void {
+    this.pending.push(line);
+    this.appended++;
+    this.schedule();
+  }
+
+  /** Resolves once every line appended so far is written (and forced, with fsync on); rejects if that failed. */
+  flush(): Promise<void> {
+    if (this.committed >= this.appended && this.rewrite === null) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ target: this.appended, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Replaces the file's content with `produce()` (which covers every line appended so far), in the writer loop. */
+  requestRewrite(produce: () => string): void {
+    this.rewrite = produce;
+    this.schedule();
+  }
+
+  /** Lines waiting to be written. */
+  get queued(): number {
+    return this.appended - this.committed;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      await this.running;
+      await this.file?.close();
+      this.file = null;
+    }
+  }
+
+  private schedule(): void {
+    if (this.running !== null || this.closed) return;
+    this.running = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.loop()).finally(() => (this.running = null));
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.closed && (this.pending.length > 0 || this.rewrite !== null)) {
+      try {
+        if (this.rewrite !== null) await this.rewriteNow(this.rewrite);
+        else await this.writeBatch();
+      } catch (error) {
+        this.failed(toStoreWriteError(error, `writing ${this.options.path}`));
+        return;
+      }
+    }
+  }
+
+  private async writeBatch(): Promise<void> {
+    const lines = this.pending;
+    this.pending = [];
+    const data = Buffer.from(lines.join(''), 'utf8');
+    try {
+      const file = this.file ?? (this.file = await this.reopen());
+      await file.append(data);
+      if (this.options.fsync) await file.sync();
+    } catch (error) {
+      this.pending = lines.concat(this.pending);
+      await this.cutBack();
+      throw error;
+    }
+    this.size += data.length;
+    this.committed += lines.length;
+    this.settle();
+  }
+
+  private async rewriteNow(produce: () => string): Promise<void> {
+    const { fs, path } = this.options;
+    this.rewrite = null;
+    const lines = this.pending;
+    this.pending = [];
+    const target = this.appended;
+    const data = Buffer.from(produce(), 'utf8');
+    const temp = `${path}.tmp`;
+    try {
+      await fs.writeSynced(temp, data);
+      await fs.rename(temp, path);
+    } catch (error) {
+      this.pending = lines.concat(this.pending);
+      await fs.remove(temp).catch(() => undefined);
+      throw error;
+    }
+    await this.file?.close().catch(() => undefined);
+    this.file = null;
+    this.size = data.length;
+    this.committed = target;
+    await fs.syncDir(dirname(path));
+    this.settle();
+  }
+
+  /** Opens the file for appending, first cutting off whatever a failed write left after the last complete line. */
+  private async reopen(): Promise<AppendFile> {
+    const { fs, path } = this.options;
+    if ((await fs.size(path)) > this.size) await fs.truncate(path, this.size);
+    return fs.openAppend(path);
+  }
+
+  /** After a failed append: cut the file back to its last complete line (or reopen it next time). */
+  private async cutBack(): Promise<void> {
+    try {
+      await this.options.fs.truncate(this.options.path, this.size);
+    } catch {
+      // The next batch reopens the file; its size is checked then.
+    }
+    await this.file?.close().catch(() => undefined);
+    this.file = null;
+  }
+
+  private settle(): void {
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.target <= this.committed) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  private failed(error: StoreWriteError): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w.reject(error);
+    this.options.onError?.(error);
+    if (this.retryTimer === null && !this.closed) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.schedule();
+      }, this.options.retryMs ?? 1000);
+      this.retryTimer.unref?.();
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { SCHEDULER_RUN } from '../../shared/api/control.schema';
+import { RUN_END_TYPES, type ExecutionLogEntry, type LogRetentionOptions } from './execution-log';
+
+/** Entries of the scheduler's pseudo run kept besides its newest recorded limits. */
+export const SCHEDULER_ENTRIES_KEPT = 200;
+
+interface RunGroup {
+  first: number;
+  started: boolean;
+  ended: boolean;
+}
+
+/**
+ * Which runs survive a trim (DUR-01): every run without an end (it started and never finished: boot
+ * recovery needs it), the newest `retainedRuns` of the others (by first entry), and the scheduler's
+ * pseudo run (its newest recorded limits and its newest entries). Returns the run ids to drop.
+ */
+export function runsToDrop(entries: readonly ExecutionLogEntry[], options: LogRetentionOptions): Set<string> {
+  const groups = new Map<string, RunGroup>();
+  entries.forEach((e, i) => {
+    let g = groups.get(e.runId);
+    if (!g) groups.set(e.runId, (g = { first: i, started: false, ended: false }));
+    if (e.type === 'RUN_STARTED') g.started = true;
+    if (RUN_END_TYPES.has(e.type)) g.ended = true;
+  });
+  const closed: string[] = [];
+  for (const [runId, g] of groups) {
+    if (runId === SCHEDULER_RUN || (g.started && !g.ended)) continue;
+    closed.push(runId);
+  }
+  // Groups are in order of first appearance already (Map keeps insertion order).
+  return new Set(closed.slice(0, Math.max(0, closed.length - options.retainedRuns)));
+}
+
+/** The entries kept by a trim, in their order (see `runsToDrop`). */
+export function retainEntries(entries: readonly ExecutionLogEntry[], options: LogRetentionOptions): ExecutionLogEntry[] {
+  const drop = runsToDrop(entries, options);
+  const schedulerKeep = schedulerEntriesKept(entries);
+  return entries.filter((e, i) => (e.runId === SCHEDULER_RUN ? schedulerKeep.has(i) : !drop.has(e.runId)));
+}
+
+/** Indexes of the scheduler entries kept: the newest with recorded limits (`data`) and the newest others. */
+function schedulerEntriesKept(entries: readonly ExecutionLogEntry[]): Set<number> {
+  const kept = new Set<number>();
+  let limitsKept = false;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.runId !== SCHEDULER_RUN) continue;
+    if (!limitsKept && e.data !== undefined) {
+      kept.add(i);
+      limitsKept = true;
+    } else if (kept.size < SCHEDULER_ENTRIES_KEPT) kept.add(i);
+  }
+  return kept;
+}

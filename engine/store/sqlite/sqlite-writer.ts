@@ -1,0 +1,229 @@
+import type Database from 'better-sqlite3';
+import { performance } from 'node:perf_hooks';
+import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+
+/**
+ * Rows one store queues for the writer (in order). `write` runs inside the writer's transaction; a failed
+ * transaction puts the rows it took back in front, so nothing is lost or half-written.
+ */
+/** What the writer needs of a queue. */
+interface WriteQueue {
+  readonly appended: number;
+  readonly committed: number;
+  readonly pendingCount: number;
+  writeSome(max: number): number;
+  commit(): void;
+  restore(): void;
+}
+
+export class SqliteWriteQueue<R> implements WriteQueue {
+  private rows: R[] = [];
+  /** Next row to write. */
+  private head = 0;
+  /** First row not committed: rows from here to `head` are in the open transaction. */
+  private base = 0;
+  appended = 0;
+  committed = 0;
+
+  constructor(
+    private readonly writer: SqliteWriter,
+    private readonly write: (row: R) => void,
+    /** A transaction rolled back: the rows still waiting (they are written again later). */
+    private readonly failed?: (rows: readonly R[]) => void,
+  ) {
+    writer.register(this);
+  }
+
+  push(row: R): void {
+    this.rows.push(row);
+    this.appended++;
+    this.writer.schedule();
+  }
+
+  get pendingCount(): number {
+    return this.rows.length - this.head;
+  }
+
+  /** Writes up to `max` queued rows (inside a transaction); returns how many. */
+  writeSome(max: number): number {
+    const start = this.head;
+    const end = Math.min(this.rows.length, start + max);
+    this.head = end; // taken as a whole: a throw rolls every row of the transaction back
+    for (let i = start; i < end; i++) this.write(this.rows[i]!);
+    return end - start;
+  }
+
+  /** The transaction committed: the rows taken are stored. */
+  commit(): void {
+    this.committed += this.head - this.base;
+    this.base = this.head;
+    if (this.base === this.rows.length) {
+      this.rows = [];
+      this.head = this.base = 0;
+    } else if (this.base > 1024 && this.base * 2 > this.rows.length) {
+      this.rows = this.rows.slice(this.base);
+      this.head -= this.base;
+      this.base = 0;
+    }
+  }
+
+  /** The transaction rolled back: the rows taken go back in front. */
+  restore(): void {
+    if (this.base < this.rows.length) this.failed?.(this.rows.slice(this.base));
+    this.head = this.base;
+  }
+
+  /** Rows queued and not committed yet, oldest first (a read merges them with the table). */
+  waiting(): R[] {
+    return this.rows.slice(this.base);
+  }
+}
+
+export interface SqliteWriterOptions {
+  /** Longest a transaction writes before committing and giving the event loop a turn (8 ms). */
+  budgetMs?: number;
+  /** A background write failed (rows stay queued and are retried). */
+  onError?: (error: StoreWriteError) => void;
+  /** Retry after a failure with nobody flushing (1 s). */
+  retryMs?: number;
+}
+
+interface Waiter {
+  targets: number[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** Rows written between two looks at the clock. */
+const ROWS_PER_CHECK = 128;
+
+/**
+ * The one writer of a SQLite database (DUR-01, DUR-02): the execution log and the checkpoint store queue
+ * rows; the writer stores them in batches, one immediate transaction per turn of the event loop, ending a
+ * transaction after `budgetMs` so the main thread never blocks long. `flush` resolves once every row queued
+ * before it is committed. A failed transaction (disk full: SQLITE_FULL; locked beyond the busy timeout:
+ * SQLITE_BUSY) rolls back; its rows stay queued, the waiters get a typed `StoreWriteError`.
+ */
+export class SqliteWriter {
+  private readonly queues: WriteQueue[] = [];
+  private waiters: Waiter[] = [];
+  private scheduled = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+  private readonly transaction: Database.Transaction<() => void>;
+  /** Transactions committed (for tests and gauges). */
+  commits = 0;
+
+  constructor(
+    readonly db: Database.Database,
+    private readonly options: SqliteWriterOptions = {},
+  ) {
+    this.transaction = db.transaction(() => this.writeBatch());
+  }
+
+  register(queue: WriteQueue): void {
+    this.queues.push(queue);
+  }
+
+  schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(this.drainTurn);
+  }
+
+  /** Resolves once every row queued so far is committed; rejects with the write error if a batch failed. */
+  flush(): Promise<void> {
+    if (this.queues.every((q) => q.committed >= q.appended)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ targets: this.queues.map((q) => q.appended), resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Writes everything queued now, synchronously (before a read that must see it, and at close). */
+  drainNow(): void {
+    while (this.queues.some((q) => q.pendingCount > 0)) this.commitOnce(Number.POSITIVE_INFINITY);
+  }
+
+  get queued(): number {
+    let n = 0;
+    for (const q of this.queues) n += q.appended - q.committed;
+    return n;
+  }
+
+  close(): void {
+    try {
+      this.drainNow();
+    } finally {
+      this.closed = true;
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+    }
+  }
+
+  private readonly drainTurn = (): void => {
+    this.scheduled = false;
+    if (this.closed) return;
+    try {
+      this.commitOnce(this.options.budgetMs ?? 8);
+    } catch (error) {
+      this.failed(toStoreWriteError(error, 'writing the database'));
+      return;
+    }
+    if (this.queues.some((q) => q.pendingCount > 0)) this.schedule();
+  };
+
+  private budgetEnds = 0;
+
+  /** One transaction: rows of every queue, in queue order, until the budget is spent. Throws the write error. */
+  private commitOnce(budgetMs: number): void {
+    this.budgetEnds = performance.now() + budgetMs;
+    try {
+      this.transaction.immediate();
+    } catch (error) {
+      for (const q of this.queues) q.restore();
+      throw error;
+    }
+    for (const q of this.queues) q.commit();
+    this.commits++;
+    this.settle();
+  }
+
+  private writeBatch(): void {
+    // Each turn starts with the next queue, so a busy queue cannot starve the others.
+    const n = this.queues.length;
+    this.first = (this.first + 1) % Math.max(1, n);
+    for (let k = 0; k < n; k++) {
+      const q = this.queues[(this.first + k) % n]!;
+      while (q.pendingCount > 0) {
+        q.writeSome(ROWS_PER_CHECK);
+        if (performance.now() >= this.budgetEnds) return;
+      }
+    }
+  }
+
+  private first = 0;
+
+  private settle(): void {
+    if (this.waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.targets.every((t, i) => this.queues[i]!.committed >= t)) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  private failed(error: StoreWriteError): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w.reject(error);
+    this.options.onError?.(error);
+    if (this.retryTimer === null && !this.closed) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.schedule();
+      }, this.options.retryMs ?? 1000);
+      this.retryTimer.unref?.();
+    }
+  }
+}

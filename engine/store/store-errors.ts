@@ -1,0 +1,42 @@
+/** Why a durable store could not write (DUR-01, DUR-02): the disk is full, the database stayed locked, or another I/O error. */
+export type StoreWriteFailure = 'STORE_FULL' | 'STORE_BUSY' | 'STORE_IO';
+
+/**
+ * A write of a durable store failed; nothing of the failed batch was kept (a JSONL file is cut back to its
+ * last complete line, a SQLite transaction is rolled back). The entries stay queued and are written again
+ * at the next flush, so the store recovers once the cause goes away.
+ */
+export class StoreWriteError extends Error {
+  override readonly name = 'StoreWriteError';
+  constructor(
+    readonly code: StoreWriteFailure,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The JSONL log has a damaged line before its last one: it is reported with its line number, never skipped. */
+export class LogCorruptionError extends Error {
+  override readonly name = 'LogCorruptionError';
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    detail: string,
+  ) {
+    super(`${file}: line ${line} is damaged (${detail}); lines after it are not read. Move the file aside to start with an empty log, or cut it before line ${line}.`);
+  }
+}
+
+/** Classifies a write error of `fs` or better-sqlite3. */
+export function toStoreWriteError(error: unknown, what: string): StoreWriteError {
+  if (error instanceof StoreWriteError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') return new StoreWriteError('STORE_FULL', `${what}: the disk is full (${String(code)}): ${message}`, { cause: error });
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY'))) {
+    return new StoreWriteError('STORE_BUSY', `${what}: the database stayed locked by another connection beyond its busy timeout (${String(code)})`, { cause: error });
+  }
+  return new StoreWriteError('STORE_IO', `${what}: ${message}`, { cause: error });
+}
