@@ -51,7 +51,8 @@ export async function buildMain({ outdir = 'dist/main' } = {}) {
   const out = resolve(ROOT, outdir);
   const common = { absWorkingDir: ROOT, bundle: true, sourcemap: true, logLevel: 'warning', legalComments: 'none' };
   const targets = [
-    { ...common, entryPoints: ['main/electron/main.ts'], outfile: `${out}/electron.cjs`, platform: 'node', format: 'cjs', target: 'node20', external: ['electron', ...NATIVE, ...HTTP_PACKAGES] },
+    // import.meta.url (used to resolve packages at run time, e.g. the SCRIPT sandbox's QuickJS) from __filename.
+    { ...common, entryPoints: ['main/electron/main.ts'], outfile: `${out}/electron.cjs`, platform: 'node', format: 'cjs', target: 'node20', external: ['electron', ...NATIVE, ...HTTP_PACKAGES], define: { 'import.meta.url': '__yuktaImportMetaUrl' }, banner: { js: '"use strict"; const __yuktaImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' } },
     { ...common, entryPoints: ['main/preload/preload.ts'], outfile: `${out}/preload.cjs`, platform: 'node', format: 'cjs', target: 'chrome130', external: ['electron'], plugins: [contractNamesOnly(await operationNames())] },
     { ...common, entryPoints: ['main/cli/index.ts'], outfile: `${out}/cli.mjs`, platform: 'node', format: 'esm', target: 'node20', packages: 'external', banner: { js: '#!/usr/bin/env node' } },
   ];

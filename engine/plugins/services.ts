@@ -1,4 +1,8 @@
+import type { LookupFunction } from 'node:net';
 import { SystemClock, type Clock } from '../runtime/clock';
+import { GuardedHttpClient } from '../security/guarded-http';
+import { networkPolicyOf } from '../security/network-guard';
+import { ScriptSandbox } from '../security/script-sandbox';
 import { chainSecrets, environmentSecrets, SecretRedactor, SecretResolver, type SecretProvider } from '../security/secrets';
 import { resolveSecuritySettings, type SecuritySettings, type SecuritySettingsPatch } from '../security/security-settings';
 import { AllowListVariables, type VariableSource } from '../security/variables';
@@ -15,8 +19,14 @@ export interface PluginServices {
   readonly variables: VariableSource;
   /** `decrypted:<name>` references, for fields that leave the engine (headers, keys, environments). */
   readonly secrets: SecretResolver;
+  /** HTTP under the network policy (SEC-03): addresses checked after DNS and on every redirect, sizes capped. */
+  readonly http: GuardedHttpClient;
+  /** The SCRIPT sandbox (QuickJS in WASM, on worker threads). */
+  readonly scripts: ScriptSandbox;
   /** The engine clock's time (virtual in tests). */
   now(): number;
+  /** Waits on the engine clock (not paused with the node: for network deadlines); rejects when `signal` fires. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** How an engine is secured (SEC-02, SEC-03): settings, where secrets come from, the environment variables read. */
@@ -26,6 +36,8 @@ export interface EngineSecurityOptions {
   secrets?: SecretProvider;
   /** The environment for `${env.X}` and `YUKTA_SECRET_*` (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Resolves host names for outgoing requests (tests point names at local servers); the system resolver by default. */
+  lookup?: LookupFunction;
 }
 
 /** The services of one engine; `redactor` masks resolved secrets in everything the engine publishes. */
@@ -40,8 +52,26 @@ export function createPluginServices(options: EngineSecurityOptions, clock: Cloc
     variables: new AllowListVariables({ env, allowed: limits.variables.allowed, settingsVars: limits.variables.values }),
     secrets: new SecretResolver(provider, redactor),
     redactor,
+    http: new GuardedHttpClient(networkPolicyOf(limits.http, options.lookup), limits.http),
+    scripts: new ScriptSandbox(),
     now: () => clock.now(),
+    sleep: (ms, signal) => clockSleep(clock, ms, signal),
   };
+}
+
+function clockSleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clock.clearTimer(handle);
+      reject(signal!.reason);
+    };
+    const handle = clock.setTimer(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 let fallback: PluginServices | null = null;

@@ -110,12 +110,15 @@ export class SecretResolver {
 
   resolve(text: string): string {
     if (!text.includes('decrypted:')) return text;
-    return text.replace(SECRET_REF, (_m, name: string) => {
-      const value = this.provider.get(name);
-      if (value === undefined) throw new BadInputError(`secret "${name}" is not set (store it in Settings or set ${secretEnvName(name)})`, 'SECRET_MISSING');
-      this.redactor.add(value);
-      return value;
-    });
+    return text.replace(SECRET_REF, (_m, name: string) => this.value(name));
+  }
+
+  /** One secret's value (masked in output from now on). */
+  value(name: string): string {
+    const value = this.provider.get(name);
+    if (value === undefined) throw new BadInputError(`secret "${name}" is not set (store it in Settings or set ${secretEnvName(name)})`, 'SECRET_MISSING');
+    this.redactor.add(value);
+    return value;
   }
 
   /** Resolves references in every string of a JSON value. */

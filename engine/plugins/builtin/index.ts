@@ -3,6 +3,9 @@ import { aggregatePlugin } from './aggregate/aggregate.plugin';
 import { apiTriggerPlugin } from './api-trigger/api-trigger.plugin';
 import { consoleTerminalPlugin } from './console-terminal/console-terminal.plugin';
 import { delayPlugin } from './delay/delay.plugin';
+import { httpRequestPlugin } from './http-request/http-request.plugin';
+import { processExecutorPlugin } from './process-executor/process-executor.plugin';
+import { scriptPlugin } from './script/script.plugin';
 import { manualTriggerPlugin } from './manual-trigger/manual-trigger.plugin';
 import { resultTerminalPlugin } from './result-terminal/result-terminal.plugin';
 import { routerPlugin } from './router/router.plugin';
@@ -23,6 +26,9 @@ export function builtinPlugins(): Array<Plugin<never>> {
     aggregatePlugin,
     subWorkflowPlugin,
     waitForSignalPlugin,
+    httpRequestPlugin,
+    scriptPlugin,
+    processExecutorPlugin,
     consoleTerminalPlugin,
     resultTerminalPlugin,
   ] as unknown as Array<Plugin<never>>;

@@ -8,7 +8,15 @@ export interface TemplateScope {
   context: Readonly<Record<string, unknown>>;
   /** `${env.X}` and `${sys.x}` (`ctx.services.variables`); without it such references are refused. */
   variables?: VariableSource;
+  /**
+   * `decrypted:<name>` in the template's own text is replaced by the secret (fields that leave the engine:
+   * headers, URLs, bodies). Text that a `${…}` reference brings in is never scanned for references, so a
+   * payload cannot name a secret to have it sent somewhere.
+   */
+  secrets?: { value(name: string): string };
 }
+
+const TEMPLATE_OR_SECRET = /\$\{([^}]*)\}|decrypted:([A-Za-z][A-Za-z0-9_]{0,63})/g;
 
 const ROOTS = ['payload', 'metadata', 'context', 'env', 'sys'] as const;
 
@@ -31,6 +39,10 @@ export function renderTemplate(template: string, scope: TemplateScope): unknown 
     const value = resolve(path, scope);
     return type ? convert(value, type, whole[1]!) : toText(value);
   }
+  const secrets = scope.secrets;
+  if (secrets) {
+    return template.replace(TEMPLATE_OR_SECRET, (_m, ref: string | undefined, secret: string | undefined) => (ref === undefined ? secrets.value(secret!) : toText(resolve(parseReference(ref).path, scope))));
+  }
   return template.replace(TEMPLATE, (_m, ref: string) => {
     const { path } = parseReference(ref);
     return toText(resolve(path, scope));
@@ -39,7 +51,7 @@ export function renderTemplate(template: string, scope: TemplateScope): unknown 
 
 /** Renders every string inside a JSON value, keeping its shape. */
 export function renderDeep(value: unknown, scope: TemplateScope): unknown {
-  if (typeof value === 'string') return value.includes('${') ? renderTemplate(value, scope) : value;
+  if (typeof value === 'string') return value.includes('${') || (scope.secrets && value.includes('decrypted:')) ? renderTemplate(value, scope) : value;
   if (Array.isArray(value)) return value.map((v) => renderDeep(v, scope));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
