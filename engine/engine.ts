@@ -22,6 +22,10 @@ import type { SchedulerLog } from './scheduler/scheduler-log';
 import { SchedulerService } from './scheduler/scheduler-service';
 import type { DefinitionStore } from './store/definition-store';
 import { MemoryDefinitionStore } from './store/memory/memory-definition-store';
+import { DurableAuditLog } from './control/audit-log';
+import type { Resumed } from './control/restart/resumer';
+import { ExecutionSchedulerLog } from './scheduler/logged-scheduler-log';
+import { DurableRuns, type EngineDurabilityOptions } from './tracker/durable-runs';
 import { EventBus, type EventListener } from './tracker/event-bus';
 import { RunTracker, type RunQuery } from './tracker/run-tracker';
 
@@ -53,6 +57,8 @@ export interface EngineOptions {
   control?: ControlOptions;
   /** Execution safety (SEC-02, SEC-03): settings, secrets, the environment variables read; plugins get them as `ctx.services`. */
   security?: EngineSecurityOptions;
+  /** The durable execution log, boot recovery and resume (DUR-01…03); without it runs live in memory only. */
+  durability?: EngineDurabilityOptions;
 }
 
 export interface EngineSchedulerOptions {
@@ -87,6 +93,9 @@ export class Engine {
   private readonly runs: RunLauncher;
   private readonly scheduler: SchedulerService;
   private readonly edgeDrops = new Map<string, number>();
+  private readonly durable: DurableRuns | null;
+  /** Settles once boot recovery is done (DUR-01); at once without durability. Starts wait for it. */
+  readonly ready: Promise<void>;
 
   constructor(options: EngineOptions = {}) {
     this.registry = new PluginRegistry(options.plugins ?? builtinPlugins());
@@ -97,13 +106,18 @@ export class Engine {
     this.bus = new EventBus(options.onListenerError, (event) => services.redactor.redact(event));
     this.tracker = new RunTracker({ maxRuns: options.maxRuns ?? 1000, maxResultsPerRun: options.maxResultsPerRun ?? 1000 });
     this.bus.subscribe(this.tracker.apply);
-    this.control = this.createControlPlane(options.control);
-    const sched = options.scheduler ?? {};
+    const durability = options.durability;
+    const auditLog = durability ? new DurableAuditLog(durability.log) : undefined;
+    this.control = this.createControlPlane(auditLog && !options.control?.log ? { ...options.control, log: auditLog } : options.control);
+    this.durable = durability ? this.createDurableRuns(durability, options) : null;
+    this.ready = this.durable?.ready ?? Promise.resolve();
+    const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
     const admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError });
     this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.get(id)?.status ?? null, queuedTicket: (id) => this.runs.queuedTicket(id) });
     this.runs = new RunLauncher({
       scheduler: admission,
-      schedulerReady: this.scheduler.ready,
+      schedulerReady: Promise.all([this.scheduler.ready, this.ready]).then(() => undefined),
+      acknowledge: durability ? () => durability.log.flush() : undefined,
       registry: this.registry,
       clock: this.clock,
       definitions: this.definitions,
@@ -122,6 +136,42 @@ export class Engine {
     const replaced = (version: string) => this.runs.dropPrepared(version);
     this.workflows = new WorkflowDefinitions({ store: this.definitions, registry: this.registry, clock: this.clock, maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS, replaced });
     this.sessions = new SessionCatalog({ store: this.definitions, workflows: this.workflows, hasLiveRuns: (session) => this.hasLiveRuns(session), replaced });
+  }
+
+  /**
+   * Resumes an ABORTED run once, as a new run that skips the nodes with an end marker (DUR-03); needs the
+   * engine option `durability`. CONFLICT when the run was not aborted, was resumed already, or its workflow changed.
+   */
+  resumeRun(executionId: string, actor: string): Promise<Resumed> {
+    if (!this.durable) return Promise.reject(new StudioApiError('CONFLICT', 'runs can be resumed only with a durable execution log (the memory store keeps nothing across a restart)', 'executionId'));
+    return this.durable.resume(executionId, actor);
+  }
+
+  /** A run from the tracker, or else from the durable execution log (runs older than the tracker keeps). */
+  async findRun(executionId: string): Promise<RunDetail> {
+    const live = this.tracker.get(executionId);
+    if (live) return live;
+    const logged = await this.durable?.findRun(executionId);
+    if (logged) return logged;
+    throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
+  }
+
+  private createDurableRuns(durability: EngineDurabilityOptions, options: EngineOptions): DurableRuns {
+    const durable = new DurableRuns({
+      log: durability.log,
+      checkpoints: this.control.checkpoints,
+      archive: this.control.archive,
+      launcher: () => this.runs,
+      definitions: this.definitions,
+      clock: this.clock,
+      restoreHistory: (runs) => this.tracker.restore(runs),
+      maxRuns: options.maxRuns ?? 1000,
+      idempotencyMaxKeys: options.idempotencyMaxKeys ?? 100_000,
+      autoResume: durability.autoResume ?? false,
+      onError: options.onListenerError ?? (() => undefined),
+    });
+    this.bus.subscribe(durable.journal.listen);
+    return durable;
   }
 
   nodeTypes(): NodeTypeInfo[] {

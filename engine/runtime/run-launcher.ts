@@ -16,6 +16,7 @@ import { QueuedRuns } from '../scheduler/queued-runs';
 import { readStartOptions, type StartOptions } from '../scheduler/start-options';
 import { childBudget, withTimeBudget } from '../scheduler/time-budget';
 import type { DefinitionStore } from '../store/definition-store';
+import type { IdempotencyRecord, StartRecord } from '../store/start-record';
 import type { EventBus } from '../tracker/event-bus';
 import type { Slot, Ticket } from '../scheduler/admission-types';
 import type { Clock } from './clock';
@@ -23,6 +24,7 @@ import { BadInputError, toErrorInfo } from './errors';
 import { prepareWorkflow, type PreparedWorkflow } from './prepared-workflow';
 import { seededRandom, type Random } from './random';
 import { applyDebug, checkDebug, type RunDebugSettings } from './run-debug';
+import { startRecordOf } from './start-record-of';
 import type { RunControl, RunRecorder } from './run-hooks';
 import { WorkflowRun } from './workflow-run';
 
@@ -66,11 +68,16 @@ export interface RunLauncherOptions {
   /** Settles once the scheduler's recorded limits are re-applied (ADM-03); starts wait for it. */
   schedulerReady?: Promise<void> | undefined;
   /** Archives each top-level run and records its node outputs (CTL-04); sub-workflow runs are not archived. */
-  archive?: { begin(run: { executionId: string; session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown> }): RunRecorder } | undefined;
+  archive?: { begin(run: { executionId: string; session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown>; unrecorded?: ReadonlySet<string> | undefined }): RunRecorder } | undefined;
   /** Serves the plugins' `ctx.control` (CTL-05, CTL-08). */
   control?: RunControl | undefined;
   /** The plugins' `ctx.services` (SEC-02, SEC-03, EXT-03). */
   services?: PluginServices | undefined;
+  /**
+   * The durability barrier of a new start (DUR-01): resolves once its RUN_STARTED (and idempotency key) is
+   * stored; a rejection refuses the start (the run is cancelled, nothing was acknowledged).
+   */
+  acknowledge?: ((executionId: string) => Promise<void>) | undefined;
 }
 
 /** A start of a prepared graph with a payload (restart, restart-from-node, retry: CTL-04). */
@@ -79,6 +86,21 @@ export interface PreparedStart {
   workflowId: string;
   prepared: PreparedWorkflow;
   payload: Record<string, unknown>;
+  /** A resume of an ABORTED run (DUR-03). */
+  resume?: ResumeStart | undefined;
+}
+
+/** What a resume adds to a prepared start (DUR-03). */
+export interface ResumeStart {
+  /** The ABORTED run it continues. */
+  from: string;
+  /** The original run's scope and replayed inputs, kept for a later resume. */
+  scope: string[];
+  inputs: string[];
+  /** Replayed nodes whose checkpoints are copied over instead of recorded again. */
+  unrecorded: ReadonlySet<string>;
+  /** Runs once the new id exists, before the run is built (copies checkpoints and signal answers). */
+  beforeBuild(executionId: string): void;
 }
 
 interface LaunchSpec {
@@ -89,6 +111,9 @@ interface LaunchSpec {
   debug?: RunDebugSettings | undefined;
   /** `yukta.timeBudget` (ADM-04), inherited by sub-workflows. */
   timeBudgetMs?: number | undefined;
+  idempotency?: IdempotencyRecord | undefined;
+  /** Replayed nodes not recorded again (a resume copies their checkpoints). */
+  unrecorded?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -103,6 +128,10 @@ export interface AdmittedStart {
   prepared: PreparedWorkflow;
   admission: Pick<StartOptions, 'priority' | 'fairnessKey' | 'fairnessWeight'>;
   build(executionId: string): WorkflowRun;
+  /** The start payload, for the execution log's RUN_STARTED (DUR-01); absent: an empty payload. */
+  payload?: Record<string, unknown> | undefined;
+  /** Resume origin, scope and inputs, idempotency key (DUR-01, DUR-03); derived from `prepared` when absent. */
+  origin?: Partial<Pick<StartRecord, 'resumedFrom' | 'scope' | 'inputs' | 'idempotency'>> | undefined;
 }
 
 /**
@@ -118,6 +147,8 @@ export class RunLauncher {
   private readonly idempotency: IdempotencyCache;
   private readonly queued: QueuedRuns;
   private readonly random: Random;
+  /** The start being announced right now (inside `startAdmitted`), for the execution log's RUN_STARTED. */
+  private announcing: { executionId: string; start: AdmittedStart } | null = null;
 
   constructor(private readonly options: RunLauncherOptions) {
     this.idempotency = new IdempotencyCache(options.clock, options.idempotencyTtlMs, options.idempotencyMaxKeys);
@@ -136,15 +167,44 @@ export class RunLauncher {
     const options = readStartOptions(request.payload);
     const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false, debug: request.debug, timeBudgetMs: options.timeBudgetMs };
     const key = request.idempotencyKey;
-    if (key === undefined) return { executionId: await this.launchAdmitted(spec, options) };
+    if (key === undefined) return { executionId: await this.acknowledged(this.launchAdmitted(spec, options)) };
     const scope = `${request.session}\u0000${request.workflowId}`;
     const payloadHash = contentHash(request.payload);
     const found = this.idempotency.lookup(scope, key, payloadHash);
     if (found.kind === 'conflict') throw new StudioApiError('CONFLICT', `idempotency key "${key}" was already used with a different payload`, 'idempotencyKey');
     if (found.kind === 'repeat') return { executionId: await found.start };
-    const started = this.launchAdmitted(spec, options);
+    const started = this.acknowledged(this.launchAdmitted({ ...spec, idempotency: { scope, key, payloadHash } }, options));
     this.idempotency.remember(scope, key, payloadHash, started);
     return { executionId: await started };
+  }
+
+  /**
+   * Waits until a start is durable (DUR-01) before it is acknowledged. If it cannot be stored (disk full),
+   * the run is cancelled and the start refused with UNAVAILABLE: nothing unsaved is ever acknowledged.
+   */
+  private async acknowledged(launched: Promise<string>): Promise<string> {
+    const executionId = await launched;
+    const acknowledge = this.options.acknowledge;
+    if (!acknowledge) return executionId;
+    try {
+      await acknowledge(executionId);
+    } catch (error) {
+      this.cancel(executionId);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StudioApiError('UNAVAILABLE', `the start could not be saved, so it was refused and its run cancelled: ${reason}`);
+    }
+    return executionId;
+  }
+
+  /** Remembers an idempotency key read back from the execution log at boot (ADM-02); its window starts again now. */
+  restoreIdempotencyKey(record: IdempotencyRecord, executionId: string): void {
+    this.idempotency.remember(record.scope, record.key, record.payloadHash, Promise.resolve(executionId));
+  }
+
+  /** The start record of the run being announced now (RUN_STARTED, DUR-01), or null (a sub-workflow run). */
+  startRecord(executionId: string): StartRecord | null {
+    const current = this.announcing;
+    return current === null || current.executionId !== executionId ? null : startRecordOf(current.start);
   }
 
   /**
@@ -165,20 +225,25 @@ export class RunLauncher {
       randomUUID,
     );
     executionId = ticket.executionId;
-    if (ticket.state === 'queued') {
-      this.queued.announce(ticket, start.prepared);
-      return { executionId, queued: true };
-    }
-    let run: WorkflowRun;
+    this.announcing = { executionId, start };
     try {
-      run = start.build(executionId);
-    } catch (error) {
-      ticket.release();
-      throw error;
+      if (ticket.state === 'queued') {
+        this.queued.announce(ticket, start.prepared);
+        return { executionId, queued: true };
+      }
+      let run: WorkflowRun;
+      try {
+        run = start.build(executionId);
+      } catch (error) {
+        ticket.release();
+        throw error;
+      }
+      run.announce();
+      this.track(run, ticket);
+      return { executionId, queued: false };
+    } finally {
+      this.announcing = null;
     }
-    run.announce();
-    this.track(run, ticket);
-    return { executionId, queued: false };
   }
 
   get(executionId: string): WorkflowRun | undefined {
@@ -197,11 +262,24 @@ export class RunLauncher {
   async startPrepared(start: PreparedStart): Promise<{ executionId: string; queued: boolean }> {
     await this.options.schedulerReady;
     const options = readStartOptions(start.payload);
-    const spec: LaunchSpec = { session: start.session, workflowId: start.workflowId, payload: start.payload, collectResults: false, timeBudgetMs: options.timeBudgetMs };
+    const resume = start.resume;
+    const spec: LaunchSpec = { session: start.session, workflowId: start.workflowId, payload: start.payload, collectResults: false, timeBudgetMs: options.timeBudgetMs, unrecorded: resume?.unrecorded };
     const prepared = withTimeBudget(start.prepared, spec.timeBudgetMs);
     const deadlineMs = await this.runDeadlineMs(start.session);
-    const build = (executionId: string) => this.createRun(executionId, spec, prepared, deadlineMs);
-    return this.startAdmitted({ session: start.session, workflowId: start.workflowId, prepared, admission: options, build });
+    const build = (executionId: string) => {
+      resume?.beforeBuild(executionId);
+      return this.createRun(executionId, spec, prepared, deadlineMs);
+    };
+    const origin = resume ? { resumedFrom: resume.from, scope: resume.scope, inputs: resume.inputs } : undefined;
+    return this.startAdmitted({ session: start.session, workflowId: start.workflowId, prepared, admission: options, build, payload: start.payload, origin });
+  }
+
+  /** A saved version of a workflow, prepared (DUR-03 resume, CTL-04 archive entries rebuilt after a restart). */
+  async preparedVersion(session: string, workflowId: string, version: string): Promise<PreparedWorkflow> {
+    const cached = this.preparations.peek(version);
+    if (cached) return cached;
+    const stored = await this.pinnedVersion({ session, workflowId, payload: {}, collectResults: false }, version);
+    return this.preparations.get(stored.version, () => this.prepare(stored, workflowId));
   }
 
   /** Resolves with the run's final status, or null when it is neither live nor queued. */
@@ -269,7 +347,8 @@ export class RunLauncher {
     if (spec.debug) checkDebug(prepared, spec.debug);
     const deadlineMs = await this.runDeadlineMs(spec.session);
     const build = (executionId: string) => this.createRun(executionId, spec, prepared, deadlineMs);
-    return this.startAdmitted({ session: spec.session, workflowId: spec.workflowId, prepared, admission: options, build }).executionId;
+    const origin = spec.idempotency ? { idempotency: spec.idempotency } : undefined;
+    return this.startAdmitted({ session: spec.session, workflowId: spec.workflowId, prepared, admission: options, build, payload: spec.payload, origin }).executionId;
   }
 
   /** A sub-workflow's run: no admission, it runs on its parent's slot (ENG-07). */
@@ -298,7 +377,7 @@ export class RunLauncher {
       collectResults: spec.collectResults,
       runWorkflow: (request, signal): Promise<SubWorkflowResult> => this.runChild(run, spec.timeBudgetMs, request, signal),
       edgeDropped: (nodeId) => this.options.edgeDropped(spec.workflowId, nodeId),
-      recorder: archive?.begin({ executionId, session: spec.session, workflowId: spec.workflowId, prepared, payload: spec.payload }) ?? null,
+      recorder: archive?.begin({ executionId, session: spec.session, workflowId: spec.workflowId, prepared, payload: spec.payload, unrecorded: spec.unrecorded }) ?? null,
       control: this.options.control ?? null,
       services: this.options.services ?? null,
     });

@@ -55,6 +55,16 @@ export class RunTracker {
     };
   }
 
+  /** Puts runs read back from the execution log into history (DUR-01 boot recovery), oldest first. */
+  restore(runs: readonly RunDetail[]): void {
+    for (const run of runs) {
+      if (this.runs.has(run.executionId)) continue;
+      const { nodes, results, resultsTruncated, ...summary } = run;
+      this.runs.set(run.executionId, { summary, nodes: new Map(nodes.map((n) => [n.nodeId, n])), results: [...results], resultsTruncated });
+    }
+    this.evict();
+  }
+
   /** Newest first. */
   list(query: RunQuery): RunSummary[] {
     const out: RunSummary[] = [];

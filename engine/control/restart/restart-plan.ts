@@ -9,7 +9,7 @@ export interface RestartPlan {
 }
 
 /** A parent whose output can be replayed ended like this (a drained trigger's output is complete too). */
-const REPLAYABLE: ReadonlySet<Status> = new Set<Status>(['SUCCESS', 'STOPPED']);
+export const REPLAYABLE: ReadonlySet<Status> = new Set<Status>(['SUCCESS', 'STOPPED']);
 
 /** The node and every node below it. */
 export function descendants(prepared: PreparedWorkflow, nodeId: string): Set<string> {
@@ -29,7 +29,7 @@ export function descendants(prepared: PreparedWorkflow, nodeId: string): Set<str
 }
 
 /** Parents of each node, from the prepared wiring. */
-function parentsOf(prepared: PreparedWorkflow): Map<string, Set<string>> {
+export function parentsOf(prepared: PreparedWorkflow): Map<string, Set<string>> {
   const parents = new Map<string, Set<string>>();
   for (const node of prepared.nodes.values()) {
     for (const children of node.outgoing.values()) {

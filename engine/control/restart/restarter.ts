@@ -30,13 +30,13 @@ export class Restarter {
 
   /** A new run of the same version with the same payload. */
   async restart(executionId: string): Promise<RestartStarted> {
-    const run = this.archived(executionId);
+    const run = await this.archived(executionId);
     return this.launch(run, run.prepared);
   }
 
   /** Re-runs the node and its descendants, replaying the recorded outputs of the parents feeding them. */
   async restartFromNode(executionId: string, nodeId: string): Promise<RestartStarted> {
-    const run = this.archived(executionId);
+    const run = await this.archived(executionId);
     this.checkNode(run, nodeId);
     if (!run.recorded) throw new StudioApiError('CONFLICT', `run "${executionId}" recorded no node outputs (recording is off), so it can only be restarted whole`, 'command.nodeId');
     const plan = planRestart(run.prepared, nodeId, (id) => this.archive.checkpoint(executionId, id));
@@ -46,7 +46,7 @@ export class Restarter {
 
   /** Restart from a node that ended FAILURE or TIMED_OUT. */
   async retryNode(executionId: string, nodeId: string): Promise<RestartStarted> {
-    const run = this.archived(executionId);
+    const run = await this.archived(executionId);
     this.checkNode(run, nodeId);
     const status = this.nodeStatus(executionId, nodeId) ?? this.archive.checkpoint(executionId, nodeId)?.end ?? null;
     if (status === null || !RETRYABLE.has(status)) {
@@ -55,8 +55,8 @@ export class Restarter {
     return this.restartFromNode(executionId, nodeId);
   }
 
-  private archived(executionId: string): ArchivedRun {
-    const run = this.archive.get(executionId);
+  private async archived(executionId: string): Promise<ArchivedRun> {
+    const run = await this.archive.load(executionId);
     if (!run) throw new StudioApiError('CONFLICT', `run "${executionId}" is not in the archive (it never started, or it is older than the newest ${this.archive.retainedRuns} finished runs kept)`, 'executionId');
     return run;
   }

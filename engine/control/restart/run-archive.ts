@@ -25,7 +25,13 @@ export interface RunArchiveOptions {
   recordOutputs: boolean;
 }
 
-export type RunInfo = Pick<ArchivedRun, 'executionId' | 'session' | 'workflowId' | 'prepared' | 'payload'>;
+export type RunInfo = Pick<ArchivedRun, 'executionId' | 'session' | 'workflowId' | 'prepared' | 'payload'> & {
+  /** Nodes not recorded (a resume copies their checkpoints from the run it continues, DUR-03). */
+  unrecorded?: ReadonlySet<string> | undefined;
+};
+
+/** Rebuilds the archive entry of a finished run from durable stores (after an app restart, DUR-03). */
+export type ArchiveLoader = (executionId: string) => Promise<ArchivedRun | null>;
 
 /**
  * The archive of recent runs (CTL-04): graph, start payload and, through the checkpoint store, every
@@ -35,22 +41,49 @@ export type RunInfo = Pick<ArchivedRun, 'executionId' | 'session' | 'workflowId'
 export class RunArchive {
   private readonly runs = new Map<string, ArchivedRun>();
   private readonly finished: string[] = [];
+  /** Finished runs of an earlier process whose entries are rebuilt on first use. */
+  private readonly restorable = new Set<string>();
+  private loader: ArchiveLoader | null = null;
 
   constructor(private readonly options: RunArchiveOptions) {}
 
   /** Starts archiving a run; its recorder writes outputs and end markers and says when the run ended. */
   begin(info: RunInfo): RunRecorder {
-    const entry: ArchivedRun = { ...info, status: null, recorded: this.options.recordOutputs };
+    const { unrecorded, ...run } = info;
+    const entry: ArchivedRun = { ...run, status: null, recorded: this.options.recordOutputs };
     this.runs.set(info.executionId, entry);
     const { checkpoints } = this.options;
     return {
-      node: (nodeId) => (entry.recorded ? nodeRecorder(checkpoints, info.executionId, nodeId) : null),
+      node: (nodeId) => (entry.recorded && !unrecorded?.has(nodeId) ? nodeRecorder(checkpoints, info.executionId, nodeId) : null),
       ended: (status) => this.ended(entry, status),
     };
   }
 
   get(executionId: string): ArchivedRun | null {
     return this.runs.get(executionId) ?? null;
+  }
+
+  /** The entry of a run, rebuilding one of an earlier process from the durable stores on first use. */
+  async load(executionId: string): Promise<ArchivedRun | null> {
+    const entry = this.runs.get(executionId);
+    if (entry || !this.loader || !this.restorable.has(executionId)) return entry ?? null;
+    const loaded = await this.loader(executionId);
+    if (loaded && this.restorable.has(executionId)) this.runs.set(executionId, loaded);
+    return loaded;
+  }
+
+  /**
+   * After a restart (DUR-03): the finished runs of the earlier process still retained, oldest first. Their
+   * entries are rebuilt by `loader` on first use, and they age out like any finished run.
+   */
+  restore(finishedRuns: readonly string[], loader: ArchiveLoader): void {
+    this.loader = loader;
+    for (const id of finishedRuns) {
+      if (this.runs.has(id) || this.restorable.has(id)) continue;
+      this.restorable.add(id);
+      this.finished.push(id);
+    }
+    this.evict();
   }
 
   checkpoint(executionId: string, nodeId: string): NodeCheckpoint | null {
@@ -68,9 +101,14 @@ export class RunArchive {
   private ended(entry: ArchivedRun, status: Status): void {
     entry.status = status;
     this.finished.push(entry.executionId);
+    this.evict();
+  }
+
+  private evict(): void {
     while (this.finished.length > this.options.retainedRuns) {
       const oldest = this.finished.shift()!;
       this.runs.delete(oldest);
+      this.restorable.delete(oldest);
       this.options.checkpoints.drop(oldest);
     }
   }

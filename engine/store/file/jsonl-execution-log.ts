@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlAuditPage, ControlAuditQuery } from '../../../shared/api/control.schema';
 import { DEFAULT_LOG_RETENTION, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
@@ -5,7 +6,7 @@ import { logLine, parseLogEntry } from '../log-entry-codec';
 import { MemoryExecutionLog } from '../memory/memory-execution-log';
 import type { StoreWriteError } from '../store-errors';
 import { JsonlAppender } from './jsonl-appender';
-import { readJsonl } from './jsonl-lines';
+import { readJsonl, type JsonlRead } from './jsonl-lines';
 import { NODE_LOG_FILE_SYSTEM, type LogFileSystem } from './log-file-system';
 
 /** The log file in `yukta.execution-log.dir`. */
@@ -44,12 +45,22 @@ export class JsonlExecutionLog implements ExecutionLog {
     const fs = options.fs ?? NODE_LOG_FILE_SYSTEM;
     const path = join(options.dir, EXECUTION_LOG_FILE);
     await fs.mkdir(options.dir);
-    const content = (await fs.readFile(path)) ?? Buffer.alloc(0);
-    const read = readJsonl(path, content, parseLogEntry);
-    if (read.tornBytes > 0) {
-      options.warn?.(`${path}: skipped a torn last line (${read.tornBytes} bytes after line ${read.records.length}); the log keeps the ${read.records.length} complete entries`);
-      await fs.truncate(path, read.validBytes);
-    }
+    const read = readLogFile(path, (await fs.readFile(path)) ?? Buffer.alloc(0), options.warn);
+    if (read.tornBytes > 0) await fs.truncate(path, read.validBytes);
+    return JsonlExecutionLog.create(options, path, read);
+  }
+
+  /** The same, reading the file synchronously (at boot, before anything else runs). */
+  static openSync(options: JsonlExecutionLogOptions): JsonlExecutionLog {
+    const path = join(options.dir, EXECUTION_LOG_FILE);
+    mkdirSync(options.dir, { recursive: true });
+    const read = readLogFile(path, existsSync(path) ? readFileSync(path) : Buffer.alloc(0), options.warn);
+    if (read.tornBytes > 0) truncateSync(path, read.validBytes);
+    return JsonlExecutionLog.create(options, path, read);
+  }
+
+  private static create(options: JsonlExecutionLogOptions, path: string, read: JsonlRead<ExecutionLogEntry>): JsonlExecutionLog {
+    const fs = options.fs ?? NODE_LOG_FILE_SYSTEM;
     const retention = { ...DEFAULT_LOG_RETENTION, ...pick(options) };
     // The memory copy never trims on its own: trimming and rewriting the file happen together.
     const memory = new MemoryExecutionLog({ retainedRuns: retention.retainedRuns, compactAfter: Number.POSITIVE_INFINITY });
@@ -101,4 +112,11 @@ function pick(options: Partial<LogRetentionOptions>): Partial<LogRetentionOption
   if (options.retainedRuns !== undefined) out.retainedRuns = options.retainedRuns;
   if (options.compactAfter !== undefined) out.compactAfter = options.compactAfter;
   return out;
+}
+
+/** Reads the log file; a torn last line is reported through `warn` (the caller cuts it off). */
+function readLogFile(path: string, content: Buffer, warn: ((message: string) => void) | undefined): JsonlRead<ExecutionLogEntry> {
+  const read = readJsonl(path, content, parseLogEntry);
+  if (read.tornBytes > 0) warn?.(`${path}: skipped a torn last line (${read.tornBytes} bytes after line ${read.records.length}); the log keeps the ${read.records.length} complete entries`);
+  return read;
 }
