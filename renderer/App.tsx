@@ -14,12 +14,19 @@ import { Palette } from './features/editor/Palette';
 import { useAddNode } from './features/editor/use-add-node';
 import { ProblemsPanel } from './features/problems/ProblemsPanel';
 import { useLiveValidation } from './features/problems/live-validation';
+import { InboxPanel } from './features/inbox/InboxPanel';
+import { LogsPanel } from './features/runs/LogsPanel';
+import { ResultsPanel } from './features/runs/ResultsPanel';
+import { RunBanner } from './features/runs/RunBanner';
 import { RunsPanel } from './features/runs/RunsPanel';
+import { showApprovalRun } from './features/runs/show-approval-run';
+import { TimelinePanel } from './features/runs/TimelinePanel';
 import { SchedulerPanel } from './features/scheduler/SchedulerPanel';
 import { SessionsDialog } from './features/sessions/SessionsDialog';
 import { SaveNoteDialog } from './features/versions/SaveNoteDialog';
 import { DiffBanner, VersionsPanel } from './features/versions/VersionsPanel';
 import { ActionBanner, AppBar } from './features/workflow/AppBar';
+import { ActionsProvider } from './features/workflow/actions-context';
 import { ShortcutsDialog } from './features/workflow/ShortcutsDialog';
 import { useStudioShortcuts } from './features/workflow/use-shortcuts';
 import { useStudioStartup, useUnsavedChangesGuard } from './features/workflow/use-studio-startup';
@@ -49,25 +56,37 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
   useUnsavedChangesGuard();
 
   return (
-    <div className="studio">
-      <AppBar actions={actions} />
-      <ActionBanner />
-      <main className="workspace" data-palette={paletteOpen ? 'open' : 'closed'} data-inspector={inspectorOpen ? 'open' : 'closed'}>
-        <CollapsiblePanel panel="palette" title="Nodes">
-          <Palette onAdd={(type) => void addNode(type)} />
-        </CollapsiblePanel>
-        <div className="canvas-column">
-          <DiffBanner onExit={actions.exitDiff} />
-          <EditorCanvas toolbar={<CanvasToolbar files={actions} />} />
-        </div>
-        <CollapsiblePanel panel="inspector" title="Inspector">
-          <Inspector />
-        </CollapsiblePanel>
-      </main>
-      <BottomPanel problems={<ProblemsPanel />} runs={<RunsPanel onSelect={(id) => void actions.showRun(id)} />} versions={<VersionsPanel actions={actions} />} scheduler={<SchedulerPanel schedule={schedule} />} />
-      <StudioDialogs actions={actions} />
-      <ConfirmHost />
-    </div>
+    <ActionsProvider actions={actions}>
+      <div className="studio">
+        <AppBar actions={actions} />
+        <ActionBanner />
+        <main className="workspace" data-palette={paletteOpen ? 'open' : 'closed'} data-inspector={inspectorOpen ? 'open' : 'closed'}>
+          <CollapsiblePanel panel="palette" title="Nodes">
+            <Palette onAdd={(type) => void addNode(type)} />
+          </CollapsiblePanel>
+          <div className="canvas-column">
+            <DiffBanner onExit={actions.exitDiff} />
+            <RunBanner onDiff={(runVersion, current) => void actions.compareVersions(runVersion, current)} onExit={actions.exitRun} />
+            <EditorCanvas toolbar={<CanvasToolbar files={actions} />} />
+          </div>
+          <CollapsiblePanel panel="inspector" title="Inspector">
+            <Inspector />
+          </CollapsiblePanel>
+        </main>
+        <BottomPanel
+          problems={<ProblemsPanel />}
+          runs={<RunsPanel onSelect={(id) => void actions.showRun(id)} />}
+          logs={<LogsPanel />}
+          results={<ResultsPanel />}
+          timeline={<TimelinePanel />}
+          versions={<VersionsPanel actions={actions} />}
+          scheduler={<SchedulerPanel schedule={schedule} />}
+        />
+        <InboxPanel actions={actions} onShowRun={(approval) => void showApprovalRun(actions, approval)} />
+        <StudioDialogs actions={actions} />
+        <ConfirmHost />
+      </div>
+    </ActionsProvider>
   );
 }
 

@@ -1,5 +1,6 @@
 import '@xyflow/react/dist/style.css';
 import './styles/app.css';
+import './styles/debugger.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAppClient } from './api';

@@ -1,5 +1,6 @@
 import { ControlCommand, type Approval, type ControlAuditPage, type ControlAuditQuery, type ControlCommandInput, type ControlResult, type ControlState, type NodeControlState, type PluginControlReply } from '../../shared/api/control.schema';
 import { StudioApiError } from '../../shared/api/errors';
+import type { RecordedNode, RecordedSummary } from '../../shared/api/runs.schema';
 import type { SupervisorInfo, SupervisorRule } from '../../shared/api/supervisors.schema';
 import type { NodeCounts, StudioEvent, UnnumberedEvent } from '../../shared/events/events';
 import { isTerminal, type Status } from '../../shared/status/status';
@@ -14,6 +15,7 @@ import { DEFAULT_CHECKPOINT_CAPS, MemoryCheckpointStore } from '../store/memory/
 import { MemoryExecutionLog } from '../store/memory/memory-execution-log';
 import type { CommandTable, ControlServices } from './command-handler';
 import { ControlPipeline } from './control-pipeline';
+import { recordedNode, recordedSummary, type RecordedPage } from './recordings';
 import { PluginControlBus, type NodeKey } from './plugin-bus/plugin-control-bus';
 import { Restarter, type StartPrepared } from './restart/restarter';
 import { RunArchive } from './restart/run-archive';
@@ -71,6 +73,8 @@ export interface ControlPlaneEngine {
  */
 export class ControlPlane {
   readonly archive: RunArchive;
+  /** Node outputs, end markers and signal answers (DUR-02). */
+  readonly checkpoints: CheckpointStore;
   readonly signals: SignalHub;
   readonly pluginBus: PluginControlBus;
   readonly runControl: EngineRunControl;
@@ -89,7 +93,7 @@ export class ControlPlane {
     this.log = options.log ?? new MemoryExecutionLog();
     this.reviewers = options.reviewers ?? [];
     const caps = { maxMessagesPerNode: options.maxMessagesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxMessagesPerNode, maxBytesPerNode: options.maxBytesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxBytesPerNode };
-    const checkpoints = options.checkpoints ?? new MemoryCheckpointStore(caps);
+    const checkpoints = (this.checkpoints = options.checkpoints ?? new MemoryCheckpointStore(caps));
     this.archive = new RunArchive({ checkpoints, retainedRuns: options.retainedRuns ?? 100, recordOutputs: options.recordOutputs ?? true });
     this.signals = new SignalHub({ clock, checkpoints, emit: (e) => engine.publish(e) });
     this.pluginBus = new PluginControlBus({ liveRuns: () => engine.liveRuns() });
@@ -154,6 +158,16 @@ export class ControlPlane {
       return { nodeId: node.nodeId, kind: node.kind, paused: v.paused, skipped: v.skipped, stepRemaining: v.stepRemaining, breakpoint: v.breakpoint, held };
     });
     return { executionId, live: true, paused: run.isPaused, stepMode: this.stepMode.has(executionId), nodes };
+  }
+
+  /** A node's recorded outputs and inputs of an archived run, a page at a time (STU-04). */
+  recorded(executionId: string, nodeId: string, page: RecordedPage): RecordedNode {
+    return recordedNode(this.archive, executionId, nodeId, page);
+  }
+
+  /** Every node's recorded output count and digest of an archived run, to compare runs (STU-04). */
+  recordedSummary(executionId: string): RecordedSummary {
+    return recordedSummary(this.archive, executionId);
   }
 
   /** Open approvals, oldest first (CTL-05). */

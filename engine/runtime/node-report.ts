@@ -19,7 +19,14 @@ export class NodeReport {
     private readonly nodeId: string,
     private readonly timers: NodeTimers,
     private readonly emit: (event: UnnumberedEvent) => void,
+    /** The node's input buffer (fill and capacity), reported with every event; absent for triggers. */
+    private readonly buffer?: () => { used: number; size: number },
   ) {}
+
+  /** Reports that a message is now held at the node's valve (its id), or that it moved on (null). */
+  held(messageId: string | null): void {
+    this.send(undefined, messageId);
+  }
 
   set(next: Status, error?: ErrorInfo): void {
     if (next === this.status) return;
@@ -36,7 +43,7 @@ export class NodeReport {
     this.send(undefined);
   }
 
-  private send(error: ErrorInfo | undefined): void {
+  private send(error: ErrorInfo | undefined, held?: string | null): void {
     const c = this.counts;
     const counts: NodeCounts = { received: c.received, emitted: c.emitted };
     if (c.failed) counts.failed = c.failed;
@@ -44,6 +51,8 @@ export class NodeReport {
     if (c.dropped) counts.dropped = c.dropped;
     const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.executionId, at: this.timers.now(), nodeId: this.nodeId, status: this.status, counts };
     if (error) event.error = error;
+    if (held !== undefined) event.held = held;
+    if (this.buffer) event.buffer = this.buffer();
     this.emit(event);
   }
 }

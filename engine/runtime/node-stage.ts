@@ -14,7 +14,7 @@ import { NO_CONTROL, type NodeRecorder, type RunControl, type RunRecorder } from
 import { StageContext, type ContextHost } from './stage-context';
 import { StageOutput } from './stage-output';
 import type { Random } from './random';
-import { SKIP, Valve } from './valve';
+import { SKIP, Valve, type ValveState } from './valve';
 
 /** What a stage needs from its run. */
 export interface StageRun {
@@ -55,6 +55,8 @@ type NodeHalt = { status: 'TIMED_OUT' | 'CANCELLED' | 'STOPPED'; error: Error };
 export class NodeStage implements ContextHost {
   readonly input: Channel<Message> | null;
   private valveRef: Valve | null = null;
+  /** The id of the message held at the valve as last reported. */
+  private heldId: string | null = null;
   private pluginState: Record<string, unknown> | null = null;
   readonly timers: NodeTimers;
   private readonly report: NodeReport;
@@ -87,7 +89,8 @@ export class NodeStage implements ContextHost {
     this.input = node.incoming === 0 ? null : buffer
       ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
       : new Channel<Message>(channelCapacity, node.incoming);
-    this.report = new NodeReport(run.executionId, node.nodeId, this.timers, (event) => run.emit(event));
+    const input = this.input;
+    this.report = new NodeReport(run.executionId, node.nodeId, this.timers, (event) => run.emit(event), input ? () => ({ used: input.length, size: input.capacity }) : undefined);
     this.ctx = new StageContext(this);
     this.recorder = run.recorder === null ? null : run.recorder.node(node.nodeId);
     this.output = new StageOutput(this);
@@ -95,7 +98,17 @@ export class NodeStage implements ContextHost {
 
   /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */
   get valve(): Valve {
-    return (this.valveRef ??= new Valve((state) => (state.paused || state.held ? this.freezeClocks() : this.thawClocks())));
+    return (this.valveRef ??= new Valve((state) => this.valveChanged(state)));
+  }
+
+  /** Freezes or thaws the clocks, and reports a message newly held at the valve or let go (the debugger's cue). */
+  private valveChanged(state: ValveState): void {
+    if (state.paused || state.held) this.freezeClocks();
+    else this.thawClocks();
+    const held = state.held?.id ?? null;
+    if (held === this.heldId) return;
+    this.heldId = held;
+    this.report.held(held);
   }
 
   /** Freezes every clock of the node; the idle clock's reference moves on by the frozen time when it thaws. */

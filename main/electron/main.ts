@@ -13,6 +13,8 @@ import { APP_SCHEME } from '../ipc/app-origin';
 import { registerIpcHandlers, type IpcRegistration } from '../ipc/register-ipc-handlers';
 import { createTrustedSenderCheck } from '../ipc/trusted-sender';
 import { handleAppRequest } from './app-protocol';
+import type { ApprovalNotifier } from './approval-notifier';
+import { startDesktopApprovals } from './desktop-approvals';
 import { contentSecurityPolicy, isAllowedNavigation, isAllowedRequest, mainWindowOptions, rendererEntryUrl } from './window-factory';
 
 const devServerUrl = process.env.YUKTA_DEV_SERVER_URL || undefined;
@@ -26,6 +28,7 @@ let host: StudioHost | null = null;
 let ipc: IpcRegistration | null = null;
 let http: StudioHttpServer | null = null;
 let mainWindow: BrowserWindow | null = null;
+let approvals: ApprovalNotifier | null = null;
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 app.enableSandbox();
@@ -77,6 +80,8 @@ async function start(): Promise<void> {
   // Secrets stored in the studio are encrypted by the OS keychain (safeStorage); settings from <data>/settings.json + environment.
   host = new StudioHost({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender: createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {}) });
+  // STU-05: a native notification per new approval (a click opens it in the inbox) and the dock/taskbar badge.
+  approvals = startDesktopApprovals(host, () => mainWindow);
   await startHttpIfEnabled(host, RENDERER_DIR);
   createWindow();
   app.on('activate', () => {
@@ -85,6 +90,7 @@ async function start(): Promise<void> {
 }
 
 async function shutdown(): Promise<void> {
+  approvals?.stop();
   ipc?.dispose();
   await http?.close();
   await host?.close();

@@ -16,6 +16,8 @@ type ControlOperations =
   | 'supervisors.setRules'
   | 'plugins.control'
   | 'runs.setPriority'
+  | 'runs.recorded'
+  | 'runs.recordedSummary'
   | 'scheduler.setLimits';
 
 /**
@@ -40,6 +42,8 @@ export function createControlHandlers(engine: Engine): Pick<OperationHandlers, C
     'supervisors.getRules': async ({ session }) => control.getRules(session),
     'supervisors.setRules': async ({ session, rules }) => control.setRules(session, rules),
     'plugins.control': async ({ session, workflowId, nodeId, kind, body }) => control.pluginControl({ session, workflowId, nodeId }, { kind, body }),
+    'runs.recorded': async ({ executionId, nodeId, offset, limit }) => control.recorded(executionId, nodeId, { offset, limit }),
+    'runs.recordedSummary': async ({ executionId }) => control.recordedSummary(executionId),
     'runs.setPriority': async ({ executionId, priority }, caller) => SetPriorityResult.parse((await control.send(executionId, { type: 'SetPriority', priority }, caller.actor)).value),
     'scheduler.setLimits': async (limits, caller) => SchedulerLimits.parse((await control.send(SCHEDULER_RUN, { type: 'SetLimits', limits }, caller.actor)).value),
   };

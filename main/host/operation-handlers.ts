@@ -27,7 +27,7 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'sessions.rename': async ({ session, newSession }) => engine.sessions.rename(session, newSession),
     'sessions.delete': async ({ session }) => engine.sessions.delete(session),
     'sessions.applyConfig': async (config) => engine.sessions.apply(config),
-    'runs.start': async ({ session, workflowId, payload, idempotencyKey }) => engine.startRun({ session, workflowId, payload, idempotencyKey }),
+    'runs.start': async ({ session, workflowId, payload, idempotencyKey, debug }) => engine.startRun({ session, workflowId, payload, idempotencyKey, debug }),
     'runs.get': async ({ executionId }) => engine.getRun(executionId),
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),

@@ -41,7 +41,7 @@ describe('StudioApi contract over the in-memory transport pair', () => {
     expect(OPERATION_NAMES.sort()).toEqual([
       'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke',
       'approvals.list', 'control.audit', 'control.send', 'control.state',
-      'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.setPriority', 'runs.start',
+      'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.setPriority', 'runs.start',
       'scheduler.get', 'scheduler.setLimits',
       'secrets.delete', 'secrets.list', 'secrets.set',
       'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename',
@@ -90,11 +90,13 @@ describe('StudioApi contract over the in-memory transport pair', () => {
     const seen: StudioEvent[] = [];
     let done!: () => void;
     const ended = new Promise<void>((r) => (done = r));
-    const { executionId: second } = await api['runs.start']({ workflowId: 'hello' });
+    // Held at "greet" until subscribed, so its end cannot pass before the subscription exists.
+    const { executionId: second } = await api['runs.start']({ workflowId: 'hello', debug: { paused: ['greet'] } });
     const unsubscribe = api.subscribe({ executionId: second, type: ['EXECUTION_STATUS'] }, (batch) => {
       seen.push(...batch);
       if (batch.some((e) => e.type === 'EXECUTION_STATUS' && e.status === 'SUCCESS')) done();
     });
+    await api['control.send']({ executionId: second, command: { type: 'ResumeNode', nodeId: 'greet' } });
     await ended;
     unsubscribe();
     expect(new Set(seen.map((e) => e.executionId))).toEqual(new Set([second]));

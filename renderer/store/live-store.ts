@@ -1,15 +1,36 @@
 import { create } from 'zustand';
 import type { NodeCounts } from '../../shared/events/events';
-import { advanceStatus, type Status } from '../../shared/status/status';
+import { advanceStatus, isTerminal, type Status } from '../../shared/status/status';
+
+/** A node's input buffer as last reported: messages waiting and capacity (ENG-01). */
+export interface BufferFill {
+  used: number;
+  size: number;
+}
 
 /** Live state of one node in the displayed run. */
 export interface LiveNodeState {
   status: Status;
   counts: NodeCounts;
+  /** When the node started and ended (engine clock), for the inspector and the timeline. */
+  startedAt?: number;
+  endedAt?: number;
+  /** The id of the message held at the node's valve (breakpoint, pause, step), if any. */
+  held?: string | null;
+  buffer?: BufferFill;
 }
 
-export interface LiveNodeUpdate extends LiveNodeState {
+/** What one event or snapshot says about a node; absent fields leave the known value alone. */
+export interface LiveNodeUpdate {
   nodeId: string;
+  status: Status;
+  counts: NodeCounts;
+  /** When it was reported: a RUNNING update starts the node's bar, a terminal one ends it. */
+  at?: number;
+  startedAt?: number;
+  endedAt?: number;
+  held?: string | null;
+  buffer?: BufferFill;
 }
 
 /**
@@ -22,6 +43,8 @@ export interface LiveState {
   executionId: string | null;
   runStatus: Status | null;
   nodes: Readonly<Record<string, LiveNodeState>>;
+  /** Each node's status alone: a new map only when a status changes (not counts), so the minimap redraws then. */
+  statuses: Readonly<Record<string, Status>>;
   /** Starts showing a run (clears the previous one). */
   show(executionId: string | null): void;
   /** Forward-only merge of node states of the shown run; others are ignored. */
@@ -34,18 +57,23 @@ export function createLiveStore() {
     executionId: null,
     runStatus: null,
     nodes: {},
-    show: (executionId) => set({ executionId, runStatus: null, nodes: {} }),
+    statuses: {},
+    show: (executionId) => set({ executionId, runStatus: null, nodes: {}, statuses: {} }),
     applyNodes: (executionId, updates) =>
       set((s) => {
         if (s.executionId !== executionId || updates.length === 0) return {};
-        const nodes = mergeNodeStates(s.nodes, updates);
-        return nodes === s.nodes ? {} : { nodes };
+        const merged = mergeNodeStates(s.nodes, updates);
+        if (merged === s.nodes) return {};
+        const statuses = withStatuses(s.statuses, merged, updates);
+        return statuses === s.statuses ? { nodes: merged } : { nodes: merged, statuses };
       }),
     applyRunStatus: (executionId, status) =>
       set((s) => {
         if (s.executionId !== executionId) return {};
         const next = s.runStatus ? advanceStatus(s.runStatus, status) : status;
-        return next === s.runStatus ? {} : { runStatus: next };
+        if (next === s.runStatus) return {};
+        // An ended run holds nothing any more (a stop does not report each valve letting go).
+        return isTerminal(next) ? { runStatus: next, nodes: releaseHeld(s.nodes) } : { runStatus: next };
       }),
   }));
 }
@@ -55,7 +83,7 @@ export function mergeNodeStates(current: Readonly<Record<string, LiveNodeState>>
   let next: Record<string, LiveNodeState> | null = null;
   for (const u of updates) {
     const prev = (next ?? current)[u.nodeId];
-    const merged = prev ? mergeNode(prev, u) : { status: u.status, counts: { received: u.counts.received, emitted: u.counts.emitted } };
+    const merged = mergeNode(prev, u);
     if (merged === prev) continue;
     next ??= { ...current };
     next[u.nodeId] = merged;
@@ -63,13 +91,69 @@ export function mergeNodeStates(current: Readonly<Record<string, LiveNodeState>>
   return next ?? current;
 }
 
-/** Statuses only move forward; counts only grow (a snapshot and events may arrive in either order). */
-function mergeNode(prev: LiveNodeState, update: LiveNodeState): LiveNodeState {
-  const status = advanceStatus(prev.status, update.status);
-  const received = Math.max(prev.counts.received, update.counts.received);
-  const emitted = Math.max(prev.counts.emitted, update.counts.emitted);
-  if (status === prev.status && received === prev.counts.received && emitted === prev.counts.emitted) return prev;
-  return { status, counts: { received, emitted } };
+function withStatuses(statuses: Readonly<Record<string, Status>>, nodes: Readonly<Record<string, LiveNodeState>>, updates: readonly LiveNodeUpdate[]): Readonly<Record<string, Status>> {
+  let next: Record<string, Status> | null = null;
+  for (const { nodeId } of updates) {
+    const status = nodes[nodeId]?.status;
+    if (status === undefined || statuses[nodeId] === status) continue;
+    next ??= { ...statuses };
+    next[nodeId] = status;
+  }
+  return next ?? statuses;
+}
+
+/**
+ * Statuses only move forward; counts only grow (a snapshot and events may arrive in either order); the
+ * held message and the buffer fill are the latest reported. Returns `prev` itself when nothing changed.
+ */
+function mergeNode(prev: LiveNodeState | undefined, u: LiveNodeUpdate): LiveNodeState {
+  const status = prev ? advanceStatus(prev.status, u.status) : u.status;
+  const counts = prev ? mergeCounts(prev.counts, u.counts) : copyCounts(u.counts);
+  const startedAt = prev?.startedAt ?? u.startedAt ?? (status === 'RUNNING' || isTerminal(status) ? u.at : undefined);
+  const endedAt = prev?.endedAt ?? u.endedAt ?? (isTerminal(status) ? u.at : undefined);
+  const held = u.held !== undefined ? u.held : prev?.held;
+  const buffer = u.buffer && !(prev?.buffer && sameBuffer(prev.buffer, u.buffer)) ? { used: u.buffer.used, size: u.buffer.size } : prev?.buffer;
+  if (prev && status === prev.status && counts === prev.counts && startedAt === prev.startedAt && endedAt === prev.endedAt && held === prev.held && buffer === prev.buffer) return prev;
+  const next: LiveNodeState = { status, counts };
+  if (startedAt !== undefined) next.startedAt = startedAt;
+  if (endedAt !== undefined) next.endedAt = endedAt;
+  if (held !== undefined) next.held = held;
+  if (buffer !== undefined) next.buffer = buffer;
+  return next;
+}
+
+const COUNT_KEYS = ['received', 'emitted', 'failed', 'retried', 'dropped'] as const;
+
+function copyCounts(counts: NodeCounts): NodeCounts {
+  const out: NodeCounts = { received: counts.received, emitted: counts.emitted };
+  for (const key of COUNT_KEYS) if (counts[key] !== undefined) out[key] = counts[key];
+  return out;
+}
+
+/** Each count is the larger of the two; the same object when nothing grew. */
+function mergeCounts(prev: NodeCounts, update: NodeCounts): NodeCounts {
+  let out: NodeCounts | null = null;
+  for (const key of COUNT_KEYS) {
+    const value = update[key];
+    if (value === undefined || value <= (prev[key] ?? 0)) continue;
+    out ??= copyCounts(prev);
+    out[key] = value;
+  }
+  return out ?? prev;
+}
+
+function releaseHeld(nodes: Readonly<Record<string, LiveNodeState>>): Readonly<Record<string, LiveNodeState>> {
+  let next: Record<string, LiveNodeState> | null = null;
+  for (const [id, node] of Object.entries(nodes)) {
+    if (!node.held) continue;
+    next ??= { ...nodes };
+    next[id] = { ...node, held: null };
+  }
+  return next ?? nodes;
+}
+
+function sameBuffer(a: BufferFill, b: BufferFill): boolean {
+  return a.used === b.used && a.size === b.size;
 }
 
 export const useLive = createLiveStore();

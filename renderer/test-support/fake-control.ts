@@ -1,5 +1,7 @@
 import { vi } from 'vitest';
 import { ControlCommand, type Approval, type ControlAuditEntry, type ControlCommandInput, type ControlResult } from '../../shared/api/control.schema';
+import { StudioApiError } from '../../shared/api/errors';
+import type { RecordedNode, RecordedSummary } from '../../shared/api/runs.schema';
 import { SupervisorRules, type SupervisorRule } from '../../shared/api/supervisors.schema';
 
 /**
@@ -12,6 +14,9 @@ export function createFakeControl() {
     audit: [] as ControlAuditEntry[],
     approvals: [] as Approval[],
     rules: new Map<string, SupervisorRule[]>(),
+    /** `runs.recorded` answers by `executionId/nodeId`, and `runs.recordedSummary` by run (STU-04). */
+    recorded: new Map<string, RecordedNode>(),
+    summaries: new Map<string, RecordedSummary>(),
   };
   let at = 0;
   const apply = (executionId: string, input: ControlCommandInput): ControlResult => {
@@ -37,6 +42,15 @@ export function createFakeControl() {
       const parsed = SupervisorRules.parse(rules);
       state.rules.set(session, parsed);
       return parsed;
+    }),
+    'runs.recorded': vi.fn(async ({ executionId, nodeId }: { executionId: string; nodeId: string }) => {
+      const empty = { total: 0, messages: [], end: null, overCap: null };
+      return state.recorded.get(`${executionId}/${nodeId}`) ?? { executionId, nodeId, outputs: empty, inputs: [] };
+    }),
+    'runs.recordedSummary': vi.fn(async ({ executionId }: { executionId: string }) => {
+      const summary = state.summaries.get(executionId);
+      if (!summary) throw new StudioApiError('NOT_FOUND', `run "${executionId}" is not in the run archive`);
+      return summary;
     }),
     'plugins.control': vi.fn(async ({ kind }: { kind: string }) => ({ kind, runs: 0, delivered: 0, answers: [] })),
   };

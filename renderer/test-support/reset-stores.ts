@@ -1,14 +1,21 @@
+import { useDebug } from '../store/debug-store';
+import { useInbox } from '../store/inbox-store';
 import { useLive } from '../store/live-store';
 import { useProblems } from '../store/problems-store';
+import { clearLogs, useRunFeed } from '../store/run-feed-store';
 import { useStudio } from '../store/studio-store';
 
-const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState() };
+const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState(), debug: useDebug.getState(), inbox: useInbox.getState(), feed: useRunFeed.getState() };
 
 /** Puts the app's singleton stores back to their first state (tests share one module graph). */
 export function resetStores(): void {
   useStudio.setState(initial.studio, true);
   useLive.setState(initial.live, true);
   useProblems.setState(initial.problems, true);
+  useDebug.setState(initial.debug, true);
+  useInbox.setState(initial.inbox, true);
+  useRunFeed.setState(initial.feed, true);
+  clearLogs();
 }
 
 /** A hand-driven animation frame for the event coalescer: nothing runs until `frame()`. */

@@ -5,9 +5,9 @@ import { WorkflowDefinition } from '../workflow/definition.schema';
 import { NodeTypeInfo } from '../workflow/node-type';
 import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
-import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, SignalDecision } from './control.schema';
+import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, RunDebug, SignalDecision } from './control.schema';
 import type { Role } from './roles';
-import { RunDetail, RunSummary } from './runs.schema';
+import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, RunDetail, RunSummary } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
@@ -116,6 +116,8 @@ export const STUDIO_API = {
       workflowId: Identifier,
       payload: z.record(z.string(), z.unknown()).default({}),
       idempotencyKey: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).optional(),
+      /** Breakpoints, pauses and skips applied before the first message moves (CTL-02). */
+      debug: RunDebug.optional(),
     }),
     output: z.object({ executionId: z.string() }),
     role: 'OPERATOR',
@@ -139,6 +141,25 @@ export const STUDIO_API = {
     output: z.array(RunSummary),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions' },
+  }),
+  'runs.recorded': op({
+    summary: 'What a node of a run received and sent, as recorded (STU-04): its outputs and its parents\' outputs on the edges into it, a page at a time.',
+    input: z.object({
+      executionId: Identifier,
+      nodeId: Identifier,
+      offset: z.coerce.number().int().min(0).default(0),
+      limit: z.coerce.number().int().min(1).max(MAX_RECORDED_PAGE).default(50),
+    }),
+    output: RecordedNode,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions/:executionId/nodes/:nodeId/recorded' },
+  }),
+  'runs.recordedSummary': op({
+    summary: 'Every node\'s recorded output of a run in short (count, digest, end marker), to compare two runs node by node (STU-04).',
+    input: z.object({ executionId: Identifier }),
+    output: RecordedSummary,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions/:executionId/recorded' },
   }),
   'runs.setPriority': op({
     summary: 'Move a QUEUED start to another priority (higher first); refused unless the run is waiting for a slot.',

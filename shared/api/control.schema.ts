@@ -19,6 +19,20 @@ export const BreakpointPath = z
   .max(512)
   .refine((p) => p === 'payload' || /^payload\.[^.]+(\.[^.]+)*$/.test(p) || /^metadata\.[^.]+$/.test(p), 'must be payload, payload.some.path or metadata.key');
 
+/** Largest number of nodes one list of `RunDebug` may name. */
+const MAX_DEBUG_NODES = 1000;
+
+/**
+ * Valves set before a run's first message moves (`runs.start` `debug`, CTL-02): the breakpoints, pauses and
+ * skips set on the canvas before Run.
+ */
+export const RunDebug = z.strictObject({
+  paused: z.array(NodeId).max(MAX_DEBUG_NODES).optional(),
+  breakpoints: z.array(z.strictObject({ nodeId: NodeId, path: BreakpointPath, equals: z.string().max(10_000) })).max(MAX_DEBUG_NODES).optional(),
+  skipped: z.array(NodeId).max(MAX_DEBUG_NODES).optional(),
+});
+export type RunDebug = z.infer<typeof RunDebug>;
+
 /** A signal's decision as the sender gives it (CTL-05). */
 export const SignalDecision = z.enum(['APPROVE', 'REJECT']);
 export type SignalDecision = z.infer<typeof SignalDecision>;

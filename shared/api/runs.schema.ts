@@ -35,3 +35,39 @@ export const RunDetail = RunSummary.extend({
   resultsTruncated: z.boolean(),
 });
 export type RunDetail = z.infer<typeof RunDetail>;
+
+/** Largest page of recorded messages one `runs.recorded` call returns. */
+export const MAX_RECORDED_PAGE = 500;
+
+/** One recorded message of a node (CTL-04 recording): its output port, payload and metadata. */
+export const RecordedMessageView = z.object({ index: z.number().int(), port: z.string(), payload: z.unknown(), metadata: z.record(z.string(), z.string()) });
+export type RecordedMessageView = z.infer<typeof RecordedMessageView>;
+
+/** A page of one node's recorded output, with its end marker and whether recording stopped at a cap. */
+export const RecordedStream = z.object({
+  total: z.number().int(),
+  messages: z.array(RecordedMessageView),
+  /** The node's final status as recorded, or null while it runs (or when nothing was recorded). */
+  end: Status.nullable(),
+  /** Why recording stopped early (a cap was passed), or null when the recording is complete. */
+  overCap: z.string().nullable(),
+});
+export type RecordedStream = z.infer<typeof RecordedStream>;
+
+/** What a node of a run received and sent, as recorded (STU-04): its outputs, and its parents' outputs on the edges into it. */
+export const RecordedNode = z.object({
+  executionId: z.string(),
+  nodeId: z.string(),
+  outputs: RecordedStream,
+  inputs: z.array(RecordedStream.extend({ from: z.string(), port: z.string() })),
+});
+export type RecordedNode = z.infer<typeof RecordedNode>;
+
+/** Every node's recorded output of a run in short: count and a digest, to compare two runs node by node. */
+export const RecordedSummary = z.object({
+  executionId: z.string(),
+  /** False when the run recorded nothing (recording off): digests are then empty. */
+  recorded: z.boolean(),
+  nodes: z.array(z.object({ nodeId: z.string(), outputs: z.number().int(), digest: z.string(), end: Status.nullable(), overCap: z.string().nullable() })),
+});
+export type RecordedSummary = z.infer<typeof RecordedSummary>;

@@ -43,6 +43,11 @@ export const NodeStatusEvent = z.object({
   status: Status,
   counts: NodeCounts,
   error: ErrorInfo.optional(),
+  /** The id of the message now held at the node's valve (CTL-02: breakpoint, pause, step), or null once it
+   * moved on; absent when the event is not about the valve. */
+  held: z.string().nullable().optional(),
+  /** The node's input buffer as the event was made (ENG-01): messages waiting and its capacity. */
+  buffer: z.object({ used: z.number().int(), size: z.number().int() }).optional(),
 });
 
 /** A message that reached a terminal node (OBS-03). */

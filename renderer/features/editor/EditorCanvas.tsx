@@ -118,15 +118,15 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   );
 }
 
-/** The minimap coloured by the shown run's statuses (re-rendered at most once per applied frame). */
+/** The minimap coloured by the shown run's statuses (re-rendered when a status changes, not for counts). */
 function StatusMiniMap() {
-  const live = useLive((s) => s.nodes);
+  const statuses = useLive((s) => s.statuses);
   const nodeColor = useCallback(
     (node: StudioNode) => {
-      const status = live[node.id]?.status;
+      const status = statuses[node.id];
       return status ? STATUS_STYLES[status].color : '#9aa3ad';
     },
-    [live],
+    [statuses],
   );
   return <MiniMap<StudioNode> pannable zoomable nodeColor={nodeColor} />;
 }

@@ -2,20 +2,21 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { MousePointer2 } from 'lucide-react';
 import { useState, type KeyboardEvent } from 'react';
 import { identifierProblem } from '../../../shared/workflow/identifier';
-import { StatusBadge } from '../../components/status';
 import { selectedNodeId } from '../../store/graph-slice';
-import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
 import type { InspectorTab } from '../../store/ui-slice';
 import { ConfigForm } from './config-form/ConfigForm';
 import { RawConfigEditor } from './config-form/RawConfigEditor';
+import { BreakpointEditor } from '../debugger/BreakpointEditor';
+import { NodeRunSection } from '../debugger/NodeRunSection';
 import { DiffInspector } from '../versions/DiffInspector';
+import { useActions } from '../workflow/actions-context';
 import { NodeTypeIcon } from './node-icons';
 
 /**
  * Right panel: the selected node's id, label, config (generated form or JSON) with its engine policy, its
- * problems and, in a run, its status.
+ * breakpoint, its problems and, in a run, its status, valve, held message and recorded messages.
  */
 export function Inspector() {
   const nodeId = useStudio(selectedNodeId);
@@ -47,7 +48,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   const info = useStudio((s) => (data ? s.nodeTypesByType[data.type] : undefined));
   const edit = useStudio((s) => s.edit);
   const problems = useProblems((s) => s.byNode[nodeId]);
-  const live = useLive((s) => s.nodes[nodeId]);
+  const actions = useActions();
   const [idDraft, setIdDraft] = useState(nodeId);
   const [idError, setIdError] = useState<string | null>(null);
   const tab = useStudio((s) => s.inspectorTab);
@@ -80,14 +81,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
           <div className="inspector-type-description">{info?.description ?? `Unknown node type "${data.type}".`}</div>
         </div>
       </div>
-      {live && (
-        <div className="inspector-live" data-testid="inspector-status">
-          <StatusBadge status={live.status} />
-          <span>
-            {live.counts.received} received · {live.counts.emitted} emitted
-          </span>
-        </div>
-      )}
+      <NodeRunSection nodeId={nodeId} kind={info?.kind} />
       <label className="field">
         <span className="field-label">Node id</span>
         <input
@@ -110,6 +104,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
         <span className="field-label">Label</span>
         <input value={data.label ?? ''} maxLength={200} placeholder="Optional description on the node" onChange={(e) => edit({ kind: 'set-label', nodeId, label: e.target.value })} data-testid="inspector-label" />
       </label>
+      <BreakpointEditor nodeId={nodeId} onChange={(breakpoint) => actions?.setBreakpoint(nodeId, breakpoint)} />
       <Tabs.Root className="inspector-tabs" value={tab} onValueChange={(v) => setTab(v as InspectorTab)}>
         <Tabs.List className="tabs-list" aria-label="Config editor">
           <Tabs.Trigger className="tab" value="form" data-testid="inspector-tab-form">

@@ -10,6 +10,8 @@ import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
 import { useLowDetail } from './canvas-view';
 import { NodeTypeIcon } from './node-icons';
+import { BreakpointDot, NodeRunFigures } from './node-run-marks';
+import { renderProbe } from './render-probe';
 
 /** Output ports a node shows: its type's, those its config names (ROUTER), and `error` when it routes errors. */
 export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeData): string[] {
@@ -22,6 +24,7 @@ export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeDa
  * problem count and handles (the status stays as colour and in the id's hover).
  */
 function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
+  renderProbe?.(id);
   const info = useStudio((s) => s.nodeTypesByType[data.type]);
   const live = useLive((s) => s.nodes[id]);
   const problems = useProblems((s) => s.byNode[id]);
@@ -34,6 +37,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   usePortsChanged(id, `${outputsKey}|${hasTarget}`, updateNodeInternals);
 
   const status = live?.status;
+  const held = Boolean(live?.held);
   const look = status ? STATUS_STYLES[status] : NO_STATUS;
   const kind = info?.kind ?? 'unknown';
   const problemText = problems?.map((p) => `${p.code}: ${p.message}`).join('\n');
@@ -41,13 +45,15 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
 
   return (
     <div
-      className={`studio-node${compact ? ' compact' : ''} kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}${data.diff ? ` diff-${data.diff}` : ''}`}
+      className={`studio-node${compact ? ' compact' : ''} kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}${data.diff ? ` diff-${data.diff}` : ''}${held ? ' is-held' : ''}`}
       style={{ ['--status-color' as string]: look.color }}
       data-testid={`node-${id}`}
       data-status={status ?? 'NONE'}
       data-kind={kind}
       data-diff={data.diff}
+      data-held={held ? 'true' : undefined}
     >
+      {!data.diff && <BreakpointDot nodeId={id} />}
       {data.diff && data.diff !== 'unchanged' && <DiffBadge mark={data.diff} nodeId={id} />}
       {hasTarget && <Handle type="target" position={Position.Left} className="studio-handle" data-testid={`handle-${id}-target`} />}
       <div className="studio-node-header">
@@ -94,11 +100,8 @@ function NodeDetails({ id, title, kind, label, look, live }: { id: string; title
       <div className="studio-node-status" data-testid={`node-status-${id}`}>
         <StatusIcon size={13} aria-hidden="true" className="status-icon" />
         <span className="status-label">{look.label}</span>
-        {live && (
-          <span className="studio-node-counts" title="messages received / emitted">
-            {live.counts.received} in · {live.counts.emitted} out
-          </span>
-        )}
+        {live?.held && <span className="node-held-label">held</span>}
+        {live && <NodeRunFigures id={id} live={live} />}
       </div>
     </>
   );

@@ -1,13 +1,25 @@
-import { History } from 'lucide-react';
+import { GitCompare, History, Search } from 'lucide-react';
+import { useMemo, useState } from 'react';
 import type { RunSummary } from '../../../shared/api/runs.schema';
 import { StatusBadge } from '../../components/status';
 import { useStudio } from '../../store/studio-store';
+import { RunCompare } from './RunCompare';
+import { countByFilter, filterRuns, RUN_FILTER_KEYS, RUN_FILTERS, type RunFilter } from './run-filters';
 
-/** Runs tab: this workflow's runs, newest first; a click shows that run's node statuses on the canvas. */
+/**
+ * Runs tab (STU-03): this workflow's runs, newest first, with status filters and a search; a click shows
+ * that run on the canvas; ticking two and Compare shows them node by node (STU-04).
+ */
 export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => void }) {
   const runs = useStudio((s) => s.runs);
   const selected = useStudio((s) => s.selectedRunId);
   const saved = useStudio((s) => s.storedWorkflowId !== null);
+  const [filter, setFilter] = useState<RunFilter>('all');
+  const [search, setSearch] = useState('');
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<[string, string] | null>(null);
+  const shown = useMemo(() => filterRuns(runs, filter, search), [runs, filter, search]);
+  const counts = useMemo(() => countByFilter(runs), [runs]);
 
   if (runs.length === 0) {
     return (
@@ -17,14 +29,48 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
       </div>
     );
   }
+  const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
+  // The older run is A: the list is newest first.
+  const pair = (): [string, string] => {
+    const [x, y] = picked as [string, string];
+    return runs.findIndex((r) => r.executionId === x) > runs.findIndex((r) => r.executionId === y) ? [x, y] : [y, x];
+  };
   return (
-    <ul className="runs-list" data-testid="runs-list">
-      {runs.map((run) => (
-        <li key={run.executionId}>
-          <RunRow run={run} selected={run.executionId === selected} onSelect={onSelect} />
-        </li>
-      ))}
-    </ul>
+    <div className="runs-panel" data-testid="runs-panel">
+      <div className="runs-column">
+        <div className="runs-toolbar">
+          <div className="segmented" role="group" aria-label="Filter runs by status">
+            {RUN_FILTER_KEYS.map((key) => (
+              <button key={key} type="button" className={`button small${filter === key ? ' is-active' : ''}`} aria-pressed={filter === key} onClick={() => setFilter(key)} data-testid={`runs-filter-${key}`}>
+                {RUN_FILTERS[key].label} <span className="tab-count">{counts[key]}</span>
+              </button>
+            ))}
+          </div>
+          <label className="search-field">
+            <Search size={13} aria-hidden="true" />
+            <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search id, version, status, error" aria-label="Search runs" data-testid="runs-search" />
+          </label>
+          <button type="button" className="button small" disabled={picked.length !== 2} onClick={() => setComparing(pair())} data-testid="runs-compare" title="Compare the two ticked runs node by node">
+            <GitCompare size={13} aria-hidden="true" /> Compare
+          </button>
+        </div>
+        {shown.length === 0 ? (
+          <p className="empty-hint" data-testid="runs-none-match">
+            No run matches. Clear the search or pick another filter.
+          </p>
+        ) : (
+          <ul className="runs-list" data-testid="runs-list">
+            {shown.map((run) => (
+              <li key={run.executionId} className="run-item">
+                <input type="checkbox" checked={picked.includes(run.executionId)} onChange={() => togglePick(run.executionId)} aria-label={`Pick run ${run.executionId.slice(0, 8)} to compare`} data-testid={`run-pick-${run.executionId}`} />
+                <RunRow run={run} selected={run.executionId === selected} onSelect={onSelect} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {comparing && <RunCompare key={comparing.join('|')} a={comparing[0]} b={comparing[1]} onClose={() => setComparing(null)} />}
+    </div>
   );
 }
 

@@ -1,31 +1,109 @@
+import type { RunResult } from '../../../shared/api/runs.schema';
 import type { StudioEvent } from '../../../shared/events/events';
 import type { Status } from '../../../shared/status/status';
 import type { LiveNodeUpdate } from '../../store/live-store';
 import { useLive } from '../../store/live-store';
+import { useRunFeed, type LogLine } from '../../store/run-feed-store';
 import type { RunStatusChange } from '../../store/runs-slice';
 import { useStudio } from '../../store/studio-store';
 
-/** The event types the studio subscribes to for the run list and the canvas overlay. */
-export const LIVE_EVENT_TYPES = ['EXECUTION_STATUS', 'NODE_STATUS'] as const;
+/** The event types the studio subscribes to: run list, canvas overlay, logs, results, debugger and inbox. */
+export const LIVE_EVENT_TYPES = ['EXECUTION_STATUS', 'NODE_STATUS', 'NODE_RESULT', 'LOG', 'CONTROL', 'APPROVAL'] as const;
+
+type ApprovalEvent = Extract<StudioEvent, { type: 'APPROVAL' }>;
+
+/** What a set of events asks of the debugger and the inbox (they read the host again, at most once each). */
+export interface EventHooks {
+  /** The shown run's valves changed: a message was held or let go, or a command was applied. */
+  controlChanged?(executionId: string): void;
+  /** Approvals opened or closed (in arrival order). */
+  approvalsChanged?(events: readonly ApprovalEvent[]): void;
+}
+
+interface Sorted {
+  runChanges: RunStatusChange[];
+  nodeUpdates: LiveNodeUpdate[];
+  results: RunResult[];
+  logs: Map<string, LogLine[]>;
+  approvals: ApprovalEvent[];
+  shownRunStatus: Status | null;
+  controlChanged: boolean;
+}
 
 /**
- * Applies a coalesced set of events: EXECUTION_STATUS updates the run list, NODE_STATUS of the shown
- * run updates the live store — each with one store update for the whole set.
+ * Applies a coalesced set of events with one update per store: EXECUTION_STATUS to the run list, NODE_STATUS
+ * and NODE_RESULT of the shown run to the live store and the results, LOG lines of the open workflow's runs
+ * to the logs; CONTROL and held messages of the shown run, and APPROVAL events, go to the hooks.
  */
-export function applyStudioEvents(events: readonly StudioEvent[], studio = useStudio, live = useLive): void {
+export function applyStudioEvents(events: readonly StudioEvent[], hooks: EventHooks = {}, studio = useStudio, live = useLive, feed = useRunFeed): void {
   const shown = live.getState().executionId;
-  const runChanges: RunStatusChange[] = [];
-  const nodeUpdates: LiveNodeUpdate[] = [];
-  let shownRunStatus: Status | null = null;
+  const { runs, session, storedWorkflowId } = studio.getState();
+  const sorted = sortEvents(events, shown, { logged: loggedRuns(runs, shown), session, workflowId: storedWorkflowId });
+  if (sorted.runChanges.length) studio.getState().applyRunStatuses(sorted.runChanges);
+  if (shown !== null && sorted.nodeUpdates.length) live.getState().applyNodes(shown, sorted.nodeUpdates);
+  if (shown !== null && sorted.shownRunStatus !== null) live.getState().applyRunStatus(shown, sorted.shownRunStatus);
+  if (shown !== null && sorted.results.length) feed.getState().appendResults(shown, sorted.results);
+  if (sorted.logs.size) feed.getState().appendLogs(sorted.logs);
+  if (shown !== null && sorted.controlChanged) hooks.controlChanged?.(shown);
+  if (sorted.approvals.length) hooks.approvalsChanged?.(sorted.approvals);
+}
+
+/** Runs whose logs are kept: the open workflow's (also those announced in this very batch) and the shown one. */
+interface LogScope {
+  logged: Set<string>;
+  session: string;
+  workflowId: string | null;
+}
+
+function sortEvents(events: readonly StudioEvent[], shown: string | null, scope: LogScope): Sorted {
+  const out: Sorted = { runChanges: [], nodeUpdates: [], results: [], logs: new Map(), approvals: [], shownRunStatus: null, controlChanged: false };
   for (const event of events) {
-    if (event.type === 'EXECUTION_STATUS') {
-      runChanges.push({ executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: event.status, at: event.at });
-      if (event.executionId === shown) shownRunStatus = event.status;
-    } else if (event.type === 'NODE_STATUS' && event.executionId === shown) {
-      nodeUpdates.push({ nodeId: event.nodeId, status: event.status, counts: event.counts });
+    switch (event.type) {
+      case 'EXECUTION_STATUS':
+        out.runChanges.push({ executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: event.status, at: event.at });
+        if (event.executionId === shown) out.shownRunStatus = event.status;
+        if (event.session === scope.session && event.workflowId === scope.workflowId) scope.logged.add(event.executionId);
+        break;
+      case 'NODE_STATUS':
+        if (event.executionId !== shown) break;
+        out.nodeUpdates.push(nodeUpdateOf(event));
+        if (event.held !== undefined) out.controlChanged = true;
+        break;
+      case 'NODE_RESULT':
+        if (event.executionId === shown) out.results.push({ nodeId: event.nodeId, messageId: event.messageId, payload: event.payload });
+        break;
+      case 'LOG':
+        if (scope.logged.has(event.executionId)) pushLog(out.logs, event);
+        break;
+      case 'CONTROL':
+        if (event.executionId === shown) out.controlChanged = true;
+        break;
+      case 'APPROVAL':
+        out.approvals.push(event);
+        break;
     }
   }
-  if (runChanges.length) studio.getState().applyRunStatuses(runChanges);
-  if (shown !== null && nodeUpdates.length) live.getState().applyNodes(shown, nodeUpdates);
-  if (shown !== null && shownRunStatus !== null) live.getState().applyRunStatus(shown, shownRunStatus);
+  return out;
+}
+
+function nodeUpdateOf(event: Extract<StudioEvent, { type: 'NODE_STATUS' }>): LiveNodeUpdate {
+  const update: LiveNodeUpdate = { nodeId: event.nodeId, status: event.status, counts: event.counts, at: event.at };
+  if (event.held !== undefined) update.held = event.held;
+  if (event.buffer !== undefined) update.buffer = event.buffer;
+  return update;
+}
+
+function pushLog(logs: Map<string, LogLine[]>, event: Extract<StudioEvent, { type: 'LOG' }>): void {
+  const line: LogLine = { seq: event.seq, at: event.at, level: event.level, text: event.text };
+  if (event.nodeId !== undefined) line.nodeId = event.nodeId;
+  let lines = logs.get(event.executionId);
+  if (!lines) logs.set(event.executionId, (lines = []));
+  lines.push(line);
+}
+
+/** Logs are kept for the open workflow's runs and the shown run, not for every run of the host. */
+function loggedRuns(runs: ReadonlyArray<{ executionId: string }>, shown: string | null): Set<string> {
+  const ids = new Set(runs.map((r) => r.executionId));
+  if (shown !== null) ids.add(shown);
+  return ids;
 }

@@ -2,6 +2,8 @@ import { ChevronDown, Play, Save, Workflow, X } from 'lucide-react';
 import { useState, type ChangeEvent } from 'react';
 import { identifierProblem } from '../../../shared/workflow/identifier';
 import { useStudio } from '../../store/studio-store';
+import { DebugControls } from '../debugger/DebugControls';
+import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
 import { RunPayloadDialog } from './RunPayloadDialog';
 import { confirmDiscard } from './unsaved-guard';
@@ -9,7 +11,10 @@ import type { StudioActions } from './workflow-actions';
 
 const NEW_WORKFLOW = '__new__';
 
-/** Top bar: session and workflow pickers, id with unsaved dot, Save (Ctrl/Cmd+S, ▾ with note) and Run (F5, ▾ with payload). */
+/**
+ * Top bar: session and workflow pickers, id with unsaved dot, Save (Ctrl/Cmd+S, ▾ with note), Run (F5, ▾ with
+ * payload), the debug controls while a run is shown, and the approval inbox with its count.
+ */
 export function AppBar({ actions }: { actions: StudioActions }) {
   const workflows = useStudio((s) => s.workflows);
   const session = useStudio((s) => s.session);
@@ -92,6 +97,8 @@ export function AppBar({ actions }: { actions: StudioActions }) {
           <ChevronDown size={15} aria-hidden="true" />
         </button>
       </div>
+      <DebugControls actions={actions} />
+      <InboxButton actions={actions} />
       {payloadOpen && (
         <RunPayloadDialog
           onCancel={() => setPayloadOpen(false)}

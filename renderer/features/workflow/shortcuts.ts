@@ -30,6 +30,25 @@ export const SHORTCUTS: ReadonlyArray<{ group: string; items: readonly ShortcutH
     ],
   },
   {
+    group: 'Debugging a run',
+    items: [
+      { keys: ['Shift', 'F5'], action: 'Stop the shown run (choose Drain, Cancel or Kill)' },
+      { keys: ['F6'], action: 'Pause or resume the shown run' },
+      { keys: ['F9'], action: 'Toggle a breakpoint on the selected node' },
+      { keys: ['F10'], action: 'Step: let the held message(s) through, then hold again' },
+    ],
+  },
+  {
+    group: 'Approval inbox',
+    items: [
+      { keys: ['Ctrl', 'Shift', 'I'], action: 'Open or close the inbox' },
+      { keys: ['J'], action: 'Next approval' },
+      { keys: ['K'], action: 'Previous approval' },
+      { keys: ['A'], action: 'Approve (with the data typed, if any)' },
+      { keys: ['R'], action: 'Reject' },
+    ],
+  },
+  {
     group: 'Canvas',
     items: [
       { keys: ['Shift', 'Click'], action: 'Add a node to the selection' },

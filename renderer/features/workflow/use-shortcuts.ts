@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useStudio } from '../../store/studio-store';
+import { DEBUG_SHORTCUTS } from '../debugger/debug-shortcuts';
 import { copySelected, deleteSelected, duplicateSelected, pasteClipboard } from '../editor/editor-commands';
 import type { StudioActions } from './workflow-actions';
 
@@ -10,6 +11,7 @@ const GLOBAL: Array<{ match: (e: KeyboardEvent, key: string, mod: boolean) => bo
   { match: (e, key, mod) => mod && !e.shiftKey && !e.altKey && key === 's', run: (a) => void a.save() },
   { match: (e, key, mod) => mod && !e.altKey && key === 'k', run: () => useStudio.getState().openDialog('node-search') },
   { match: (e, _key, mod) => e.key === 'F5' && !e.shiftKey && !mod, run: (a) => void a.run() },
+  ...DEBUG_SHORTCUTS,
 ];
 
 /** Shortcuts of the canvas: not while typing in a field (text fields keep their own undo, copy and paste). */

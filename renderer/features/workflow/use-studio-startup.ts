@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import type { StudioClient } from '../../../shared/api/client';
 import { createEventCoalescer, type FrameScheduler } from '../../api/event-coalescer';
+import { parseApprovalLink } from '../../../shared/api/approval-notice';
+import { approvalKey } from '../../store/inbox-store';
 import { useStudio } from '../../store/studio-store';
 import { applyStudioEvents, LIVE_EVENT_TYPES } from '../runs/apply-events';
 import { parseSessionHash, parseWorkflowHash, replaceWorkflowHash } from './hash-route';
@@ -13,10 +15,13 @@ import type { StudioActions } from './workflow-actions';
  */
 export function useStudioStartup(api: StudioClient, actions: StudioActions, schedule?: FrameScheduler): void {
   useEffect(() => {
-    const coalescer = createEventCoalescer((events) => applyStudioEvents(events), schedule);
+    const hooks = { controlChanged: () => void actions.refreshControl(), approvalsChanged: actions.approvalsChanged };
+    const coalescer = createEventCoalescer((events) => applyStudioEvents(events, hooks), schedule);
     const unsubscribe = api.subscribe({ type: [...LIVE_EVENT_TYPES] }, (batch) => coalescer.push(batch));
     void actions.loadCatalog();
     void actions.refreshSessions();
+    void actions.refreshApprovals();
+    openLinkedApproval(actions);
     const route = parseWorkflowHash(window.location.hash);
     const sessionOnly = route ? null : parseSessionHash(window.location.hash);
     if (route) void actions.openWorkflow(route.session, route.workflowId);
@@ -25,6 +30,7 @@ export function useStudioStartup(api: StudioClient, actions: StudioActions, sche
 
     // Back/forward or an edited address bar opens the named workflow.
     const onHashChange = async () => {
+      if (openLinkedApproval(actions)) return;
       const next = parseWorkflowHash(window.location.hash);
       const state = useStudio.getState();
       if (!next || (next.session === state.session && next.workflowId === state.storedWorkflowId)) return;
@@ -43,6 +49,19 @@ export function useStudioStartup(api: StudioClient, actions: StudioActions, sche
       coalescer.dispose();
     };
   }, [api, actions, schedule]);
+}
+
+/**
+ * An inbox link (`#/inbox/<run>/<node>/<message>`, from a notification) opens the inbox at that approval;
+ * the address goes back to the open workflow. True when the hash was such a link.
+ */
+function openLinkedApproval(actions: StudioActions): boolean {
+  const link = parseApprovalLink(window.location.hash);
+  if (!link) return false;
+  const { session, storedWorkflowId } = useStudio.getState();
+  replaceWorkflowHash(storedWorkflowId ? { session, workflowId: storedWorkflowId } : null);
+  void actions.openApproval(approvalKey(link));
+  return true;
 }
 
 /**

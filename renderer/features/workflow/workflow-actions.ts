@@ -2,9 +2,15 @@ import type { StudioClient } from '../../../shared/api/client';
 import { StudioApiError } from '../../../shared/api/errors';
 import type { RunDetail, RunSummary } from '../../../shared/api/runs.schema';
 import { DEFAULT_SESSION, identifierProblem } from '../../../shared/workflow/identifier';
+import { isTerminal } from '../../../shared/status/status';
+import { currentBreakpoints, debugSettingsOf, useDebug } from '../../store/debug-store';
 import { toDefinition } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
+import { useRunFeed } from '../../store/run-feed-store';
 import { useStudio } from '../../store/studio-store';
+import { createDebugActions, type DebugActions } from '../debugger/debug-actions';
+import { browserAnnouncer } from '../inbox/browser-notifications';
+import { createInboxActions, type InboxActions } from '../inbox/inbox-actions';
 import { createSessionActions, type SessionActions } from '../sessions/session-actions';
 import { createVersionActions, type VersionActions } from '../versions/version-actions';
 import { describeError } from './describe-error';
@@ -15,7 +21,7 @@ type StudioStore = typeof useStudio;
 type LiveStore = typeof useLive;
 
 /** What the app bar, the keyboard and the panels can do; each talks to the server through the client. */
-export interface StudioActions extends FileActions, VersionActions, SessionActions {
+export interface StudioActions extends FileActions, VersionActions, SessionActions, DebugActions, InboxActions {
   loadCatalog(): Promise<void>;
   refreshWorkflows(): Promise<void>;
   openWorkflow(session: string, workflowId: string): Promise<void>;
@@ -26,6 +32,8 @@ export interface StudioActions extends FileActions, VersionActions, SessionActio
   /** Saves first when needed, starts a run (with an idempotency key when given) and shows it live. */
   run(payload?: Record<string, unknown>, options?: { idempotencyKey?: string }): Promise<void>;
   showRun(executionId: string): Promise<void>;
+  /** Back to editing: no run on the canvas. */
+  exitRun(): void;
   refreshRuns(): Promise<void>;
 }
 
@@ -34,7 +42,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     if (studio.getState().banner?.kind === kind) studio.getState().showBanner(null);
   };
 
-  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions> = {
+  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions | keyof DebugActions | keyof InboxActions> = {
     async loadCatalog() {
       try {
         studio.getState().setNodeTypes(await api['nodeTypes.list']({}));
@@ -61,7 +69,8 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         if (sessionChanged) void actions.refreshWorkflows();
         void actions.refreshVersions();
         studio.getState().replaceRuns([]);
-        live.getState().show(null);
+        showNoRun();
+        useDebug.getState().setWorkflowKey(`${stored.session}/${workflowId}`);
         clearBanner('load-error');
         replaceWorkflowHash({ session: stored.session, workflowId });
         await actions.refreshRuns();
@@ -82,7 +91,8 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       studio.getState().openWorkflow(session, null);
       studio.getState().replaceRuns([]);
       studio.getState().setSaveState('idle');
-      live.getState().show(null);
+      showNoRun();
+      useDebug.getState().setWorkflowKey(`${session}/`);
       replaceSessionHash(session === DEFAULT_SESSION ? null : session);
     },
 
@@ -109,6 +119,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         void actions.refreshWorkflows();
         void actions.refreshVersions();
         if (previousId !== result.workflowId) {
+          rekeyBreakpoints(`${now.session}/${result.workflowId}`);
           now.replaceRuns([]);
           void actions.refreshRuns();
         }
@@ -131,7 +142,8 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       if (workflowId === null) return;
       state.setRunning(true);
       try {
-        const { executionId } = await api['runs.start']({ session: state.session, workflowId, payload, ...options });
+        const debug = debugSettingsOf(currentBreakpoints(useDebug.getState()), new Set(state.nodes.map((n) => n.id)));
+        const { executionId } = await api['runs.start']({ session: state.session, workflowId, payload, ...options, ...(debug ? { debug } : {}) });
         clearBanner('run-error');
         state.upsertRun({ executionId, session: state.session, workflowId, definitionVersion: state.storedVersion ?? '', status: 'PENDING', createdAt: Date.now() });
         state.setBottomTab('runs');
@@ -147,14 +159,24 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       // Show first, then read the snapshot: events arriving meanwhile merge forward-only with it.
       studio.getState().selectRun(executionId);
       live.getState().show(executionId);
+      useDebug.getState().setControl(null);
+      useDebug.getState().setError(null);
+      useRunFeed.getState().showResults(executionId);
       try {
         const detail = await api['runs.get']({ executionId });
+        if (live.getState().executionId !== executionId) return;
         live.getState().applyNodes(executionId, detail.nodes);
         live.getState().applyRunStatus(executionId, detail.status);
+        useRunFeed.getState().showResults(executionId, detail.results, detail.resultsTruncated);
         studio.getState().upsertRun(summaryOf(detail));
+        if (!isTerminal(detail.status)) void actions.refreshControl();
       } catch (error) {
         studio.getState().showBanner({ kind: 'run-error', message: `Could not read run ${executionId}: ${describeError(error)}` });
       }
+    },
+
+    exitRun() {
+      showNoRun();
     },
 
     async refreshRuns() {
@@ -169,13 +191,29 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       }
     },
   };
+  const showNoRun = () => {
+    studio.getState().selectRun(null);
+    live.getState().show(null);
+    useDebug.getState().setControl(null);
+    useRunFeed.getState().showResults(null);
+  };
   const actions: StudioActions = {
     ...core,
+    ...createDebugActions(api, (executionId) => actions.showRun(executionId)),
+    ...createInboxActions(api, browserAnnouncer((key) => void actions.openApproval(key))),
     ...createFileActions(api, studio),
     ...createVersionActions(api, (session, workflowId) => actions.openWorkflow(session, workflowId), studio),
     ...createSessionActions(api, { newWorkflow: (session) => actions.newWorkflow(session), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
   };
   return actions;
+}
+
+/** A workflow saved under a new id keeps the breakpoints set on its canvas. */
+function rekeyBreakpoints(key: string): void {
+  const debug = useDebug.getState();
+  const carried = currentBreakpoints(debug);
+  debug.setWorkflowKey(key);
+  if (Object.keys(currentBreakpoints(useDebug.getState())).length === 0) for (const [nodeId, bp] of Object.entries(carried)) useDebug.getState().setBreakpoint(nodeId, bp);
 }
 
 function summaryOf(detail: RunDetail): RunSummary {

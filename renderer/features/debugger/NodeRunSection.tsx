@@ -1,0 +1,120 @@
+import { Pause, Play, RotateCcw, SkipForward, StepForward, Undo2 } from 'lucide-react';
+import { isTerminal } from '../../../shared/status/status';
+import { StatusBadge } from '../../components/status';
+import { nodeControl, useDebug } from '../../store/debug-store';
+import { useLive, type LiveNodeState } from '../../store/live-store';
+import { useActions } from '../workflow/actions-context';
+import { HeldMessage } from './HeldMessage';
+import { RecordedMessages } from './RecordedMessages';
+
+/**
+ * The selected node in the shown run (STU-03/04): status, counts, attempt, timings and input buffer; in a
+ * live run its valve (paused, skipped, steps left, breakpoint), node commands and the held message; and the
+ * messages it received and sent, as recorded.
+ */
+export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string | undefined }) {
+  const executionId = useLive((s) => s.executionId);
+  const runStatus = useLive((s) => s.runStatus);
+  const live = useLive((s) => s.nodes[nodeId]);
+  if (executionId === null) return null;
+  const runLive = runStatus === null || !isTerminal(runStatus);
+  return (
+    <div className="inspector-run" data-testid="inspector-run">
+      {live ? <NodeFigures live={live} /> : <p className="field-hint" data-testid="inspector-status">Not part of this run.</p>}
+      {runLive && live && <ValveControls nodeId={nodeId} kind={kind} />}
+      {live && <RestartControls nodeId={nodeId} status={live.status} />}
+      {live && <RecordedMessages key={`${executionId}/${nodeId}`} executionId={executionId} nodeId={nodeId} progress={`${live.status}/${live.counts.received}/${live.counts.emitted}`} />}
+    </div>
+  );
+}
+
+function NodeFigures({ live }: { live: LiveNodeState }) {
+  const { counts } = live;
+  return (
+    <div className="inspector-live" data-testid="inspector-status">
+      <StatusBadge status={live.status} />
+      <span data-testid="inspector-counts">
+        {counts.received} received · {counts.emitted} emitted
+        {counts.failed ? ` · ${counts.failed} failed` : ''}
+        {counts.retried ? ` · ${counts.retried} retried (attempts beyond the first)` : ''}
+        {counts.dropped ? ` · ${counts.dropped} dropped by the edge buffer` : ''}
+      </span>
+      <span className="muted" data-testid="inspector-timing">
+        {timing(live)}
+      </span>
+      {live.buffer && (
+        <span className="muted">
+          Input buffer {live.buffer.used} / {live.buffer.size}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function timing(live: LiveNodeState): string {
+  if (live.startedAt === undefined) return 'Not started.';
+  const start = `Started ${new Date(live.startedAt).toLocaleTimeString()}`;
+  if (live.endedAt === undefined) return `${start}, still going.`;
+  return `${start}, took ${formatMs(live.endedAt - live.startedAt)}.`;
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefined }) {
+  const actions = useActions();
+  const valve = useDebug((s) => nodeControl(s, nodeId));
+  const stepCount = useDebug((s) => s.stepCount);
+  if (!actions) return null;
+  const send = actions.command;
+  return (
+    <>
+      <div className="inspector-actions" role="group" aria-label="Node commands">
+        {valve?.paused || valve?.held ? (
+          <button type="button" className="button small" onClick={() => void send({ type: 'ResumeNode', nodeId })} data-testid="node-resume">
+            <Play size={12} aria-hidden="true" /> Resume node
+          </button>
+        ) : (
+          <button type="button" className="button small" onClick={() => void send({ type: 'PauseNode', nodeId })} data-testid="node-pause">
+            <Pause size={12} aria-hidden="true" /> Pause node
+          </button>
+        )}
+        <button type="button" className="button small" onClick={() => void send({ type: 'Step', nodeId, count: stepCount })} data-testid="node-step" title={`Let ${stepCount} message(s) through, then hold again`}>
+          <StepForward size={12} aria-hidden="true" /> Step {stepCount}
+        </button>
+        {kind === 'processor' && (
+          <button type="button" className="button small" aria-pressed={valve?.skipped ?? false} onClick={() => void send({ type: valve?.skipped ? 'Unskip' : 'Skip', nodeId })} data-testid="node-skip">
+            <SkipForward size={12} aria-hidden="true" /> {valve?.skipped ? 'Unskip' : 'Skip'}
+          </button>
+        )}
+      </div>
+      {valve && (
+        <p className="field-hint" data-testid="node-valve">
+          {[valve.paused ? 'paused' : 'open', valve.skipped ? 'skipped' : null, valve.stepRemaining !== null ? `${valve.stepRemaining} step(s) left` : null, valve.breakpoint ? `breaks at ${valve.breakpoint.path} == ${valve.breakpoint.equals}` : null].filter(Boolean).join(' · ')}
+        </p>
+      )}
+      {valve?.held && <HeldMessage key={valve.held.id} held={valve.held} onReplace={(payload) => actions.replaceHeld(nodeId, payload)} />}
+    </>
+  );
+}
+
+function RestartControls({ nodeId, status }: { nodeId: string; status: LiveNodeState['status'] }) {
+  const actions = useActions();
+  if (!actions) return null;
+  const retryable = status === 'FAILURE' || status === 'TIMED_OUT';
+  return (
+    <div className="inspector-actions" role="group" aria-label="Restart">
+      <button type="button" className="button small" onClick={() => void actions.restart('RestartFromNode', nodeId)} data-testid="node-restart-from" title="A new run that re-runs this node and its descendants, replaying what fed it">
+        <RotateCcw size={12} aria-hidden="true" /> Restart from here
+      </button>
+      {retryable && (
+        <button type="button" className="button small" onClick={() => void actions.restart('RetryNode', nodeId)} data-testid="node-retry">
+          <Undo2 size={12} aria-hidden="true" /> Retry node
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import { BellRing, Check, Inbox, X } from 'lucide-react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { Approval, SignalDecision } from '../../../shared/api/control.schema';
+import { JsonEditor } from '../../components/JsonEditor';
+import { JsonTree } from '../../components/JsonTree';
+import { approvalKey, selectedApproval, useInbox } from '../../store/inbox-store';
+import { isTextField } from '../workflow/use-shortcuts';
+import { pageNotifications } from './browser-notifications';
+import type { InboxActions } from './inbox-actions';
+
+/**
+ * The approval inbox (STU-05), a panel over the inspector: every open approval across runs and workflows,
+ * oldest first, with the waiting message; approve or reject with optional JSON data. Keys: J/K move, A
+ * approves, R rejects, Escape closes (not while typing in the data field).
+ */
+export function InboxPanel({ actions, onShowRun }: { actions: InboxActions; onShowRun: (approval: Approval) => void }) {
+  const open = useInbox((s) => s.open);
+  if (!open) return null;
+  return <InboxBody actions={actions} onShowRun={onShowRun} />;
+}
+
+function InboxBody({ actions, onShowRun }: { actions: InboxActions; onShowRun: (approval: Approval) => void }) {
+  const approvals = useInbox((s) => s.approvals);
+  const selected = useInbox((s) => s.selected);
+  const current = useInbox(selectedApproval);
+  const error = useInbox((s) => s.error);
+  const list = useRef<HTMLUListElement>(null);
+  // Data typed per approval, so moving with J/K does not carry one item's data to another.
+  const [drafts, setDrafts] = useState<Readonly<Record<string, string>>>({});
+  const data = (selected && drafts[selected]) || '';
+  const setData = (text: string) => selected && setDrafts((d) => ({ ...d, [selected]: text }));
+  const [dataError, setDataError] = useState<string | null>(null);
+  useEffect(() => list.current?.focus(), []);
+
+  const decide = async (decision: SignalDecision) => {
+    if (!current) return;
+    let parsed: unknown = undefined;
+    if (data.trim() !== '') {
+      try {
+        parsed = JSON.parse(data);
+      } catch (e) {
+        return setDataError(`The data is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    setDataError(null);
+    await actions.decide(current, decision, parsed);
+  };
+  const onKey = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key === 'Escape') actions.toggleInbox(false);
+    else if (isTextField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+    else if (e.key === 'j' || e.key === 'J') useInbox.getState().move(1);
+    else if (e.key === 'k' || e.key === 'K') useInbox.getState().move(-1);
+    else if (e.key === 'a' || e.key === 'A') void decide('APPROVE');
+    else if (e.key === 'r' || e.key === 'R') void decide('REJECT');
+    else return;
+    e.preventDefault();
+    e.nativeEvent.stopImmediatePropagation();
+  };
+
+  return (
+    <aside className="inbox-panel" aria-label="Approval inbox" data-testid="inbox-panel" onKeyDown={onKey}>
+      <div className="panel-header">
+        <span>
+          Approvals <span className="tab-count">{approvals.length}</span>
+        </span>
+        <NotificationOffer />
+        <button type="button" className="icon-button" onClick={() => actions.toggleInbox(false)} aria-label="Close the inbox" data-testid="inbox-close">
+          <X size={15} aria-hidden="true" />
+        </button>
+      </div>
+      {error && (
+        <p className="field-error" role="alert" data-testid="inbox-error">
+          {error}
+        </p>
+      )}
+      {approvals.length === 0 ? (
+        <div className="empty-hint" data-testid="inbox-empty">
+          <Inbox size={18} aria-hidden="true" />
+          <p>No approvals are waiting. A run stops here when a message reaches a WAIT_FOR_SIGNAL node, in any workflow; you can then approve or reject it, with data.</p>
+        </div>
+      ) : (
+        <ul ref={list} className="inbox-list" role="listbox" aria-label="Open approvals, oldest first (J/K to move)" tabIndex={0} aria-activedescendant={selected ? `inbox-${selected}` : undefined} data-testid="inbox-list">
+          {approvals.map((a, i) => (
+            <InboxRow key={approvalKey(a)} approval={a} index={i} selected={approvalKey(a) === selected} />
+          ))}
+        </ul>
+      )}
+      {current && (
+        <div className="inbox-detail" data-testid="inbox-detail" key={approvalKey(current)}>
+          <div className="field-label">Waiting message</div>
+          <JsonTree value={current.payload} testId="inbox-payload" />
+          <JsonEditor value={data} onChange={setData} label="Data sent with the decision (JSON, optional)" placeholder='Optional JSON data, e.g. {"by": "ops"}' testId="inbox-data" minLines={2} invalid={dataError !== null} />
+          {dataError && (
+            <span className="field-error" role="alert" data-testid="inbox-data-error">
+              {dataError}
+            </span>
+          )}
+          <div className="dialog-actions">
+            <button type="button" className="button small" onClick={() => onShowRun(current)} data-testid="inbox-show-run">
+              Show run
+            </button>
+            <button type="button" className="button small danger" onClick={() => void decide('REJECT')} data-testid="inbox-reject" title="Reject (R)">
+              <X size={12} aria-hidden="true" /> Reject
+            </button>
+            <button type="button" className="button small primary" onClick={() => void decide('APPROVE')} data-testid="inbox-approve" title="Approve (A)">
+              <Check size={12} aria-hidden="true" /> Approve
+            </button>
+          </div>
+          <p className="field-hint">A decision answers the oldest message waiting at this node of the run.</p>
+        </div>
+      )}
+    </aside>
+  );
+}
+
+function InboxRow({ approval, index, selected }: { approval: Approval; index: number; selected: boolean }) {
+  const key = approvalKey(approval);
+  const where = approval.session === 'default' ? approval.workflowId : `${approval.session}/${approval.workflowId}`;
+  return (
+    <li
+      id={`inbox-${key}`}
+      role="option"
+      aria-selected={selected}
+      className={`inbox-row${selected ? ' is-selected' : ''}`}
+      onClick={() => useInbox.getState().select(key)}
+      data-testid={`inbox-item-${index}`}
+      data-key={key}
+    >
+      <span className="inbox-where">{where}</span>
+      <span className="inbox-node">
+        {approval.nodeId} · “{approval.signal}”
+      </span>
+      <span className="muted" title={new Date(approval.since).toISOString()}>
+        waiting since {new Date(approval.since).toLocaleTimeString()} · run {approval.executionId.slice(0, 8)}
+      </span>
+    </li>
+  );
+}
+
+/** In a browser that has not been asked yet: a button to allow a notification per new approval. */
+function NotificationOffer() {
+  const api = pageNotifications();
+  const [permission, setPermission] = useState(api?.permission ?? 'denied');
+  if (!api || permission !== 'default') return null;
+  return (
+    <button type="button" className="button small" onClick={() => void api.requestPermission().then(setPermission)} data-testid="inbox-notify" title="Show a desktop notification for each new approval">
+      <BellRing size={12} aria-hidden="true" /> Notify me
+    </button>
+  );
+}

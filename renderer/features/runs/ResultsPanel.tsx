@@ -1,0 +1,75 @@
+import { Flag } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { JsonTree } from '../../components/JsonTree';
+import { useLive } from '../../store/live-store';
+import { useRunFeed } from '../../store/run-feed-store';
+
+/**
+ * Results tab (STU-03, OBS-03): what the shown run's terminal nodes received, oldest first, live; says so
+ * when older results were dropped (`truncated`).
+ */
+export function ResultsPanel() {
+  const executionId = useLive((s) => s.executionId);
+  const results = useRunFeed((s) => s.results);
+  const [nodeId, setNodeId] = useState('');
+  const terminals = useMemo(() => [...new Set(results.items.map((r) => r.nodeId))], [results.items]);
+  const shown = nodeId ? results.items.filter((r) => r.nodeId === nodeId) : results.items;
+  if (executionId === null || results.executionId !== executionId) {
+    return (
+      <div className="empty-hint" data-testid="results-empty">
+        <Flag size={16} aria-hidden="true" />
+        <p>Select a run in the Runs tab: the messages its terminal nodes received appear here.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="results-panel" data-testid="results-panel">
+      <div className="runs-toolbar">
+        <select value={nodeId} onChange={(e) => setNodeId(e.target.value)} aria-label="Terminal node" data-testid="results-node">
+          <option value="">All terminals</option>
+          {terminals.map((id) => (
+            <option key={id} value={id}>
+              {id}
+            </option>
+          ))}
+        </select>
+        <span className="field-hint" data-testid="results-count">
+          {shown.length} result(s)
+        </span>
+        {results.truncated && (
+          <span className="field-hint is-warning" data-testid="results-truncated">
+            Truncated: older results were dropped (only the newest are kept).
+          </span>
+        )}
+      </div>
+      {shown.length === 0 ? (
+        <p className="empty-hint">No results yet: a terminal node has not received a message.</p>
+      ) : (
+        <ol className="results-list" data-testid="results-list">
+          {shown.map((r, i) => (
+            <li key={`${r.nodeId}/${r.messageId}`} data-testid={`result-${i}`} data-node={r.nodeId}>
+              <span className="muted">
+                <code>{r.nodeId}</code> · {r.messageId.slice(0, 12)}
+              </span>
+              <code className="result-json" data-testid={`result-json-${i}`}>
+                {preview(r.payload)}
+              </code>
+              <details>
+                <summary>Tree</summary>
+                <JsonTree value={r.payload} />
+              </details>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+/** Longest payload text shown in a row (the tree below has all of it). */
+const PREVIEW_CHARS = 500;
+
+function preview(payload: unknown): string {
+  const text = JSON.stringify(payload) ?? String(payload);
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+}

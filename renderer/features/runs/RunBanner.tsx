@@ -1,0 +1,54 @@
+import { GitCompare, Radio, X } from 'lucide-react';
+import { StatusBadge } from '../../components/status';
+import { useDebug } from '../../store/debug-store';
+import { useLive } from '../../store/live-store';
+import { useStudio } from '../../store/studio-store';
+
+/**
+ * Above the canvas while a run is shown (STU-03): which run, its status, the definition version it used
+ * (with Diff against the current version when they differ), the debugger's last refusal, and a way back to
+ * editing.
+ */
+export function RunBanner({ onDiff, onExit }: { onDiff: (runVersion: string, current: string) => void; onExit: () => void }) {
+  const executionId = useLive((s) => s.executionId);
+  const runStatus = useLive((s) => s.runStatus);
+  const run = useStudio((s) => s.runs.find((r) => r.executionId === executionId));
+  const current = useStudio((s) => s.storedVersion);
+  const error = useDebug((s) => s.error);
+  const setError = useDebug((s) => s.setError);
+  if (executionId === null) return null;
+  const version = run?.definitionVersion ?? '';
+  const older = version !== '' && current !== null && version !== current;
+  return (
+    <div className="run-banner" role="status" data-testid="run-banner" data-run={executionId}>
+      <Radio size={14} aria-hidden="true" />
+      <span>
+        Run <code title={executionId}>{executionId.slice(0, 8)}</code>
+      </span>
+      {runStatus && <StatusBadge status={runStatus} compact testId="run-banner-status" />}
+      {version && (
+        <span className="muted" data-testid="run-banner-version" title={`Definition version ${version}`}>
+          version <code>{version.slice(0, 8)}</code>
+          {older ? ' (not the current one)' : current !== null ? ' (current)' : ''}
+        </span>
+      )}
+      {older && (
+        <button type="button" className="button small" onClick={() => onDiff(version, current)} data-testid="run-banner-diff" title="Draw the difference between the version this run used and the current version">
+          <GitCompare size={12} aria-hidden="true" /> Diff with current
+        </button>
+      )}
+      {error && (
+        <span className="field-error" role="alert" data-testid="debug-error">
+          {error}
+          <button type="button" className="icon-button" onClick={() => setError(null)} aria-label="Dismiss">
+            <X size={12} aria-hidden="true" />
+          </button>
+        </span>
+      )}
+      <span className="app-bar-spacer" />
+      <button type="button" className="button small" onClick={onExit} data-testid="run-banner-exit" title="Back to editing: no run on the canvas">
+        <X size={12} aria-hidden="true" /> Exit run view
+      </button>
+    </div>
+  );
+}
