@@ -1,0 +1,201 @@
+// bench/run-per-task: µs per task of runs of a chain of N TRANSFORM tasks (N = 40, 400) behind a manual
+// trigger, one run after another (start, wait for its end), in the same process run:
+//   - ours, durable: an Engine with durability on: the SQLite execution log and SQLite checkpoints at
+//     synchronous=NORMAL, through `openStores` on a temporary data folder (as the host opens them);
+//   - the loop: the same SQLite writes done directly with better-sqlite3 on the same schema: per run, one
+//     transaction with RUN_STARTED (a start is acknowledged once it is stored), then one with the rows the
+//     engine writes for the run's nodes (each node: its checkpoint state row, output message, end marker, and
+//     NODE_FINISHED; the last task's output goes nowhere and is not recorded) and RUN_FINISHED (the bench
+//     checks that both sides store the same number of rows per run); the checkpoints of the run that left the restart archive (100 runs
+//     back) and the log rows of the run that left retention (1000 runs back) are deleted, as the engine does;
+//   - ours, memory: the same Engine with memory stores (the engine's own cost, as in bench:anchors).
+// "Per task" divides a run's time by N (the trigger is not counted as a task). Cases alternate over
+// `--rounds`; medians are printed. Target: ours, durable < 25 µs per task.
+// Run: npm run bench:run-per-task [-- --rounds 5 --tasks 10000]  (tasks per case per round)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine, builtinPlugins, openStores, type DurableStores } from '../engine/index';
+import { openDatabase } from '../engine/store/sqlite/open-database';
+import { argNumber } from './lib';
+
+const ROUNDS = argNumber('rounds', 5);
+const TASKS_PER_CASE = argNumber('tasks', 8000);
+const CHAINS = [40, 400];
+const ARCHIVED_RUNS = 100;
+const RETAINED_RUNS = 1000;
+
+function chain(n: number): { workflowId: string; nodes: unknown[]; edges: unknown[] } {
+  const nodes: Array<{ nodeId: string; type: string; config?: unknown }> = [{ nodeId: 'trigger', type: 'MANUAL_TRIGGER' }];
+  for (let k = 1; k <= n; k++) nodes.push({ nodeId: `t${k}`, type: 'TRANSFORM', config: { set: { step: k }, mode: 'merge' } });
+  const edges = nodes.slice(1).map((node, i) => ({ source: nodes[i]!.nodeId, target: node.nodeId }));
+  return { workflowId: `chain-${n}`, nodes, edges };
+}
+
+interface Side {
+  name: string;
+  /** Runs `runs` runs of the chain of n tasks; resolves once everything they wrote is stored. */
+  run(n: number, runs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function engineSide(name: string, stores: DurableStores | null): Promise<Side> {
+  const engine = new Engine({
+    plugins: builtinPlugins(),
+    freezeMessages: false,
+    ...(stores ? { definitions: stores.definitions, durability: { log: stores.log! }, control: { checkpoints: stores.checkpoints } } : {}),
+  });
+  await engine.ready;
+  for (const n of CHAINS) await engine.saveWorkflow('bench', chain(n));
+  let i = 0;
+  return {
+    name,
+    async run(n, runs) {
+      for (let r = 0; r < runs; r++) {
+        const { executionId } = await engine.startRun({ session: 'bench', workflowId: `chain-${n}`, payload: { i: i++ } });
+        const status = await engine.waitForRun(executionId);
+        if (status !== 'SUCCESS') throw new Error(`run ended ${status}`);
+      }
+      await stores?.log?.flush();
+      await stores?.checkpoints.flush();
+    },
+    async close() {
+      await engine.shutdown();
+      await stores?.close();
+    },
+  };
+}
+
+/** The same rows as the durable engine writes, straight through better-sqlite3, with the minimum of transactions. */
+function loopSide(dir: string): Side & { rowsPerRun(n: number): number } {
+  const db = openDatabase(join(dir, 'yukta.db'));
+  const log = db.prepare('INSERT INTO execution_log (run_id, type, status, actor, at, data) VALUES (?, ?, ?, ?, ?, ?)');
+  const state = db.prepare('INSERT OR REPLACE INTO checkpoint_nodes (execution_id, node_id, end_status) VALUES (?, ?, ?)');
+  const message = db.prepare('INSERT OR REPLACE INTO checkpoint_messages (execution_id, node_id, seq, port, payload, metadata, message_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const dropMessages = db.prepare('DELETE FROM checkpoint_messages WHERE execution_id = ?');
+  const dropStates = db.prepare('DELETE FROM checkpoint_nodes WHERE execution_id = ?');
+  const dropLog = db.prepare('DELETE FROM execution_log WHERE run_id = ?');
+  const ids: string[] = [];
+  const started = db.transaction((id: string, n: number, i: number) => {
+    const record = { session: 'bench', workflowId: `chain-${n}`, version: 'a3f9c2d17b5e4c08a3f9c2d17b5e4c08a3f9c2d17b5e4c08a3f9c2d17b5e4c08', payload: { i }, scope: SCOPES.get(n)!, inputs: [] };
+    log.run(id, 'RUN_STARTED', 'PENDING', 'engine', Date.now(), JSON.stringify(record));
+  });
+  const finished = db.transaction((id: string, n: number, i: number) => {
+    const nodes = ['trigger', ...Array.from({ length: n }, (_, k) => `t${k + 1}`)];
+    let payload: Record<string, unknown> = { i };
+    for (let k = 0; k <= n; k++) {
+      if (k > 0) payload = { ...payload, step: k };
+      // The last task's output goes nowhere: it is not recorded, so it has only its end marker.
+      if (k < n) {
+        state.run(id, nodes[k], null);
+        message.run(id, nodes[k], 1, 'out', JSON.stringify(payload), '{}', null);
+      }
+      state.run(id, nodes[k], 'SUCCESS');
+      log.run(id, 'NODE_FINISHED', 'SUCCESS', 'engine', Date.now(), JSON.stringify({ nodeId: nodes[k] }));
+    }
+    log.run(id, 'RUN_FINISHED', 'SUCCESS', 'engine', Date.now(), null);
+    const archived = ids[ids.length - 1 - ARCHIVED_RUNS];
+    if (archived) {
+      dropMessages.run(archived);
+      dropStates.run(archived);
+    }
+    const retained = ids[ids.length - 1 - RETAINED_RUNS];
+    if (retained) dropLog.run(retained);
+  });
+  let i = 0;
+  const rows = db.prepare(ROW_COUNT).pluck();
+  const side = {
+    name: 'loop of the same SQLite writes',
+    async run(n: number, runs: number) {
+      for (let r = 0; r < runs; r++) {
+        const id = crypto.randomUUID();
+        ids.push(id);
+        started(id, n, i);
+        await new Promise<void>((resolve) => setImmediate(resolve)); // the acknowledgement's turn
+        finished(id, n, i++);
+      }
+    },
+    async close() {
+      db.close();
+    },
+    rowsPerRun(n: number): number {
+      const before = rows.get() as number;
+      const id = crypto.randomUUID();
+      started(id, n, -1);
+      finished(id, n, -1);
+      return (rows.get() as number) - before;
+    },
+  };
+  return side;
+}
+const ROW_COUNT = 'SELECT (SELECT COUNT(*) FROM execution_log) + (SELECT COUNT(*) FROM checkpoint_messages) + (SELECT COUNT(*) FROM checkpoint_nodes)';
+const SCOPES = new Map(CHAINS.map((n) => [n, ['trigger', ...Array.from({ length: n }, (_, k) => `t${k + 1}`)]]));
+
+/** Rows the durable engine changes for one run of the chain (a check that the loop writes the same). */
+async function engineRowsPerRun(n: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'yukta-run-per-task-'));
+  const stores = openStores({ kind: 'sqlite', dataDir: dir });
+  const side = await engineSide('probe', stores);
+  const db = openDatabase(join(dir, 'yukta.db'));
+  const count = () => db.prepare(ROW_COUNT).pluck().get() as number;
+  const before = count();
+  await side.run(n, 1);
+  const rows = count() - before;
+  db.close();
+  await side.close();
+  rmSync(dir, { recursive: true, force: true });
+  return rows;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+const dirs = [mkdtempSync(join(tmpdir(), 'yukta-run-per-task-')), mkdtempSync(join(tmpdir(), 'yukta-run-per-task-'))];
+const durable = await engineSide('ours, durable (SQLite log + checkpoints, NORMAL)', openStores({ kind: 'sqlite', dataDir: dirs[0]! }));
+const loop = loopSide(dirs[1]!);
+const memory = await engineSide('ours, memory stores', null);
+const sides: Side[] = [durable, loop, memory];
+
+console.log(`run-per-task: chains of ${CHAINS.join(' and ')} TRANSFORM tasks, ${TASKS_PER_CASE} tasks per case per round, ${ROUNDS} rounds (Node ${process.version}); load average at start ${load()}`);
+for (const n of CHAINS) {
+  const engineRows = await engineRowsPerRun(n);
+  const loopRows = loop.rowsPerRun(n);
+  if (engineRows !== loopRows) throw new Error(`chain of ${n}: the engine stores ${engineRows} rows per run, the loop ${loopRows}`);
+  console.log(`  chain of ${n}: rows stored per run: ${engineRows} by the durable engine, ${loopRows} by the loop`);
+}
+// Warm-up: a few runs of every case.
+for (const n of CHAINS) for (const side of sides) await side.run(n, Math.max(2, Math.round(400 / n)));
+
+const times = new Map<string, number[]>();
+for (let round = 0; round < ROUNDS; round++) {
+  for (const n of CHAINS) {
+    const runs = Math.max(1, Math.round(TASKS_PER_CASE / n));
+    // Rotate the order of the cases every round.
+    for (let s = 0; s < sides.length; s++) {
+      const side = sides[(s + round) % sides.length]!;
+      (globalThis as { gc?: () => void }).gc?.();
+      const t0 = process.hrtime.bigint();
+      await side.run(n, runs);
+      const us = Number(process.hrtime.bigint() - t0) / 1e3 / (runs * n);
+      const key = `${side.name}|${n}`;
+      times.set(key, [...(times.get(key) ?? []), us]);
+    }
+  }
+  console.log(`  round ${round + 1}: ${[...times].map(([k, v]) => `${k.replace('|', ' ×')} ${v.at(-1)!.toFixed(2)}`).join('; ')} µs/task (load ${load()})`);
+}
+
+console.log(`\n### run-per-task: µs per task, median of ${ROUNDS} rounds (Node ${process.version})\n`);
+console.log('| chain | ours, durable µs/task | loop of the same SQLite writes µs/task | ours, memory stores µs/task | durable / loop | durable − memory µs/task |');
+console.log('| - | - | - | - | - | - |');
+let worst = 0;
+for (const n of CHAINS) {
+  const d = median(times.get(`${durable.name}|${n}`)!);
+  const l = median(times.get(`${loop.name}|${n}`)!);
+  const m = median(times.get(`${memory.name}|${n}`)!);
+  worst = Math.max(worst, d);
+  console.log(`| ${n} tasks | ${d.toFixed(2)} | ${l.toFixed(2)} | ${m.toFixed(2)} | ${(d / l).toFixed(2)}× | ${(d - m).toFixed(2)} |`);
+}
+console.log(`\ntarget < 25 µs per task (durable): ${worst < 25 ? 'met' : 'missed'} (worst ${worst.toFixed(2)} µs); load average at end ${load()}`);
+
+for (const side of sides) await side.close();
+for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
