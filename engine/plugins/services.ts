@@ -1,4 +1,6 @@
 import type { LookupFunction } from 'node:net';
+import { ProviderRateLimiter } from '../budgets/provider-rate-limiter';
+import { RunBudgets } from '../budgets/run-budgets';
 import { SystemClock, type Clock } from '../runtime/clock';
 import { GuardedHttpClient } from '../security/guarded-http';
 import { networkPolicyOf } from '../security/network-guard';
@@ -23,6 +25,10 @@ export interface PluginServices {
   readonly http: GuardedHttpClient;
   /** The SCRIPT sandbox (QuickJS in WASM, on worker threads). */
   readonly scripts: ScriptSandbox;
+  /** LLM and MCP use per run across nodes, checked against node budgets (EXT-03). */
+  readonly budgets: RunBudgets;
+  /** `yukta.llm.rate-limit.<provider>`: spaces LLM calls per provider across all runs (EXT-03). */
+  readonly rateLimits: ProviderRateLimiter;
   /** The engine clock's time (virtual in tests). */
   now(): number;
   /** Waits on the engine clock (not paused with the node: for network deadlines); rejects when `signal` fires. */
@@ -54,6 +60,8 @@ export function createPluginServices(options: EngineSecurityOptions, clock: Cloc
     redactor,
     http: new GuardedHttpClient(networkPolicyOf(limits.http, options.lookup), limits.http),
     scripts: new ScriptSandbox(),
+    budgets: new RunBudgets(),
+    rateLimits: new ProviderRateLimiter(clock, limits.llmRateLimits),
     now: () => clock.now(),
     sleep: (ms, signal) => clockSleep(clock, ms, signal),
   };

@@ -4,6 +4,7 @@ import { apiTriggerPlugin } from './api-trigger/api-trigger.plugin';
 import { consoleTerminalPlugin } from './console-terminal/console-terminal.plugin';
 import { delayPlugin } from './delay/delay.plugin';
 import { httpRequestPlugin } from './http-request/http-request.plugin';
+import { llmCallPlugin } from './llm-call/llm-call.plugin';
 import { processExecutorPlugin } from './process-executor/process-executor.plugin';
 import { scriptPlugin } from './script/script.plugin';
 import { manualTriggerPlugin } from './manual-trigger/manual-trigger.plugin';
@@ -27,6 +28,7 @@ export function builtinPlugins(): Array<Plugin<never>> {
     subWorkflowPlugin,
     waitForSignalPlugin,
     httpRequestPlugin,
+    llmCallPlugin,
     scriptPlugin,
     processExecutorPlugin,
     consoleTerminalPlugin,
