@@ -14,9 +14,9 @@ function parsePort(text: string | undefined): number {
 }
 
 const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
-  sqlite: 'SQLite database yukta.db in the data folder',
-  file: 'JSON files under workflows/ in the data folder',
-  memory: 'in memory only (lost when the server stops)',
+  sqlite: 'SQLite database yukta.db in the data folder (definitions, execution log, checkpoints)',
+  file: 'JSON files under workflows/, logs/executions.jsonl and checkpoints/ in the data folder',
+  memory: 'in memory only (lost when the server stops; no crash recovery)',
 };
 
 function parseStore(text: string | undefined): StoreKind {
@@ -62,7 +62,19 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     throw new CliError(`settings: ${(error as Error).message}`, EXIT_USAGE);
   }
-  const host = new StudioHost({ dataDir: folder, store, settings, onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  let host: StudioHost;
+  try {
+    host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  } catch (error) {
+    throw new CliError(`cannot open the ${store} store in ${folder}: ${(error as Error).message}`, EXIT_FAILED);
+  }
+  try {
+    // Boot recovery (DUR-01) before the first request: interrupted runs are ABORTED, history and keys read back.
+    await host.ready;
+  } catch (error) {
+    await host.close().catch(() => undefined);
+    throw new CliError(`recovery of the execution log failed: ${(error as Error).message}`, EXIT_FAILED);
+  }
   const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
   let url: string;
   try {
@@ -76,7 +88,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const stopped = stopSignal();
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
-  io.out(`Workflows: ${STORE_DESCRIPTIONS[store]}`);
+  io.out(`Store: ${STORE_DESCRIPTIONS[store]}`);
   if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
   const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   if (host.apiKeys.enabled) io.out(`API keys: ${host.apiKeys.list().length} set; every API request must present one (Authorization: Bearer or X-API-Key).`);

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Role } from '../../shared/api/roles';
 import { ApiKeyName } from '../../shared/api/security.schema';
 import { Identifier } from '../../shared/workflow/identifier';
 import { joinPath } from '../../shared/workflow/validation-issue';
-import type { SecuritySettingsPatch } from '../../engine/index';
+import type { DurabilitySettings, SecuritySettingsPatch } from '../../engine/index';
 import type { ConfiguredApiKey } from './api-keys';
 import { readJsonFile } from './json-file';
 
@@ -20,7 +20,7 @@ const ApiKeyConfig = z.strictObject({
   sessions: z.array(Identifier).min(1).optional(),
 });
 
-/** Every setting the host reads, with its default (SEC-01..03, EXT-03). */
+/** Every setting the host reads, with its default (SEC-01..03, EXT-03, DUR-01..03). */
 export const HostSettings = z.object({
   'yukta.api-key': z.string().min(16).optional(),
   'yukta.api-keys': z.array(ApiKeyConfig).default([]),
@@ -38,6 +38,17 @@ export const HostSettings = z.object({
   'yukta.llm.rate-limit': z.record(z.string(), z.number().positive()).default({}),
   /** `yukta.var.*`: values readable as `${sys.yukta.var.x}`. */
   'yukta.var': z.record(z.string(), z.string()).default({}),
+  // Durability (DUR-01…03): the execution log, checkpoints, resume. Relative folders are under the data folder.
+  'yukta.execution-log.dir': z.string().min(1).optional(),
+  'yukta.execution-log.fsync': z.boolean().default(false),
+  'yukta.execution-log.retained-runs': z.number().int().min(1).default(1000),
+  'yukta.execution-log.compact-after': z.number().int().min(1).default(10_000),
+  'yukta.restart.dir': z.string().min(1).optional(),
+  'yukta.restart.spill-dir': z.string().min(1).optional(),
+  'yukta.restart.auto-resume': z.boolean().default(false),
+  'yukta.restart.retained-executions': z.number().int().min(0).default(100),
+  'yukta.restart.max-messages-per-node': z.number().int().min(1).default(10_000),
+  'yukta.restart.max-bytes-per-node': z.number().int().min(1).default(16 * MIB),
 });
 export type HostSettings = z.infer<typeof HostSettings>;
 
@@ -50,8 +61,13 @@ export function envNameOf(key: string): string {
 }
 
 const LIST_KEYS = ['yukta.http.allowed-addresses', 'yukta.process.allowed-commands', 'yukta.variables.allowed'] as const;
-const BOOLEAN_KEYS = ['yukta.http.allow-private', 'yukta.process.enabled', 'yukta.http.enabled'] as const;
-const NUMBER_KEYS = ['yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes'] as const;
+const BOOLEAN_KEYS = ['yukta.http.allow-private', 'yukta.process.enabled', 'yukta.http.enabled', 'yukta.execution-log.fsync', 'yukta.restart.auto-resume'] as const;
+const NUMBER_KEYS = [
+  'yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes',
+  'yukta.execution-log.retained-runs', 'yukta.execution-log.compact-after',
+  'yukta.restart.retained-executions', 'yukta.restart.max-messages-per-node', 'yukta.restart.max-bytes-per-node',
+] as const;
+const STRING_KEYS = ['yukta.execution-log.dir', 'yukta.restart.dir', 'yukta.restart.spill-dir'] as const;
 
 /** Settings from the environment, which win over the file. Lists are comma-separated; `YUKTA_API_KEYS` is JSON. */
 export function settingsFromEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
@@ -71,6 +87,10 @@ export function settingsFromEnv(env: Readonly<Record<string, string | undefined>
   for (const key of NUMBER_KEYS) {
     const value = read(key);
     if (value !== undefined) out[key] = Number(value);
+  }
+  for (const key of STRING_KEYS) {
+    const value = read(key);
+    if (value) out[key] = value;
   }
   const limits: Record<string, number> = {};
   const envPrefix = envNameOf(RATE_LIMIT_PREFIX);
@@ -115,7 +135,7 @@ export function loadHostSettings(dataDir: string | null, env: Readonly<Record<st
 }
 
 /** Keys under these prefixes belong to this page; a typo there is refused. Other `yukta.*` keys are left to their owners. */
-const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|llm\.|var\b)/;
+const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|execution-log\.|restart\.|llm\.|var\b)/;
 
 export function parseHostSettings(raw: Record<string, unknown>): HostSettings {
   const known = new Set(Object.keys(HostSettings.shape));
@@ -152,5 +172,22 @@ export function securitySettingsOf(settings: HostSettings): SecuritySettingsPatc
     variables: { allowed: settings['yukta.variables.allowed'], values: settings['yukta.var'] },
     maxMessageBytes: settings['yukta.execution.max-message-bytes'],
     llmRateLimits: settings['yukta.llm.rate-limit'],
+  };
+}
+
+/**
+ * The durability settings (DUR-01, DUR-02) for `openStores`: relative folders are resolved under the data
+ * folder; the checkpoint caps apply to the memory store.
+ */
+export function durabilitySettingsOf(settings: HostSettings, dataDir: string | null): DurabilitySettings {
+  const folder = (value: string | undefined): string | undefined => (value === undefined ? undefined : dataDir ? resolve(dataDir, value) : resolve(value));
+  return {
+    logDir: folder(settings['yukta.execution-log.dir']),
+    fsync: settings['yukta.execution-log.fsync'],
+    retention: { retainedRuns: settings['yukta.execution-log.retained-runs'], compactAfter: settings['yukta.execution-log.compact-after'] },
+    checkpointDir: folder(settings['yukta.restart.dir']),
+    spillDir: folder(settings['yukta.restart.spill-dir']),
+    maxMessagesPerNode: settings['yukta.restart.max-messages-per-node'],
+    maxBytesPerNode: settings['yukta.restart.max-bytes-per-node'],
   };
 }

@@ -28,7 +28,9 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'sessions.delete': async ({ session }) => engine.sessions.delete(session),
     'sessions.applyConfig': async (config) => engine.sessions.apply(config),
     'runs.start': async ({ session, workflowId, payload, idempotencyKey, debug }) => engine.startRun({ session, workflowId, payload, idempotencyKey, debug }),
-    'runs.get': async ({ executionId }) => engine.getRun(executionId),
+    // Runs older than the tracker keeps are read back from the durable execution log (DUR-01).
+    'runs.get': async ({ executionId }) => engine.findRun(executionId),
+    'runs.resume': async ({ executionId }, caller) => engine.resumeRun(executionId, caller.actor),
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
     ...createControlHandlers(engine),

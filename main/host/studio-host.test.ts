@@ -41,7 +41,7 @@ describe('StudioApi contract over the in-memory transport pair', () => {
     expect(OPERATION_NAMES.sort()).toEqual([
       'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke',
       'approvals.list', 'control.audit', 'control.send', 'control.state',
-      'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.setPriority', 'runs.start',
+      'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start',
       'scheduler.get', 'scheduler.setLimits',
       'secrets.delete', 'secrets.list', 'secrets.set',
       'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename',
@@ -124,7 +124,8 @@ describe('Bad input names the field; nothing is half-saved', () => {
       expect(e.message).toContain('cycle');
       expect(e.issues?.[0]?.nodeIds?.sort()).toEqual(['a', 'b']);
       expect(await api['workflows.list']({})).toEqual([]);
-      if (store === 'file') expect(await readdir(dataDir)).toEqual([]);
+      // The execution log and checkpoint folders are made at open (DUR-01, DUR-02); no workflow file was written.
+      if (store === 'file') expect((await readdir(dataDir)).filter((n) => n !== 'logs' && n !== 'checkpoints')).toEqual([]);
     }
   });
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE, Engine, FileDefinitionStore, MemoryDefinitionStore, SqliteDefinitionStore, type DefinitionStore, type EngineOptions } from '../../engine/index';
+import { Engine, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -8,27 +8,29 @@ import type { EventFilter } from '../../shared/events/events';
 import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
-import { configuredApiKeys, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
+import { configuredApiKeys, durabilitySettingsOf, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
 
-/** Where definitions and sessions live (DEF-01). */
-export const STORE_KINDS = ['sqlite', 'file', 'memory'] as const;
-export type StoreKind = (typeof STORE_KINDS)[number];
+/** Where definitions, the execution log and checkpoints live (DEF-01, DUR-01, DUR-02). */
+export { STORE_KINDS, type StoreKind };
 
 export interface StudioHostOptions {
   /** Data folder; definitions live under it. Without one everything stays in memory. */
   dataDir?: string;
   /**
-   * `sqlite` (`<data>/yukta.db`; the default with a data folder), `file` (JSON files under
-   * `<data>/workflows`) or `memory` (the default without a data folder). The first two need `dataDir`.
+   * `sqlite` (`<data>/yukta.db`: definitions, execution log, checkpoints; the default with a data folder),
+   * `file` (JSON definitions under `<data>/workflows`, `<data>/logs/executions.jsonl`, `<data>/checkpoints/`)
+   * or `memory` (the default without a data folder; no durability). The first two need `dataDir`.
    */
   store?: StoreKind;
   /** Extra engine options (plugins, clock) — mainly for tests. */
   engine?: Omit<EngineOptions, 'definitions'>;
   /** Where unexpected errors are reported (the transports only ever send `INTERNAL`). */
   onInternalError?: (error: unknown) => void;
+  /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
+  onWarning?: (message: string) => void;
   /** Settings (`loadHostSettings`: `<data>/settings.json` + environment); defaults when absent. */
   settings?: HostSettings;
   /** The environment for `YUKTA_SECRET_*` secrets and `${env.X}` variables (default: this process's). */
@@ -49,7 +51,8 @@ export class StudioHost {
   /** API keys (SEC-01): configured ones and those created in the studio. */
   readonly apiKeys: ApiKeyRegistry;
   readonly secretStore: SecretStore;
-  private readonly definitions: DefinitionStore;
+  /** Definitions, execution log and checkpoints of the data folder (`openStores`); the log is null for `memory`. */
+  readonly stores: DurableStores;
   private readonly handlers: OperationHandlers;
   private readonly batchers = new Set<EventBatcher>();
 
@@ -57,15 +60,37 @@ export class StudioHost {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
-    this.definitions = openDefinitionStore(this.storeKind, this.dataDir);
     this.settings = options.settings ?? parseHostSettings({});
+    this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
     const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
-    this.engine = new Engine({ ...options.engine, security, definitions: this.definitions, onListenerError: options.onInternalError });
+    try {
+      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, definitions: this.stores.definitions, onListenerError: options.onInternalError });
+    } catch (error) {
+      void this.stores.close();
+      throw error;
+    }
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const settingsServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
     this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices), (id) => this.runSession(id));
+  }
+
+  /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */
+  get ready(): Promise<void> {
+    return this.engine.ready;
+  }
+
+  /**
+   * The engine's durability (DUR-01…03): the log for the journal and recovery (none with the memory store),
+   * the checkpoint store for the control plane, `yukta.restart.auto-resume` and `yukta.restart.retained-executions`.
+   */
+  private durableEngineOptions(): Pick<EngineOptions, 'durability' | 'control'> {
+    const { stores, settings } = this;
+    const extra = this.options.engine;
+    const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    if (!stores.log || extra?.durability) return { control, ...(extra?.durability ? { durability: extra.durability } : {}) };
+    return { control, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'] } };
   }
 
   /** Runs one operation for a caller; never throws, errors come back as data. */
@@ -94,18 +119,26 @@ export class StudioHost {
     };
   }
 
+  /** Ends the runs (ADM-01 shutdown), then writes what the stores still queue and closes them. */
   async close(): Promise<void> {
-    await this.engine.shutdown();
-    for (const b of this.batchers) b.close();
-    this.batchers.clear();
-    await this.definitions.close();
+    try {
+      await this.engine.shutdown();
+    } finally {
+      for (const b of this.batchers) b.close();
+      this.batchers.clear();
+      await this.stores.close();
+    }
   }
 }
 
-function openDefinitionStore(kind: StoreKind, dataDir: string | null): DefinitionStore {
-  if (kind === 'memory') return new MemoryDefinitionStore();
-  if (!dataDir) throw new Error(`the ${kind} store needs a data folder`);
-  return kind === 'file' ? new FileDefinitionStore(dataDir) : SqliteDefinitionStore.open(join(dataDir, DATABASE_FILE));
+/** Opens the stores of the data folder (DUR-01, DUR-02); the memory kind keeps the engine option's checkpoint caps. */
+function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostSettings, options: StudioHostOptions): DurableStores {
+  const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
+  const durability = durabilitySettingsOf(settings, dataDir);
+  const control = options.engine?.control;
+  if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
+  if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
+  return openStores({ kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */

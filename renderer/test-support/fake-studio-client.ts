@@ -100,6 +100,9 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
       if (!run) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`);
       return run;
     }),
+    'runs.resume': vi.fn(async ({ executionId }) => {
+      throw new StudioApiError('CONFLICT', `run "${executionId}" was not interrupted by a crash`, 'executionId');
+    }),
     'runs.list': vi.fn(async ({ workflowId }) => [...runs.values()].filter((r) => !workflowId || r.workflowId === workflowId).map(({ nodes: _n, results: _r, resultsTruncated: _t, ...s }) => s)),
     subscribe: vi.fn((_filter, listener) => {
       listeners.add(listener);

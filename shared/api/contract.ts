@@ -7,7 +7,7 @@ import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
 import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, RunDebug, SignalDecision } from './control.schema';
 import type { Role } from './roles';
-import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, RunDetail, RunSummary } from './runs.schema';
+import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
@@ -160,6 +160,13 @@ export const STUDIO_API = {
     output: RecordedSummary,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId/recorded' },
+  }),
+  'runs.resume': op({
+    summary: 'Resume a run the last crash or kill interrupted (ABORTED), once, as a new run of the same version that skips the nodes that finished and replays their output (DUR-03); CONFLICT when the run was not aborted, was resumed already or its workflow changed.',
+    input: z.object({ executionId: Identifier }),
+    output: ResumeResult,
+    role: 'OPERATOR',
+    http: { method: 'POST', path: '/api/executions/:executionId/resume' },
   }),
   'runs.setPriority': op({
     summary: 'Move a QUEUED start to another priority (higher first); refused unless the run is waiting for a slot.',

@@ -36,6 +36,10 @@ export const RunDetail = RunSummary.extend({
 });
 export type RunDetail = z.infer<typeof RunDetail>;
 
+/** The answer to `runs.resume` (DUR-03): the new run continuing the ABORTED one, and whether it waits for a slot. */
+export const ResumeResult = z.object({ executionId: z.string(), resumedFrom: z.string(), queued: z.boolean() });
+export type ResumeResult = z.infer<typeof ResumeResult>;
+
 /** Largest page of recorded messages one `runs.recorded` call returns. */
 export const MAX_RECORDED_PAGE = 500;
 
