@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATION_NAMES } from '../../shared/api/contract';
 import { helloWorkflow } from '../http/test-workflows';
 import type { YuktaBridge } from '../preload/bridge-types';
-import { fakeElectron, type FakeElectron } from './fake-electron';
+import { fakeContents, fakeElectron, type FakeElectron } from './fake-electron';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -79,12 +78,6 @@ function loadElectronMain(fake: FakeElectron): void {
   compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'])(module.exports, requireWithFake, module, file, OUT);
 }
 
-function hardenedContents() {
-  const contents = new EventEmitter() as EventEmitter & { openHandler?: (details: { url: string }) => unknown; setWindowOpenHandler(h: (details: { url: string }) => unknown): void };
-  contents.setWindowOpenHandler = (h) => (contents.openHandler = h);
-  return contents;
-}
-
 describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
   const userData = mkdtempSync(join(tmpdir(), 'yukta-userdata-'));
   const ENV = ['YUKTA_DATA_DIR', 'YUKTA_DEV_SERVER_URL', 'YUKTA_HTTP_ENABLED'] as const;
@@ -121,15 +114,32 @@ describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
     expect(verdict).toEqual({ cancel: true });
     expect((await fake.session.protocolHandler!(new Request('app://studio/..%2f..%2fpackage.json'))).status).toBe(404);
 
-    const contents = hardenedContents();
-    fake.app.emit('web-contents-created', {}, contents);
-    expect(contents.openHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
-    const away = { url: 'https://evil.example/', preventDefault: vi.fn() };
-    contents.emit('will-navigate', away);
-    expect(away.preventDefault).toHaveBeenCalled();
-    const inside = { url: 'app://studio/index.html#/runs', preventDefault: vi.fn() };
-    contents.emit('will-navigate', inside);
-    expect(inside.preventDefault).not.toHaveBeenCalled();
+    expect(fake.session.devicePermission!({ deviceType: 'usb' })).toBe(false);
+    let headers: { responseHeaders: Record<string, string[]> } | undefined;
+    fake.session.headersReceived!({ responseHeaders: {} }, (v: typeof headers) => (headers = v));
+    expect(headers!.responseHeaders['Content-Security-Policy']![0]).not.toContain('unsafe-eval');
+
+    // Runtime guard (web-contents-created): the studio's own window was admitted and hardened…
+    expect(window.webContents.closed).toBe(false);
+    expect(window.webContents.openHandler!({ url: 'https://example.com/', disposition: 'new-window' })).toEqual({ action: 'deny' });
+    expect(fake.openedExternally).toEqual([]);
+    expect(window.webContents.openHandler!({ url: 'https://example.com/docs', disposition: 'foreground-tab' })).toEqual({ action: 'deny' });
+    expect(fake.openedExternally).toEqual(['https://example.com/docs']);
+    // …any other window, webview or BrowserView that appears is closed; DevTools ('remote') is left alone.
+    for (const [type, closed] of [['window', true], ['webview', true], ['browserView', true], ['remote', false]] as const) {
+      const contents = fakeContents(type);
+      fake.app.emit('web-contents-created', {}, contents);
+      expect(contents.closed, type).toBe(closed);
+      const away = { url: 'https://evil.example/', preventDefault: vi.fn() };
+      contents.emit('will-navigate', away);
+      expect(away.preventDefault).toHaveBeenCalled();
+      const inside = { url: 'app://studio/index.html#/runs', preventDefault: vi.fn() };
+      contents.emit('will-navigate', inside);
+      expect(inside.preventDefault).not.toHaveBeenCalled();
+      const webview = { preventDefault: vi.fn() };
+      contents.emit('will-attach-webview', webview, { nodeIntegration: true, preload: '/tmp/x.js' });
+      expect(webview.preventDefault).toHaveBeenCalled();
+    }
 
     (fake.module.app as { quit(): void }).quit();
     await fake.quitCompleted;

@@ -7,6 +7,38 @@ type Handler = (...args: unknown[]) => unknown;
 export interface FakeWindow {
   options: { webPreferences?: Record<string, unknown> };
   url?: string;
+  webContents: FakeContents;
+}
+
+/** A webContents: navigation events, the window-open handler, its type, and whether it was closed. */
+export interface FakeContents extends EventEmitter {
+  id: number;
+  type: string;
+  closed: boolean;
+  openHandler?: (details: { url: string; disposition?: string }) => unknown;
+  setWindowOpenHandler(handler: (details: { url: string; disposition?: string }) => unknown): void;
+  getType(): string;
+  close(): void;
+}
+
+let nextContentsId = 1;
+
+/** A new fake webContents of a type ('window', 'webview', 'browserView', 'remote'…). */
+export function fakeContents(type = 'window'): FakeContents {
+  const contents = Object.assign(new EventEmitter(), {
+    id: nextContentsId++,
+    type,
+    closed: false,
+    openHandler: undefined as FakeContents['openHandler'],
+    setWindowOpenHandler(handler: NonNullable<FakeContents['openHandler']>) {
+      contents.openHandler = handler;
+    },
+    getType: () => type,
+    close() {
+      contents.closed = true;
+    },
+  });
+  return contents;
 }
 
 export interface FakeElectron {
@@ -15,7 +47,9 @@ export interface FakeElectron {
   windows: FakeWindow[];
   ipcHandlers: Map<string, Handler>;
   schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>;
-  session: { permissionRequest?: Handler; permissionCheck?: Handler; beforeRequest?: Handler; protocolHandler?: (request: Request) => Promise<Response> };
+  session: { permissionRequest?: Handler; permissionCheck?: Handler; devicePermission?: Handler; beforeRequest?: Handler; headersReceived?: Handler; protocolHandler?: (request: Request) => Promise<Response> };
+  /** URLs passed to shell.openExternal. */
+  openedExternally: string[];
   sandboxEnabled: boolean;
   /** Resolves when the first window is created. */
   windowCreated: Promise<FakeWindow>;
@@ -37,6 +71,7 @@ export function fakeElectron(userData: string): FakeElectron {
     schemes: [],
     session: {},
     sandboxEnabled: false,
+    openedExternally: [],
     windowCreated: new Promise((resolve) => (windowCreated = resolve)),
     quitCompleted: new Promise((resolve) => (quitCompleted = resolve)),
     ready,
@@ -57,8 +92,11 @@ export function fakeElectron(userData: string): FakeElectron {
   });
   class BrowserWindow extends EventEmitter implements FakeWindow {
     url?: string;
+    readonly webContents = fakeContents('window');
     constructor(readonly options: FakeWindow['options']) {
       super();
+      // Like Electron: the window's webContents is announced while the constructor runs.
+      fake.app.emit('web-contents-created', {}, this.webContents);
       fake.windows.push(this);
       windowCreated(this);
     }
@@ -72,12 +110,14 @@ export function fakeElectron(userData: string): FakeElectron {
     app,
     BrowserWindow,
     ipcMain: { handle: (c: string, h: Handler) => fake.ipcHandlers.set(c, h), removeHandler: (c: string) => fake.ipcHandlers.delete(c) },
+    shell: { openExternal: (url: string) => (fake.openedExternally.push(url), Promise.resolve()) },
     protocol: { registerSchemesAsPrivileged: (s: FakeElectron['schemes']) => fake.schemes.push(...s) },
     session: {
       defaultSession: {
         setPermissionRequestHandler: (h: Handler) => (fake.session.permissionRequest = h),
         setPermissionCheckHandler: (h: Handler) => (fake.session.permissionCheck = h),
-        webRequest: { onBeforeRequest: (h: Handler) => (fake.session.beforeRequest = h), onHeadersReceived: () => undefined },
+        setDevicePermissionHandler: (h: Handler) => (fake.session.devicePermission = h),
+        webRequest: { onBeforeRequest: (h: Handler) => (fake.session.beforeRequest = h), onHeadersReceived: (h: Handler) => (fake.session.headersReceived = h) },
         protocol: { handle: (_scheme: string, h: (r: Request) => Promise<Response>) => (fake.session.protocolHandler = h) },
       },
     },

@@ -4,7 +4,7 @@
  * reachable: navigation, new windows, permissions and remote requests are refused (SEC-03).
  */
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, type Session, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import { loadHostSettings } from '../host/host-settings';
 import { EncryptedSecretStore } from '../host/secret-store';
 import { StudioHost } from '../host/studio-host';
@@ -12,10 +12,10 @@ import type { StudioHttpServer } from '../http/http-server';
 import { APP_SCHEME } from '../ipc/app-origin';
 import { registerIpcHandlers, type IpcRegistration } from '../ipc/register-ipc-handlers';
 import { createTrustedSenderCheck } from '../ipc/trusted-sender';
-import { handleAppRequest } from './app-protocol';
 import type { ApprovalNotifier } from './approval-notifier';
 import { startDesktopApprovals } from './desktop-approvals';
-import { contentSecurityPolicy, isAllowedNavigation, isAllowedRequest, mainWindowOptions, rendererEntryUrl } from './window-factory';
+import { secureSession, WindowGuard, type HardenOptions } from './harden';
+import { contentSecurityPolicy, mainWindowOptions, rendererEntryUrl } from './window-factory';
 
 const devServerUrl = process.env.YUKTA_DEV_SERVER_URL || undefined;
 const csp = contentSecurityPolicy(devServerUrl);
@@ -33,28 +33,17 @@ let approvals: ApprovalNotifier | null = null;
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 app.enableSandbox();
 
-function hardenContents(contents: WebContents): void {
-  const blockForeign = (event: { url: string; preventDefault(): void }): void => {
-    if (!isAllowedNavigation(event.url, devServerUrl)) event.preventDefault();
-  };
-  contents.on('will-navigate', blockForeign);
-  contents.on('will-redirect', blockForeign);
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-}
-
-function secureSession(ses: Session, rendererDir: string): void {
-  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
-  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url, devServerUrl) }));
-  ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
-  });
-  ses.protocol.handle(APP_SCHEME, (request) => handleAppRequest(rendererDir, request, csp));
-}
+const windows = new WindowGuard();
+const hardenOptions: HardenOptions = {
+  ...(devServerUrl ? { devServerUrl } : {}),
+  // Only http(s) links the user clicked (see isExternalLinkClick) reach the user's browser.
+  openExternal: (url) => shell.openExternal(url),
+  log: (message) => console.warn(message),
+};
 
 function createWindow(): void {
-  const window = new BrowserWindow(mainWindowOptions(PRELOAD_PATH));
+  // Through the guard: insecure webPreferences throw, and only windows made here survive web-contents-created.
+  const window = windows.create((options) => new BrowserWindow(options), mainWindowOptions(PRELOAD_PATH));
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
@@ -75,7 +64,7 @@ async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Prom
 
 async function start(): Promise<void> {
   await app.whenReady();
-  secureSession(session.defaultSession, RENDERER_DIR);
+  secureSession(session.defaultSession, { rendererDir: RENDERER_DIR, csp, ...(devServerUrl ? { devServerUrl } : {}) });
   const dataDir = process.env.YUKTA_DATA_DIR || app.getPath('userData');
   // Secrets stored in the studio are encrypted by the OS keychain (safeStorage); settings from <data>/settings.json + environment.
   host = new StudioHost({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
@@ -113,7 +102,7 @@ app.on('before-quit', (event) => {
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
-app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+app.on('web-contents-created', (_event, contents) => windows.onWebContentsCreated(contents, hardenOptions));
 
 // One instance per user: two processes writing the same data folder would corrupt it.
 if (!app.requestSingleInstanceLock()) {

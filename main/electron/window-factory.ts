@@ -35,6 +35,7 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      experimentalFeatures: false,
       navigateOnDragDrop: false,
       spellcheck: false,
     },

@@ -116,6 +116,26 @@ describe('SEC-01 IPC transport', () => {
     expect(registration.subscriptions.count(contents.id)).toBe(0);
   });
 
+  it('SEC-03: every channel checks the sender frame before the host sees the call', async () => {
+    const invoked: string[] = [];
+    const original = host.invoke.bind(host);
+    host.invoke = ((operation: Parameters<StudioHost['invoke']>[0], ...rest: [unknown, never]) => {
+      invoked.push(String(operation));
+      return original(operation, ...rest);
+    }) as StudioHost['invoke'];
+    const untrusted: Array<SenderFrameLike | null> = [null, { url: 'https://evil.example/', parent: null }, { url: 'app://studio/index.html', parent: { url: 'app://studio/' } }];
+    let refused = 0;
+    for (const channel of ipc.handlers.keys()) {
+      for (const frame of untrusted) {
+        expect(await ipc.invoke(fromApp(frame), channel, { session: 'default', workflowId: 'hello', executionId: 'x', name: 'K' }), channel).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+        refused += 1;
+      }
+    }
+    expect(refused).toBe((OPERATION_NAMES.length + 2) * untrusted.length);
+    expect(invoked).toEqual([]);
+    expect(registration.subscriptions.count(contents.id)).toBe(0);
+  });
+
   it('returns BAD_INPUT naming the field, and VALIDATION_FAILED with issues, as data', async () => {
     const definition = helloWorkflow();
     (definition.nodes as Array<Record<string, unknown>>)[1]!.nodeId = '';
