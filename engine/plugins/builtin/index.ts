@@ -5,6 +5,7 @@ import { consoleTerminalPlugin } from './console-terminal/console-terminal.plugi
 import { delayPlugin } from './delay/delay.plugin';
 import { httpRequestPlugin } from './http-request/http-request.plugin';
 import { llmCallPlugin } from './llm-call/llm-call.plugin';
+import { mcpToolCallPlugin } from './mcp-tool-call/mcp-tool-call.plugin';
 import { processExecutorPlugin } from './process-executor/process-executor.plugin';
 import { scriptPlugin } from './script/script.plugin';
 import { manualTriggerPlugin } from './manual-trigger/manual-trigger.plugin';
@@ -29,6 +30,7 @@ export function builtinPlugins(): Array<Plugin<never>> {
     waitForSignalPlugin,
     httpRequestPlugin,
     llmCallPlugin,
+    mcpToolCallPlugin,
     scriptPlugin,
     processExecutorPlugin,
     consoleTerminalPlugin,
