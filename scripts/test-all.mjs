@@ -12,6 +12,7 @@ mkdirSync(REPORTS, { recursive: true });
 const steps = [
   ['lint', 'npx', ['eslint', '.']],
   ['dependency rules', 'npm', ['run', '--silent', 'deps:check']],
+  ['electron security (electronegativity)', 'npm', ['run', '--silent', 'lint:electron']],
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
   ['reference page', 'npm', ['run', '--silent', 'test:reference']],
   ['unit tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/unit.json`]],

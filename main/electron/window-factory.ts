@@ -36,6 +36,8 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       allowRunningInsecureContent: false,
       webviewTag: false,
       experimentalFeatures: false,
+      // A middle click cannot open anything (electronegativity AUXCLICK_JS_CHECK); new windows are denied anyway.
+      disableBlinkFeatures: 'Auxclick',
       navigateOnDragDrop: false,
       spellcheck: false,
     },
