@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['{shared,engine,main,renderer,scripts,bench}/**/*.test.{ts,tsx}'],
     exclude: ['node_modules/**', 'dist/**', 'e2e/**'],
     environment: 'node',
+    setupFiles: ['renderer/test-support/dom-setup.ts'],
     // Generous: some tests spawn real child processes (CLI, kill -9), slow on a loaded 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

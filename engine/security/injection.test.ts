@@ -143,7 +143,7 @@ describe('SEC-02/SEC-03 injection corpus: expressions and scripts', () => {
     const results = await Promise.all(
       SCRIPTS.map(async ([code, expected]) => {
         const outcome = await sandbox
-          .run({ code, payload: { a: 1 }, metadata: {}, timeoutMs: expected === 'memory' ? 2_000 : 300, memoryBytes: 8 * 1024 * 1024, maxOutputBytes: 1024 * 1024 }, new AbortController().signal)
+          .run({ code, payload: { a: 1 }, metadata: {}, timeoutMs: expected === 'timeout' ? 300 : 5_000, memoryBytes: 8 * 1024 * 1024, maxOutputBytes: 1024 * 1024 }, new AbortController().signal)
           .then((o) => ({ kind: 'value', text: JSON.stringify(o.result) }), (e: { code?: string; message: string }) => ({ kind: e.code === 'SCRIPT_TIMEOUT' ? 'timeout' : e.code === 'SCRIPT_MEMORY' ? 'memory' : 'error', text: e.message }));
         return { code, expected, ...outcome };
       }),
