@@ -1,5 +1,6 @@
 import type { ControlAuditPage, ControlAuditQuery } from '../../../shared/api/control.schema';
 import { DEFAULT_LOG_RETENTION, matchesAudit, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
+import { copyLogEntry } from '../log-entry-codec';
 import { retainEntries } from '../log-retention';
 
 /**
@@ -17,7 +18,7 @@ export class MemoryExecutionLog implements ExecutionLog {
   }
 
   append(entry: ExecutionLogEntry): void {
-    this.list.push(entry.data === undefined ? { ...entry } : { ...entry, data: structuredClone(entry.data) });
+    this.list.push(copyLogEntry(entry));
     if (++this.sinceTrim >= this.retention.compactAfter) this.trim();
   }
 
@@ -68,5 +69,5 @@ export class MemoryExecutionLog implements ExecutionLog {
 }
 
 function copy(e: ExecutionLogEntry): ExecutionLogEntry {
-  return e.data === undefined ? { ...e } : { ...e, data: structuredClone(e.data) };
+  return copyLogEntry(e);
 }

@@ -17,7 +17,7 @@ const SQL = {
   maxSeq: 'SELECT COALESCE(MAX(seq), 0) AS seq FROM checkpoint_messages WHERE execution_id = ? AND node_id = ?',
   dropMessages: 'DELETE FROM checkpoint_messages WHERE execution_id = ?',
   dropStates: 'DELETE FROM checkpoint_nodes WHERE execution_id = ?',
-  executions: 'SELECT DISTINCT execution_id FROM checkpoint_nodes',
+  executions: 'SELECT execution_id FROM checkpoint_nodes UNION SELECT execution_id FROM checkpoint_messages',
 } as const;
 
 type Statements = { [K in keyof typeof SQL]: Database.Statement };
@@ -64,17 +64,16 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.queue.push({ kind: 'message', executionId, nodeId, seq, message });
   }
 
+  /**
+   * The hot path: a row per message and one end marker per node, nothing else (a node's messages without a
+   * state row read as a node that has not ended; `executions` looks in both tables).
+   */
   writer(executionId: string, nodeId: string): CheckpointWriter {
     const queue = this.queue;
     let seq = 0;
-    let begun = false;
     return {
       full: false,
       append(message) {
-        if (!begun) {
-          begun = true;
-          queue.push({ kind: 'end', executionId, nodeId, status: null });
-        }
         queue.push({ kind: 'message', executionId, nodeId, seq: ++seq, message });
       },
       markDone: (status) => queue.push({ kind: 'end', executionId, nodeId, status }),

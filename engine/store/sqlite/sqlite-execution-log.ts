@@ -34,7 +34,7 @@ type Statements = { [K in keyof typeof SQL]: Database.Statement };
  */
 export class SqliteExecutionLog implements ExecutionLog {
   private readonly sql: Statements;
-  private readonly queue: SqliteWriteQueue<ExecutionLogEntry>;
+  private readonly queue: SqliteWriteQueue<QueuedRow>;
   private readonly retention: LogRetentionOptions;
   private sinceTrim = 0;
 
@@ -46,13 +46,14 @@ export class SqliteExecutionLog implements ExecutionLog {
     this.sql = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, db.prepare(text)])) as Statements;
     this.retention = { ...DEFAULT_LOG_RETENTION, ...retention };
     const insert = this.sql.insert;
-    this.queue = new SqliteWriteQueue<ExecutionLogEntry>(writer, (e) => {
-      insert.run(e.runId, e.type, e.status, e.actor, e.at, e.data === undefined ? null : JSON.stringify(e.data));
+    this.queue = new SqliteWriteQueue<QueuedRow>(writer, (r) => {
+      insert.run(r.runId, r.type, r.status, r.actor, r.at, r.data);
     });
   }
 
   append(entry: ExecutionLogEntry): void {
-    this.queue.push(entry.data === undefined ? { ...entry } : { ...entry, data: entry.data });
+    // The row as it will be stored: data serialized now (a snapshot of the entry at append time).
+    this.queue.push({ runId: entry.runId, type: entry.type, status: entry.status, actor: entry.actor, at: entry.at, data: entry.data === undefined ? null : JSON.stringify(entry.data) });
     if (++this.sinceTrim >= this.retention.compactAfter) {
       this.sinceTrim = 0;
       setImmediate(() => this.trimQuietly());
@@ -97,7 +98,7 @@ export class SqliteExecutionLog implements ExecutionLog {
       this.writer.drainNow();
       return [];
     } catch {
-      return this.queue.waiting();
+      return this.queue.waiting().map(toEntryFromQueued);
     }
   }
 
@@ -125,6 +126,22 @@ export class SqliteExecutionLog implements ExecutionLog {
       // A trim that fails (busy, full) is tried again after the next compactAfter appends.
     }
   }
+}
+
+/** An entry queued for the writer: the row's columns, `data` already JSON. */
+interface QueuedRow {
+  runId: string;
+  type: ExecutionLogEntry['type'];
+  status: string;
+  actor: string;
+  at: number;
+  data: string | null;
+}
+
+function toEntryFromQueued(row: QueuedRow): ExecutionLogEntry {
+  const entry: ExecutionLogEntry = { runId: row.runId, type: row.type, status: row.status, actor: row.actor, at: row.at };
+  if (row.data !== null) entry.data = JSON.parse(row.data) as unknown;
+  return entry;
 }
 
 function toEntry(row: LogRow): ExecutionLogEntry {

@@ -95,7 +95,7 @@ interface Waiter {
 }
 
 /** Rows written between two looks at the clock. */
-const ROWS_PER_CHECK = 128;
+const ROWS_PER_CHECK = 16;
 
 /**
  * The one writer of a SQLite database (DUR-01, DUR-02): the execution log and the checkpoint store queue
