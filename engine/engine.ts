@@ -27,7 +27,10 @@ import type { Resumed } from './control/restart/resumer';
 import { ExecutionSchedulerLog } from './scheduler/logged-scheduler-log';
 import { DurableRuns, type EngineDurabilityOptions } from './tracker/durable-runs';
 import { EventBus, type EventListener } from './tracker/event-bus';
-import { RunTracker, type RunQuery } from './tracker/run-tracker';
+import { RunTracker, type ProgressSnapshot, type RunQuery } from './tracker/run-tracker';
+import { EngineMetrics } from './observability/engine-metrics';
+import { RunTracing, type TracingOptions } from './observability/run-tracing';
+import type { EventFilter, StudioEvent } from '../shared/events/events';
 
 export interface EngineOptions {
   definitions?: DefinitionStore;
@@ -59,6 +62,21 @@ export interface EngineOptions {
   security?: EngineSecurityOptions;
   /** The durable execution log, boot recovery and resume (DUR-01…03); without it runs live in memory only. */
   durability?: EngineDurabilityOptions;
+  /** Tracker live state (OBS-01, OBS-02). */
+  tracker?: EngineTrackerOptions;
+  /** OpenTelemetry spans (OBS-05): the global provider unless one is given; a no-op until one is registered. */
+  tracing?: TracingOptions;
+}
+
+export interface EngineTrackerOptions {
+  /** `yukta.tracker.cleanup-ttl` (10 min): a finished run leaves live state (its log lines) this long after its end. */
+  cleanupTtlMs?: number;
+  /** `yukta.tracker.max-sessions` (0 = off): sessions with live state; beyond it the oldest one without a running run is evicted. */
+  maxSessions?: number;
+  /** Progress snapshots kept per run (200). */
+  maxSnapshotsPerRun?: number;
+  /** Log lines kept per live run and waiting to be applied (10,000). */
+  maxLogLines?: number;
 }
 
 export interface EngineSchedulerOptions {
@@ -90,6 +108,11 @@ export class Engine {
   private readonly definitions: DefinitionStore;
   private readonly bus: EventBus;
   private readonly tracker: RunTracker;
+  /** Prometheus meters in the engine's own registry (OBS-04). */
+  readonly metrics: EngineMetrics;
+  /** Run and node spans (OBS-05). */
+  readonly tracing: RunTracing;
+  private admission: AdmissionScheduler | null = null;
   private readonly runs: RunLauncher;
   private readonly scheduler: SchedulerService;
   private readonly edgeDrops = new Map<string, number>();
@@ -104,7 +127,22 @@ export class Engine {
     const services = createPluginServices(options.security ?? {}, this.clock);
     // Secret values resolved for a request are masked in every event, log line and error (SEC-02).
     this.bus = new EventBus(options.onListenerError, (event) => services.redactor.redact(event));
-    this.tracker = new RunTracker({ maxRuns: options.maxRuns ?? 1000, maxResultsPerRun: options.maxResultsPerRun ?? 1000 });
+    this.metrics = new EngineMetrics({
+      tracker: () => this.tracker,
+      scheduler: () => ({ running: this.admission?.runningCount ?? 0, queued: this.admission?.queuedCount ?? 0, rejected: this.admission!.rejectedCounts() }),
+      checkpoints: () => this.control.checkpoints.stats(),
+      edgeDrops: () => this.edgeDrops,
+      supervisorDrops: () => this.control.metrics()['yukta.tracker.dropped{kind=supervisor}'] ?? 0,
+    });
+    this.tracing = new RunTracing(options.tracing);
+    this.tracker = new RunTracker({
+      ...options.tracker,
+      maxRuns: options.maxRuns ?? 1000,
+      maxResultsPerRun: options.maxResultsPerRun ?? 1000,
+      now: () => this.clock.now(),
+      observers: [this.metrics, this.tracing],
+      onError: options.onListenerError,
+    });
     this.bus.subscribe(this.tracker.apply);
     const durability = options.durability;
     const auditLog = durability ? new DurableAuditLog(durability.log) : undefined;
@@ -112,8 +150,8 @@ export class Engine {
     this.durable = durability ? this.createDurableRuns(durability, options) : null;
     this.ready = this.durable?.ready ?? Promise.resolve();
     const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
-    const admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError });
-    this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.get(id)?.status ?? null, queuedTicket: (id) => this.runs.queuedTicket(id) });
+    const admission = (this.admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError }));
+    this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.status(id), queuedTicket: (id) => this.runs.queuedTicket(id) });
     this.runs = new RunLauncher({
       scheduler: admission,
       schedulerReady: Promise.all([this.scheduler.ready, this.ready]).then(() => undefined),
@@ -263,6 +301,30 @@ export class Engine {
     return this.bus.subscribe(listener);
   }
 
+  /**
+   * Late-subscriber catch-up (OBS-01): for a filter naming a run, its current state as events in feed order
+   * (run, nodes, kept results and log lines; a replayed end says `truncated` when the replay dropped any).
+   * Read it in the same turn as `subscribe`, and the two together miss and repeat nothing.
+   */
+  catchUp(filter: EventFilter): StudioEvent[] {
+    return this.tracker.catchUp(filter);
+  }
+
+  /** A run's newest progress snapshots (at most 200), each with its `definitionVersion` (OBS-01). */
+  runHistory(executionId: string): ProgressSnapshot[] {
+    return this.tracker.history(executionId);
+  }
+
+  /** A live run's log lines (at most 10,000; OBS-02). */
+  runLogs(executionId: string): StudioEvent[] {
+    return this.tracker.logs(executionId);
+  }
+
+  /** The tracker's live state (sessions, cleanup), for tests and diagnostics. */
+  get trackerState(): Pick<RunTracker, 'liveSessions' | 'isLive' | 'queueDepth'> {
+    return this.tracker;
+  }
+
   get liveRunCount(): number {
     return this.runs.liveCount;
   }
@@ -274,11 +336,12 @@ export class Engine {
   async shutdown(): Promise<void> {
     this.control.close();
     await this.runs.shutdown();
+    this.tracker.close();
   }
 
   /** The control plane's view of the engine; called lazily, so the launcher may be built after it. */
   private createControlPlane(options: ControlOptions | undefined): ControlPlane {
-    const node = (executionId: string, nodeId: string) => this.tracker.get(executionId)?.nodes.find((n) => n.nodeId === nodeId) ?? null;
+    const node = (executionId: string, nodeId: string) => this.tracker.node(executionId, nodeId);
     return new ControlPlane(
       {
         clock: this.clock,
@@ -286,7 +349,7 @@ export class Engine {
         subscribe: (listener) => this.bus.subscribe(listener),
         liveRun: (id) => this.runs.get(id),
         liveRuns: () => this.runs.liveRuns(),
-        runStatus: (id) => this.tracker.get(id)?.status ?? null,
+        runStatus: (id) => this.tracker.status(id),
         nodeState: node,
         withdrawQueued: (id) => this.runs.get(id) === undefined && this.runs.cancel(id),
         startPrepared: (start) => this.runs.startPrepared(start),

@@ -1,7 +1,10 @@
 /**
  * The engine's one public entry: the host and tools import from here only (ARCHITECTURE.md).
  */
-export { Engine, type EngineOptions, type EngineSchedulerOptions, type StartRequest } from './engine';
+export { Engine, type EngineOptions, type EngineSchedulerOptions, type EngineTrackerOptions, type StartRequest } from './engine';
+export { EngineMetrics, METER_NAMES } from './observability/engine-metrics';
+export type { TracingOptions } from './observability/run-tracing';
+export type { ProgressSnapshot } from './tracker/run-tracker';
 export { MemorySchedulerLog, SCHEDULER_RUN_ID, type SchedulerLog, type SetLimitsRecord } from './scheduler/scheduler-log';
 export type { SchedulerCommand, SchedulerCommandGate } from './scheduler/scheduler-commands';
 export type { DefinitionStore, SaveOptions, SessionSettings, StoredSession, VersionEntry } from './store/definition-store';

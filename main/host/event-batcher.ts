@@ -15,10 +15,14 @@ export class EventBatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
+  /** `initial`: events delivered first, in the first batch (a late subscriber's catch-up, OBS-01). */
   constructor(
     private readonly filter: EventFilter,
     private readonly listener: EventBatchListener,
-  ) {}
+    initial: readonly StudioEvent[] = [],
+  ) {
+    for (const event of initial) this.push(event);
+  }
 
   readonly push = (event: StudioEvent): void => {
     if (this.closed || !matchesFilter(event, this.filter)) return;

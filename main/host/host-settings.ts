@@ -49,6 +49,9 @@ export const HostSettings = z.object({
   'yukta.restart.retained-executions': z.number().int().min(0).default(100),
   'yukta.restart.max-messages-per-node': z.number().int().min(1).default(10_000),
   'yukta.restart.max-bytes-per-node': z.number().int().min(1).default(16 * MIB),
+  // Tracker (OBS-01): live state of finished runs kept this many milliseconds; sessions with live state (0 = no cap).
+  'yukta.tracker.cleanup-ttl': z.number().int().min(0).default(10 * 60_000),
+  'yukta.tracker.max-sessions': z.number().int().min(0).default(0),
 });
 export type HostSettings = z.infer<typeof HostSettings>;
 
@@ -66,6 +69,7 @@ const NUMBER_KEYS = [
   'yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes',
   'yukta.execution-log.retained-runs', 'yukta.execution-log.compact-after',
   'yukta.restart.retained-executions', 'yukta.restart.max-messages-per-node', 'yukta.restart.max-bytes-per-node',
+  'yukta.tracker.cleanup-ttl', 'yukta.tracker.max-sessions',
 ] as const;
 const STRING_KEYS = ['yukta.execution-log.dir', 'yukta.restart.dir', 'yukta.restart.spill-dir'] as const;
 
@@ -135,7 +139,7 @@ export function loadHostSettings(dataDir: string | null, env: Readonly<Record<st
 }
 
 /** Keys under these prefixes belong to this page; a typo there is refused. Other `yukta.*` keys are left to their owners. */
-const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|execution-log\.|restart\.|llm\.|var\b)/;
+const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|execution-log\.|restart\.|tracker\.|llm\.|var\b)/;
 
 export function parseHostSettings(raw: Record<string, unknown>): HostSettings {
   const known = new Set(Object.keys(HostSettings.shape));

@@ -33,6 +33,7 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'runs.resume': async ({ executionId }, caller) => engine.resumeRun(executionId, caller.actor),
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
+    'metrics.get': async () => engine.metrics.snapshot(engine.clock.now()),
     ...createControlHandlers(engine),
     ...createSecurityHandlers(security),
   };

@@ -66,7 +66,8 @@ export class StudioHost {
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
     const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
     try {
-      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, definitions: this.stores.definitions, onListenerError: options.onInternalError });
+      const tracker = { cleanupTtlMs: this.settings['yukta.tracker.cleanup-ttl'], maxSessions: this.settings['yukta.tracker.max-sessions'], ...options.engine?.tracker };
+      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, tracker, definitions: this.stores.definitions, onListenerError: options.onInternalError });
     } catch (error) {
       void this.stores.close();
       throw error;
@@ -109,7 +110,8 @@ export class StudioHost {
 
   /** Subscribes to the event feed; events arrive in batches. Returns the unsubscribe function. */
   subscribe(filter: EventFilter, listener: EventBatchListener): () => void {
-    const batcher = new EventBatcher(filter, listener);
+    // A subscriber filtered to a run first gets its current state (OBS-01), read in the same turn as subscribing.
+    const batcher = new EventBatcher(filter, listener, this.engine.catchUp(filter));
     const unsubscribe = this.engine.subscribe(batcher.push);
     this.batchers.add(batcher);
     return () => {

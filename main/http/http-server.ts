@@ -6,6 +6,7 @@ import type { CallerResolver } from './caller';
 import { registerEventStream, type OpenStreams } from './event-stream';
 import { apiErrorFromThrown, sendApiError } from './http-errors';
 import { checkLocalAccess } from './local-access';
+import { registerMetricsRoute } from './metrics-route';
 import { registerOperationRoutes } from './operation-routes';
 import { isApiPath, registerRenderer } from './renderer-static';
 
@@ -99,6 +100,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Stud
   installGuards(app, options, streams);
   registerOperationRoutes(app, options.host, resolveCaller);
   registerEventStream(app, options.host, resolveCaller, streams, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });
+  registerMetricsRoute(app, options.host, resolveCaller);
   const servesRenderer = await registerRenderer(app, options.rendererDir);
   installNotFound(app, servesRenderer);
   const bindHost = options.bind?.host ?? DEFAULT_HTTP_HOST;

@@ -12,6 +12,7 @@ import { hasErrors } from '../../shared/workflow/validation-issue';
 import { diffWorkflows } from '../../shared/workflow/workflow-diff';
 import { createFakeControl } from './fake-control';
 import { createFakeHistory } from './fake-history';
+import { createFakeMetrics } from './fake-metrics';
 import { createFakeScheduler } from './fake-scheduler';
 import { createFakeSecurity } from './fake-security';
 
@@ -48,6 +49,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     ...scheduler.ops,
     ...createFakeControl().ops,
     ...createFakeSecurity().ops,
+    ...createFakeMetrics().ops,
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),

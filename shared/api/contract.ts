@@ -9,6 +9,7 @@ import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlR
 import type { Role } from './roles';
 import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
+import { MetricsSnapshot } from './metrics.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
@@ -181,6 +182,13 @@ export const STUDIO_API = {
     output: SchedulerView,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/scheduler' },
+  }),
+  'metrics.get': op({
+    summary: 'Read the engine meters (OBS-04): runs ended by status, gauges, refusals, node durations, drops; Prometheus scrapes the same at GET /metrics.',
+    input: z.object({}),
+    output: MetricsSnapshot,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/metrics' },
   }),
   'scheduler.setLimits': op({
     summary: 'Change scheduler limits live (caps, on-limit, queue capacity and timeout); applied at once and recorded.',

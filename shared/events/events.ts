@@ -34,6 +34,8 @@ export const ExecutionStatusEvent = z.object({
   error: ErrorInfo.optional(),
   /** On the run's first event (PENDING): every node of the run, each PENDING until its own event says otherwise. */
   nodeIds: z.array(z.string()).optional(),
+  /** On a replayed end event (OBS-03 catch-up): the replay buffer dropped results or log lines; the live stream never does. */
+  truncated: z.boolean().optional(),
 });
 
 export const NodeStatusEvent = z.object({

@@ -1,0 +1,194 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { REJECT_REASONS, type RejectReason } from '../../shared/api/scheduler.schema';
+import type { MetricsSnapshot } from '../../shared/api/metrics.schema';
+import type { NodeRunState, RunSummary } from '../../shared/api/runs.schema';
+import { isFailure, isTerminal, type Status } from '../../shared/status/status';
+import type { TrackerCounters, TrackerObserver } from './tracker-observer';
+
+/** What the metrics read when scraped (pull: nothing here is called per message). */
+export interface MetricsSources {
+  tracker(): TrackerCounters;
+  scheduler(): { running: number; queued: number; rejected: Record<RejectReason, number> };
+  checkpoints(): { bytes: number; errors: number };
+  /** Messages dropped by edge buffers, keyed `workflowId/nodeId`. */
+  edgeDrops(): ReadonlyMap<string, number>;
+  /** Events dropped by supervisors' buffers. */
+  supervisorDrops(): number;
+}
+
+/** Seconds; from a fast processor to a long wait. */
+export const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+
+/**
+ * The meters of SPEC OBS-04, each named `yukta.*` as in the Java engine and exported with the Prometheus
+ * name prom-client requires (dots become `_`, counters end `_total`, durations are `_seconds`).
+ */
+export const METER_NAMES = {
+  'yukta.executions.completed': 'yukta_executions_completed_total',
+  'yukta.execution.duration': 'yukta_execution_duration_seconds',
+  'yukta.execution.queue.wait': 'yukta_execution_queue_wait_seconds',
+  'yukta.executions.running': 'yukta_executions_running',
+  'yukta.executions.queued': 'yukta_executions_queued',
+  'yukta.executions.rejected': 'yukta_executions_rejected_total',
+  'yukta.node.executions': 'yukta_node_executions_total',
+  'yukta.node.duration': 'yukta_node_duration_seconds',
+  'yukta.node.retries': 'yukta_node_retries_total',
+  'yukta.edge.dropped': 'yukta_edge_dropped_total',
+  'yukta.checkpoint.bytes': 'yukta_checkpoint_bytes',
+  'yukta.checkpoint.errors': 'yukta_checkpoint_errors_total',
+  'yukta.tracker.queue.depth': 'yukta_tracker_queue_depth',
+  'yukta.tracker.dropped': 'yukta_tracker_dropped_total',
+  'yukta.tracker.log.append.failed': 'yukta_tracker_log_append_failed_total',
+} as const;
+
+const N = METER_NAMES;
+const RUN_LABELS = ['session', 'workflow', 'status'] as const;
+const NODE_LABELS = ['session', 'workflow', 'node', 'status'] as const;
+
+/**
+ * One Prometheus registry per engine (never the global one, so engines and tests stay apart). Run and node
+ * meters are recorded by the tracker once per status change (a node's duration once, when it ends); gauges
+ * and the counters kept elsewhere (refusals, checkpoints, edge drops, dropped events) are read at scrape time.
+ */
+export class EngineMetrics implements TrackerObserver {
+  readonly registry = new Registry();
+  private readonly runsCompleted: Counter<(typeof RUN_LABELS)[number]>;
+  private readonly runDuration: Histogram<(typeof RUN_LABELS)[number]>;
+  private readonly queueWait: Histogram<'session' | 'workflow'>;
+  private readonly nodeExecutions: Counter<(typeof NODE_LABELS)[number]>;
+  private readonly nodeDuration: Histogram<(typeof NODE_LABELS)[number]>;
+  private readonly nodeRetries: Counter<'session' | 'workflow' | 'node'>;
+
+  constructor(private readonly sources: MetricsSources) {
+    const registers = [this.registry];
+    this.runsCompleted = new Counter({ name: N['yukta.executions.completed'], help: 'Runs ended, by final status (yukta.executions.completed).', labelNames: RUN_LABELS, registers });
+    this.runDuration = new Histogram({ name: N['yukta.execution.duration'], help: 'Run duration from RUNNING to its end (yukta.execution.duration).', labelNames: RUN_LABELS, buckets: DURATION_BUCKETS, registers });
+    this.queueWait = new Histogram({ name: N['yukta.execution.queue.wait'], help: 'Time a run waited for its slot (yukta.execution.queue.wait).', labelNames: ['session', 'workflow'], buckets: DURATION_BUCKETS, registers });
+    this.nodeExecutions = new Counter({ name: N['yukta.node.executions'], help: 'Node executions at their terminal status (yukta.node.executions).', labelNames: NODE_LABELS, registers });
+    this.nodeDuration = new Histogram({ name: N['yukta.node.duration'], help: 'Node duration from RUNNING to its end (yukta.node.duration).', labelNames: NODE_LABELS, buckets: DURATION_BUCKETS, registers });
+    this.nodeRetries = new Counter({ name: N['yukta.node.retries'], help: 'Attempts retried, counted when the node ends (yukta.node.retries).', labelNames: ['session', 'workflow', 'node'], registers });
+    this.registerScraped(registers);
+  }
+
+  /** Gauges and counters read from their owners when scraped. */
+  private registerScraped(registers: Registry[]): void {
+    const s = this.sources;
+    new Gauge({ name: N['yukta.executions.running'], help: 'Runs holding a slot (yukta.executions.running).', registers, collect() { this.set(s.scheduler().running); } });
+    new Gauge({ name: N['yukta.executions.queued'], help: 'Starts waiting for a slot (yukta.executions.queued).', registers, collect() { this.set(s.scheduler().queued); } });
+    new Counter({
+      name: N['yukta.executions.rejected'], help: 'Starts refused, by reason (yukta.executions.rejected).', labelNames: ['reason'], registers,
+      collect() {
+        const rejected = s.scheduler().rejected;
+        this.reset();
+        for (const reason of REJECT_REASONS) this.inc({ reason }, rejected[reason]);
+      },
+    });
+    new Gauge({ name: N['yukta.checkpoint.bytes'], help: 'Bytes of checkpointed node output held by the checkpoint store (yukta.checkpoint.bytes).', registers, collect() { this.set(s.checkpoints().bytes); } });
+    new Counter({ name: N['yukta.checkpoint.errors'], help: 'Checkpoint end markers that failed to be written (yukta.checkpoint.errors).', registers, collect() { this.reset(); this.inc(s.checkpoints().errors); } });
+    new Counter({
+      name: N['yukta.edge.dropped'], help: 'Messages dropped by edge buffers (DROP_OLDEST/DROP_NEWEST), by workflow and node (yukta.edge.dropped).', labelNames: ['workflow', 'node'], registers,
+      collect() {
+        this.reset();
+        for (const [key, count] of s.edgeDrops()) {
+          const slash = key.indexOf('/');
+          this.inc({ workflow: key.slice(0, slash), node: key.slice(slash + 1) }, count);
+        }
+      },
+    });
+    new Gauge({ name: N['yukta.tracker.queue.depth'], help: 'Events waiting for the tracker (yukta.tracker.queue.depth).', registers, collect() { this.set(s.tracker().queueDepth); } });
+    new Counter({
+      name: N['yukta.tracker.dropped'], help: 'Events dropped: log lines (type=log), events after the tracker closed (type=state), supervisor buffers (kind=supervisor) (yukta.tracker.dropped).', labelNames: ['type', 'kind'], registers,
+      collect() {
+        const t = s.tracker();
+        this.reset();
+        this.inc({ type: 'log' }, t.droppedLogs);
+        this.inc({ type: 'state' }, t.droppedState);
+        this.inc({ kind: 'supervisor' }, s.supervisorDrops());
+      },
+    });
+    new Counter({
+      name: N['yukta.tracker.log.append.failed'], help: 'Log lines that failed to be stored (yukta.tracker.log.append.failed).', labelNames: ['type'], registers,
+      collect() {
+        const f = s.tracker().logAppendFailed;
+        this.reset();
+        this.inc({ type: 'node' }, f.node);
+        this.inc({ type: 'run' }, f.run);
+      },
+    });
+  }
+
+  runChanged(run: Readonly<RunSummary>, before: Status): void {
+    const status = run.status;
+    if (status === 'RUNNING' && run.startedAt !== undefined) {
+      this.queueWait.observe({ session: run.session, workflow: run.workflowId }, Math.max(0, run.startedAt - run.createdAt) / 1000);
+      return;
+    }
+    if (!isTerminal(status) || isTerminal(before)) return;
+    const labels = { session: run.session, workflow: run.workflowId, status };
+    this.runsCompleted.inc(labels);
+    if (run.startedAt !== undefined && run.endedAt !== undefined) this.runDuration.observe(labels, Math.max(0, run.endedAt - run.startedAt) / 1000);
+  }
+
+  nodeChanged(run: Readonly<RunSummary>, node: Readonly<NodeRunState>, before: Status): void {
+    const status = node.status;
+    if (!isTerminal(status) || isTerminal(before)) return;
+    const labels = { session: run.session, workflow: run.workflowId, node: node.nodeId, status };
+    this.nodeExecutions.inc(labels);
+    if (node.startedAt !== undefined && node.endedAt !== undefined) this.nodeDuration.observe(labels, Math.max(0, node.endedAt - node.startedAt) / 1000);
+    const retried = node.counts.retried ?? 0;
+    if (retried > 0) this.nodeRetries.inc({ session: run.session, workflow: run.workflowId, node: node.nodeId }, retried);
+  }
+
+  /** Prometheus text exposition (`GET /metrics`). */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The studio's view (OBS-04): totals summed over labels, gauges, and node durations as one histogram. */
+  async snapshot(now: number): Promise<MetricsSnapshot> {
+    const all = await this.registry.getMetricsAsJSON();
+    const byName = new Map(all.map((m) => [m.name, m.values]));
+    const values = (name: string) => byName.get(name) ?? [];
+    const sum = (name: string, where: (labels: Partial<Record<string, string | number>>) => boolean = () => true) =>
+      values(name).reduce((acc, v) => (where(v.labels) ? acc + v.value : acc), 0);
+    const runsByStatus: Record<string, number> = {};
+    for (const v of values(N['yukta.executions.completed'])) {
+      const status = String(v.labels.status);
+      runsByStatus[status] = (runsByStatus[status] ?? 0) + v.value;
+    }
+    const failed = Object.entries(runsByStatus).reduce((acc, [status, n]) => (isFailure(status as Status) ? acc + n : acc), 0);
+    const rejected = Object.fromEntries(REJECT_REASONS.map((reason) => [reason, sum(N['yukta.executions.rejected'], (l) => l.reason === reason)]));
+    const counts = new Map<number, number>();
+    for (const v of values(N['yukta.node.duration'])) {
+      const metricName = (v as { metricName?: string }).metricName;
+      if (metricName !== `${N['yukta.node.duration']}_bucket`) continue;
+      const le = v.labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(v.labels.le);
+      counts.set(le, (counts.get(le) ?? 0) + v.value);
+    }
+    const bounds = [...counts.keys()].filter((le) => Number.isFinite(le)).sort((a, b) => a - b);
+    const nodeSuffix = (suffix: string) =>
+      values(N['yukta.node.duration']).reduce((acc, v) => ((v as { metricName?: string }).metricName === `${N['yukta.node.duration']}_${suffix}` ? acc + v.value : acc), 0);
+    return {
+      at: now,
+      runs: { completed: Object.values(runsByStatus).reduce((a, b) => a + b, 0), failed, byStatus: runsByStatus },
+      running: sum(N['yukta.executions.running']),
+      queued: sum(N['yukta.executions.queued']),
+      rejected,
+      nodeDuration: { bounds, cumulative: bounds.map((le) => counts.get(le) ?? 0), count: nodeSuffix('count'), sumSeconds: nodeSuffix('sum') },
+      nodeExecutions: sum(N['yukta.node.executions']),
+      nodeRetries: sum(N['yukta.node.retries']),
+      edgeDropped: sum(N['yukta.edge.dropped']),
+      checkpoint: { bytes: sum(N['yukta.checkpoint.bytes']), errors: sum(N['yukta.checkpoint.errors']) },
+      tracker: {
+        queueDepth: sum(N['yukta.tracker.queue.depth']),
+        droppedLogs: sum(N['yukta.tracker.dropped'], (l) => l.type === 'log'),
+        droppedState: sum(N['yukta.tracker.dropped'], (l) => l.type === 'state'),
+        droppedSupervisor: sum(N['yukta.tracker.dropped'], (l) => l.kind === 'supervisor'),
+      },
+    };
+  }
+}
