@@ -112,7 +112,7 @@ export const ControlAuditEntry = z.object({
 export type ControlAuditEntry = z.infer<typeof ControlAuditEntry>;
 
 export const ControlAuditQuery = z.object({
-  executionId: z.string().optional(),
+  executionId: Identifier.optional(),
   actor: z.string().optional(),
   type: AuditType.optional(),
   offset: z.coerce.number().int().min(0).default(0),

@@ -9,13 +9,16 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * Why an identifier is refused, or null when it is acceptable.
- * Identifiers become folder names and URL segments, so separators, `..` and control characters are refused.
+ * Identifiers become folder names and URL segments, so separators, `..`, `.`, `%` and control characters are refused.
  */
 export function identifierProblem(value: string): string | null {
   if (value.length === 0) return 'must not be empty';
   if (value.length > MAX_IDENTIFIER_LENGTH) return `must be at most ${MAX_IDENTIFIER_LENGTH} characters`;
   if (value.includes('/') || value.includes('\\')) return 'must not contain a path separator';
   if (value.includes('..')) return 'must not contain ".."';
+  if (value === '.') return 'must not be "."';
+  // Transports decode URL escapes once; a literal "%2e%2e" must not become ".." in a second decoder (SEC-03).
+  if (value.includes('%')) return 'must not contain "%"';
   if (CONTROL_CHARS.test(value)) return 'must not contain control characters';
   if (value.trim() !== value) return 'must not start or end with whitespace';
   return null;
