@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { runCrashSoak } from '../test-support/crash-soak';
+
+describe('DUR-03 kill -9 harness: the host as a child process, SIGKILLed at random moments', () => {
+  it('50 kills: no acknowledged start lost, none run twice for a key, no run left RUNNING, no end-marked node re-executed, integrity ok', async () => {
+    const t = await runCrashSoak({ iterations: 50, seed: 8 });
+    console.log(`DUR-03 kill -9: ${JSON.stringify(t)}`);
+    expect({ lost: t.lost, duplicated: t.duplicated, leftRunning: t.leftRunning, resumedTwice: t.resumedTwice, reexecuted: t.reexecuted, integrityFailures: t.integrityFailures })
+      .toEqual({ lost: 0, duplicated: 0, leftRunning: 0, resumedTwice: 0, reexecuted: 0, integrityFailures: 0 });
+    expect(t.iterations).toBe(50);
+    expect(t.integrityChecks).toBe(51);
+    // The checks had something to check: kills landed mid-request and mid-run, keys were re-sent, runs resumed past end markers.
+    expect(t.acknowledged).toBeGreaterThan(50);
+    expect(t.unacknowledged).toBeGreaterThan(0);
+    expect(t.abortedByKill).toBeGreaterThan(10);
+    expect(t.keysResent).toBeGreaterThanOrEqual(t.acknowledged);
+    expect(t.resumed).toBeGreaterThan(10);
+    expect(t.markedNodesSkipped).toBeGreaterThan(t.resumed);
+  }, 600_000);
+});

@@ -1,0 +1,41 @@
+/**
+ * The host as the kill -9 harness runs it (DUR-01…03): `node crash-host.mjs --data DIR` serves the
+ * StudioApi over HTTP on a free port with the SQLite store, like `yukta serve`, plus the soak node types
+ * (`soak-plugins.ts`), which log every call. Prints `READY <url>` once boot
+ * recovery is done and the port answers. Not a test itself: `crash-soak.ts` starts and kills it.
+ */
+import { parseArgs } from 'node:util';
+import { builtinPlugins } from '../../engine/index';
+import { createHttpServer } from '../http/http-server';
+import { loadHostSettings } from '../host/host-settings';
+import { StudioHost } from '../host/studio-host';
+import { soakPlugins } from './soak-plugins';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { data: { type: 'string' } }, strict: true });
+  const dataDir = values.data;
+  if (!dataDir) throw new Error('--data DIR is required');
+  const host = new StudioHost({
+    dataDir,
+    store: 'sqlite',
+    settings: loadHostSettings(dataDir, process.env),
+    engine: { plugins: [...builtinPlugins(), ...soakPlugins(dataDir)] },
+    onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
+    onInternalError: (e) => process.stderr.write(`internal error: ${e instanceof Error ? e.stack : String(e)}\n`),
+  });
+  await host.ready;
+  const server = await createHttpServer({ host, bind: { host: '127.0.0.1', port: 0 } });
+  const { url } = await server.listen();
+  process.stdout.write(`READY ${url}\n`);
+  const stop = async () => {
+    await server.close();
+    await host.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`crash-host: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

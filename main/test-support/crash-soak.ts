@@ -1,0 +1,372 @@
+/**
+ * The kill -9 harness (DUR-01…03): starts the host as a real child process on one data folder, feeds it
+ * starts with idempotency keys and control commands over HTTP, SIGKILLs it at a seeded random moment,
+ * starts it again on the same folder and checks the durability promise:
+ *   - no acknowledged start is lost: every start answered 2xx is found after the restart;
+ *   - none is run twice for one key: re-sending an acknowledged key after the restart gives the same id;
+ *   - no run is left RUNNING after recovery: every run of the killed process is ended or ABORTED;
+ *   - no node with an end marker runs again on resume: a resumed run never calls a node whose end marker was
+ *     stored for the run it continues (counted from the plugins' own call log);
+ *   - a run resumes once: a second resume is 409;
+ *   - the database is sound: `PRAGMA integrity_check` = ok after every kill.
+ * Used by `main/host/crash-recovery.test.ts` (≥ 50 kills) and `bench/soak-crash.ts` (200).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { build } from 'esbuild';
+import { isTerminal, Status } from '../../shared/status/status';
+import { INVOCATIONS_FILE } from './soak-plugins';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const ended = (status: unknown): boolean => {
+  const parsed = Status.safeParse(status);
+  return parsed.success && isTerminal(parsed.data);
+};
+
+export interface SoakOptions {
+  /** Kills (each followed by a restart and the checks). */
+  iterations: number;
+  seed: number;
+  /** Starts fed to each process (3…6 by default, varied by the seed). */
+  startsPerLife?: [number, number];
+  /** The kill comes this many milliseconds after the load begins, at random in the range (0…250). */
+  killWindowMs?: [number, number];
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+export interface SoakTallies {
+  iterations: number;
+  seed: number;
+  /** Starts answered 2xx. */
+  acknowledged: number;
+  /** Starts sent and not answered (killed mid-request, or refused). */
+  unacknowledged: number;
+  /** Acknowledged starts not found after a restart (must be 0). */
+  lost: number;
+  /** Acknowledged keys that gave another id after a restart (must be 0). */
+  duplicated: number;
+  keysResent: number;
+  /** Runs of a killed process not ended nor ABORTED once the next one recovered (must be 0). */
+  leftRunning: number;
+  runsChecked: number;
+  /** Runs of a killed process found ABORTED by recovery (the kill caught them mid-flight). */
+  abortedByKill: number;
+  resumed: number;
+  /** Second resumes that were not 409 (must be 0). */
+  resumedTwice: number;
+  /** Calls of a node with an end marker in the run a resume continues (must be 0). */
+  reexecuted: number;
+  /** Nodes with an end marker skipped by resumes (the denominator of `reexecuted`). */
+  markedNodesSkipped: number;
+  commands: number;
+  /** `PRAGMA integrity_check` results other than ok (must be 0). */
+  integrityFailures: number;
+  integrityChecks: number;
+  /** Mean time from spawn to READY. */
+  meanBootMs: number;
+  durationMs: number;
+}
+
+interface Started {
+  id: string;
+  key: string;
+  workflowId: string;
+  payload: Record<string, unknown>;
+}
+
+interface Resume {
+  from: string;
+  to: string;
+  /** Nodes of `from` with an end marker when the resume was asked. */
+  marked: string[];
+}
+
+/** mulberry32: the harness's only source of chance, so a seed replays the same schedule of loads and kills. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORKFLOWS = [
+  {
+    workflowId: 'chain',
+    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's1', type: 'SOAK_STEP' }, { nodeId: 's2', type: 'SOAK_STEP' }, { nodeId: 's3', type: 'SOAK_STEP' }, { nodeId: 'sink', type: 'SOAK_SINK' }],
+    edges: [{ source: 't', target: 's1' }, { source: 's1', target: 's2' }, { source: 's2', target: 's3' }, { source: 's3', target: 'sink' }],
+  },
+  {
+    workflowId: 'approve',
+    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's1', type: 'SOAK_STEP' }, { nodeId: 'w', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } }, { nodeId: 's2', type: 'SOAK_STEP' }, { nodeId: 'sink', type: 'SOAK_SINK' }],
+    edges: [{ source: 't', target: 's1' }, { source: 's1', target: 'w' }, { source: 'w', target: 's2' }, { source: 's2', target: 'sink' }],
+  },
+];
+
+/** Bundles the child entry once (esbuild, npm packages external) so each restart costs a plain `node` start. */
+async function bundleChild(): Promise<string> {
+  const outdir = join(ROOT, 'node_modules', '.cache', 'yukta-crash-soak');
+  mkdirSync(outdir, { recursive: true });
+  const outfile = join(outdir, `crash-host-${process.pid}.mjs`);
+  await build({ absWorkingDir: ROOT, entryPoints: ['main/test-support/crash-host.ts'], bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  return outfile;
+}
+
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  exited: Promise<void>;
+  stderr: () => string;
+}
+
+async function startChild(entry: string, dataDir: string): Promise<Child> {
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    // Keep every run and checkpoint of the soak, so nothing the checks read is trimmed away.
+    YUKTA_EXECUTION_LOG_RETAINED_RUNS: '1000000',
+    YUKTA_RESTART_RETAINED_EXECUTIONS: '1000000',
+  };
+  const proc = spawn(process.execPath, [entry, '--data', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  proc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
+  const url = await new Promise<string>((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error(`the host did not print READY within 90 s; stderr: ${err}`)), 90_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /READY (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`the host exited (${String(code)}) before READY; stderr: ${err}`));
+    });
+  });
+  return { proc, url, exited, stderr: () => err };
+}
+
+async function api(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** After a kill: the database is checked and the end markers read (the child is dead, so nothing writes). */
+function inspect(dataDir: string): { ok: boolean; marked: Map<string, string[]> } {
+  const db = new Database(join(dataDir, 'yukta.db'));
+  try {
+    const result = db.pragma('integrity_check', { simple: true });
+    const marked = new Map<string, string[]>();
+    const rows = db.prepare("SELECT execution_id AS run, node_id AS node FROM checkpoint_nodes WHERE end_status IS NOT NULL AND node_id NOT LIKE 'signal:%'").all() as Array<{ run: string; node: string }>;
+    for (const r of rows) marked.set(r.run, [...(marked.get(r.run) ?? []), r.node]);
+    return { ok: result === 'ok', marked };
+  } finally {
+    db.close();
+  }
+}
+
+/** Every node call per run, from the plugins' own log. */
+function invocations(dataDir: string): Map<string, Set<string>> {
+  const calls = new Map<string, Set<string>>();
+  const file = join(dataDir, INVOCATIONS_FILE);
+  if (!existsSync(file)) return calls;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const [run, node] = line.split(' ');
+    if (!run || !node) continue;
+    if (!calls.has(run)) calls.set(run, new Set());
+    calls.get(run)!.add(node);
+  }
+  return calls;
+}
+
+/** One of: the same key again (same id expected), an approval, pause + resume, a stop, or nothing. */
+async function commandAfterStart(url: string, run: Started, roll: number, t: SoakTallies, problems: string[]): Promise<void> {
+  const id = run.id;
+  if (roll < 0.15) {
+    const again = await api(url, 'POST', '/api/workflow/start', { workflowId: run.workflowId, payload: run.payload }, { 'idempotency-key': run.key });
+    if (again.status === 200 && again.json.executionId !== id) {
+      t.duplicated++;
+      problems.push(`key ${run.key} repeated gave ${JSON.stringify(again.json)} instead of ${id}`);
+    }
+  } else if (roll < 0.45 && run.workflowId === 'approve') {
+    t.commands++;
+    await api(url, 'POST', `/api/executions/${id}/signal`, { nodeId: 'w', decision: 'APPROVE' });
+  } else if (roll < 0.6) {
+    t.commands += 2;
+    await api(url, 'POST', `/api/executions/${id}/control`, { command: { type: 'PauseWorkflow' } });
+    await api(url, 'POST', `/api/executions/${id}/control`, { command: { type: 'ResumeWorkflow' } });
+  } else if (roll < 0.7) {
+    t.commands++;
+    await api(url, 'POST', `/api/executions/${id}/control`, { command: { type: 'StopWorkflow', mode: 'CANCEL' } });
+  }
+}
+
+export async function runCrashSoak(options: SoakOptions): Promise<SoakTallies> {
+  const began = Date.now();
+  const random = seeded(options.seed);
+  const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const [minStarts, maxStarts] = options.startsPerLife ?? [3, 6];
+  const [minKill, maxKill] = options.killWindowMs ?? [0, 250];
+  const log = options.log ?? (() => undefined);
+  const entry = await bundleChild();
+  const dataDir = await mkdtemp(join(tmpdir(), 'yukta-crash-soak-'));
+  const t: SoakTallies = {
+    iterations: 0, seed: options.seed, acknowledged: 0, unacknowledged: 0, lost: 0, duplicated: 0, keysResent: 0, leftRunning: 0, runsChecked: 0, abortedByKill: 0,
+    resumed: 0, resumedTwice: 0, reexecuted: 0, markedNodesSkipped: 0, commands: 0, integrityFailures: 0, integrityChecks: 0, meanBootMs: 0, durationMs: 0,
+  };
+  const acked: Started[] = [];
+  const resumes: Resume[] = [];
+  let previous: { starts: Started[]; runs: string[] } = { starts: [], runs: [] };
+  let marked = new Map<string, string[]>();
+  let bootMs = 0;
+  const problems: string[] = [];
+
+  for (let life = 0; life <= options.iterations; life++) {
+    const bootStart = Date.now();
+    const child = await startChild(entry, dataDir);
+    bootMs += Date.now() - bootStart;
+    const { url } = child;
+    const runs: string[] = [];
+    const starts: Started[] = [];
+    if (life === 0) {
+      for (const definition of WORKFLOWS) {
+        const saved = await api(url, 'POST', '/api/workflows', { definition });
+        if (saved.status !== 200) throw new Error(`saving ${definition.workflowId} failed: ${JSON.stringify(saved.json)}`);
+      }
+    }
+
+    // Recovery: every acknowledged start of the killed process is there and ended or ABORTED; its keys give the same ids.
+    for (const id of [...previous.starts.map((s) => s.id), ...previous.runs]) {
+      const got = await api(url, 'GET', `/api/executions/${id}`);
+      t.runsChecked++;
+      if (got.status === 404) {
+        t.lost++;
+        problems.push(`life ${life}: run ${id} not found`);
+      } else if (got.json.status === 'ABORTED') {
+        t.abortedByKill++;
+      } else if (!ended(got.json.status)) {
+        t.leftRunning++;
+        problems.push(`life ${life}: run ${id} is ${String(got.json.status)} after recovery`);
+      }
+    }
+    const older = acked.length > previous.starts.length ? [acked[between(0, acked.length - previous.starts.length - 1)]!] : [];
+    for (const s of [...previous.starts, ...older]) {
+      const again = await api(url, 'POST', '/api/workflow/start', { workflowId: s.workflowId, payload: s.payload }, { 'idempotency-key': s.key });
+      t.keysResent++;
+      if (again.json.executionId !== s.id) {
+        t.duplicated++;
+        problems.push(`life ${life}: key ${s.key} gave ${JSON.stringify(again.json)} instead of ${s.id}`);
+      }
+    }
+
+    // Resume up to two runs the kill interrupted; a second resume of the same run must be 409.
+    const aborted: string[] = [];
+    for (const id of [...previous.starts.map((s) => s.id), ...previous.runs]) {
+      if (aborted.length >= 2) break;
+      const got = await api(url, 'GET', `/api/executions/${id}`);
+      if (got.json.status === 'ABORTED') aborted.push(id);
+    }
+    for (const id of aborted) {
+      const r = await api(url, 'POST', `/api/executions/${id}/resume`, {});
+      if (r.status !== 200) {
+        problems.push(`life ${life}: resume of ${id} answered ${r.status} ${JSON.stringify(r.json)}`);
+        continue;
+      }
+      t.resumed++;
+      const to = String(r.json.executionId);
+      runs.push(to);
+      resumes.push({ from: id, to, marked: marked.get(id) ?? [] });
+      const twice = await api(url, 'POST', `/api/executions/${id}/resume`, {});
+      if (twice.status !== 409) {
+        t.resumedTwice++;
+        problems.push(`life ${life}: a second resume of ${id} answered ${twice.status}`);
+      }
+    }
+
+    if (life === options.iterations) {
+      // The last life is not killed: every start ever acknowledged is still there, then a clean stop.
+      for (const s of acked) {
+        if ((await api(url, 'GET', `/api/executions/${s.id}`)).status === 404) {
+          t.lost++;
+          problems.push(`final sweep: run ${s.id} not found`);
+        }
+      }
+      child.proc.kill('SIGTERM');
+      await child.exited;
+      break;
+    }
+
+    // Load: starts with keys, a repeated key, control commands; then SIGKILL at a random moment.
+    const inflight: Array<Promise<unknown>> = [];
+    const count = between(minStarts, maxStarts);
+    for (let j = 0; j < count; j++) {
+      const workflowId = random() < 0.3 ? 'approve' : 'chain';
+      const s = { key: `k${life}-${j}`, workflowId, payload: { life, j, delayMs: between(0, 40) } };
+      const command = random();
+      const started = api(url, 'POST', '/api/workflow/start', { workflowId, payload: s.payload }, { 'idempotency-key': s.key }).then(
+        (r) => {
+          if (r.status !== 200) {
+            t.unacknowledged++;
+            return;
+          }
+          const run = { ...s, id: String(r.json.executionId) };
+          starts.push(run);
+          acked.push(run);
+          t.acknowledged++;
+          // A command may meet the kill: its answer does not matter, only what recovery finds.
+          return commandAfterStart(url, run, command, t, problems).catch(() => undefined);
+        },
+        () => void t.unacknowledged++,
+      );
+      inflight.push(started.catch((error: unknown) => problems.push(`life ${life}: ${String(error)}`)));
+    }
+    const killAfter = between(minKill, maxKill);
+    await new Promise<void>((res) => setTimeout(res, killAfter));
+    child.proc.kill('SIGKILL');
+    await child.exited;
+    await Promise.allSettled(inflight);
+    previous = { starts, runs };
+
+    const inspected = inspect(dataDir);
+    t.integrityChecks++;
+    if (!inspected.ok) {
+      t.integrityFailures++;
+      problems.push(`life ${life}: integrity_check failed`);
+    }
+    marked = inspected.marked;
+    t.iterations++;
+    log(`kill ${life + 1}/${options.iterations} after ${killAfter} ms: ${starts.length}/${count} starts acknowledged, ${runs.length} resumed; totals lost ${t.lost}, duplicated ${t.duplicated}, left running ${t.leftRunning}, re-executed ${t.reexecuted}`);
+  }
+
+  const integrity = inspect(dataDir);
+  t.integrityChecks++;
+  if (!integrity.ok) t.integrityFailures++;
+  const calls = invocations(dataDir);
+  for (const r of resumes) {
+    const called = calls.get(r.to) ?? new Set<string>();
+    t.markedNodesSkipped += r.marked.length;
+    for (const node of r.marked) {
+      if (called.has(node)) {
+        t.reexecuted++;
+        problems.push(`resume ${r.from} → ${r.to} called ${node} again though it had an end marker`);
+      }
+    }
+  }
+  t.meanBootMs = Math.round(bootMs / (options.iterations + 1));
+  t.durationMs = Date.now() - began;
+  for (const p of problems.slice(0, 20)) log(`problem: ${p}`);
+  return t;
+}
