@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { SCHEDULER_RUN, type ControlAuditPage, type ControlAuditQuery } from '../../../shared/api/control.schema';
-import { DEFAULT_LOG_RETENTION, matchesAudit, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
+import { DEFAULT_LOG_RETENTION, matchesAudit, RUN_END_TYPES, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
 import { parseLogEntry } from '../log-entry-codec';
 import { runsToDrop, SCHEDULER_ENTRIES_KEPT } from '../log-retention';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
@@ -18,7 +18,9 @@ const SQL = {
   insert: 'INSERT INTO execution_log (run_id, type, status, actor, at, data) VALUES (?, ?, ?, ?, ?, ?)',
   all: 'SELECT run_id, type, status, actor, at, data FROM execution_log ORDER BY seq',
   run: 'SELECT run_id, type, status, actor, at, data FROM execution_log WHERE run_id = ? ORDER BY seq',
-  summary: 'SELECT run_id, type FROM execution_log ORDER BY seq',
+  /** One row per run, in order of its first entry: what `runsToDrop` looks at, summed up by SQLite instead of every row read into JS. */
+  summary: `SELECT run_id, MIN(seq) AS first, MAX(type = 'RUN_STARTED') AS started, MAX(type IN (${[...RUN_END_TYPES].map((t) => `'${t}'`).join(', ')})) AS ended
+    FROM execution_log GROUP BY run_id ORDER BY first`,
   deleteRun: 'DELETE FROM execution_log WHERE run_id = ?',
   trimScheduler: `DELETE FROM execution_log WHERE run_id = @run AND seq < (SELECT MIN(seq) FROM (SELECT seq FROM execution_log WHERE run_id = @run ORDER BY seq DESC LIMIT @keep))
     AND seq <> COALESCE((SELECT MAX(seq) FROM execution_log WHERE run_id = @run AND data IS NOT NULL), -1)`,
@@ -105,7 +107,12 @@ export class SqliteExecutionLog implements ExecutionLog {
   /** Deletes the runs beyond retention (and old scheduler rows) in one transaction. */
   trim(): void {
     this.writer.drainNow();
-    const summary = (this.sql.summary.all() as Array<{ run_id: string; type: string }>).map((r) => ({ runId: r.run_id, type: r.type }) as ExecutionLogEntry);
+    // Each run as the entries runsToDrop needs: a start if it has one, an end if it has one, else one entry.
+    const summary: ExecutionLogEntry[] = [];
+    for (const r of this.sql.summary.all() as Array<{ run_id: string; started: number; ended: number }>) {
+      summary.push({ runId: r.run_id, type: r.started ? 'RUN_STARTED' : 'NODE_FINISHED', status: '', actor: '', at: 0 });
+      if (r.ended) summary.push({ runId: r.run_id, type: 'RUN_FINISHED', status: '', actor: '', at: 0 });
+    }
     const drop = runsToDrop(summary, this.retention);
     this.writer.db
       .transaction(() => {
