@@ -1,12 +1,13 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
+import { MetricsPanel } from '../features/metrics/MetricsPanel';
 import { useProblems } from '../store/problems-store';
 import { useRunFeed } from '../store/run-feed-store';
 import { useStudio } from '../store/studio-store';
 import type { BottomTab } from '../store/ui-slice';
 
-/** Bottom panel tabs (Radix Tabs, our component kit): Problems, Runs, Logs, Results, Timeline, Versions and Scheduler. */
-export function BottomPanel({ problems, runs, logs, results, timeline, versions, scheduler }: { problems: ReactNode; runs: ReactNode; logs: ReactNode; results: ReactNode; timeline: ReactNode; versions: ReactNode; scheduler: ReactNode }) {
+/** Bottom panel tabs (Radix Tabs, our component kit): Problems, Runs, Logs, Results, Timeline, Versions, Scheduler and Metrics (mounted only while open). */
+export function BottomPanel({ problems, runs, logs, results, timeline, versions, scheduler, metrics = <MetricsPanel /> }: { problems: ReactNode; runs: ReactNode; logs: ReactNode; results: ReactNode; timeline: ReactNode; versions: ReactNode; scheduler: ReactNode; metrics?: ReactNode }) {
   const tab = useStudio((s) => s.bottomTab);
   const setTab = useStudio((s) => s.setBottomTab);
   const issueCount = useProblems((s) => s.issues.length);
@@ -42,6 +43,9 @@ export function BottomPanel({ problems, runs, logs, results, timeline, versions,
         <Tabs.Trigger className="tab" value="scheduler" data-testid="scheduler-tab">
           Scheduler
         </Tabs.Trigger>
+        <Tabs.Trigger className="tab" value="metrics" data-testid="metrics-tab">
+          Metrics
+        </Tabs.Trigger>
       </Tabs.List>
       <Tabs.Content className="tab-content" value="problems">
         {problems}
@@ -63,6 +67,9 @@ export function BottomPanel({ problems, runs, logs, results, timeline, versions,
       </Tabs.Content>
       <Tabs.Content className="tab-content" value="scheduler">
         {scheduler}
+      </Tabs.Content>
+      <Tabs.Content className="tab-content" value="metrics">
+        {metrics}
       </Tabs.Content>
     </Tabs.Root>
   );
