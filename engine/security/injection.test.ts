@@ -47,6 +47,24 @@ const TEMPLATES = [
   '${context.constructor.name}',
   '${payload["__proto__"]}',
   '${payload.name:json}',
+  '${payload.constructor.prototype.polluted}',
+  '${payload.__defineGetter__}',
+  '${payload.hasOwnProperty}',
+  '${payload.list.constructor.constructor}',
+  '${payload.list.__proto__.push}',
+  '${globalThis.process.mainModule.require("child_process")}',
+  '${process.mainModule}',
+  '${import("fs")}',
+  "${payload['constructor']}",
+  '${payload.nested.__proto__.__proto__}',
+  '${sys.process}',
+  '${env.PATH}',
+  '${payload.list.0.constructor}',
+  '${Symbol.iterator}',
+  // Size bombs: a long template renders plain text; a very deep path is refused or empty.
+  '${payload.name}'.repeat(20_000),
+  `\${${'payload.'.repeat(5_000)}name}`,
+  `\${payload${'.__proto__'.repeat(1_000)}}`,
 ];
 
 /** CEL payloads: refused at compile or evaluation, or a plain boolean — never a host value. */
@@ -63,6 +81,20 @@ const CONDITIONS = [
   'dyn(payload).toString == null',
   'payload.list.map(x, x * 2).size() == 2',
   'size(payload.name) > 0 && payload.__proto__.polluted == true',
+  'dyn(payload)["__proto__"] != null',
+  '"constructor" in payload && payload.constructor != null',
+  'payload.toString() == ""',
+  'string(payload) == "x"',
+  'payload.list.exists(x, x == globalThis)',
+  'payload.nested.__proto__.a == 1',
+  'metadata.constructor.name == "Object"',
+  'payload.list.map(x, payload.list.map(y, payload.list.map(z, x * y * z))).size() > 100',
+  // Size bombs: deep nesting and very long expressions are refused (or evaluate) within the limit, no stack overflow.
+  `${'('.repeat(20_000)}true${')'.repeat(20_000)} == false`,
+  `${'!'.repeat(50_000)}true`,
+  `${Array.from({ length: 20_000 }, () => '1').join(' + ')} == 0`,
+  `${'[' .repeat(10_000)}${']'.repeat(10_000)}.size() > 5`,
+  'payload.name.matches("^(a+)+$") && payload.name.matches("(x+x+)+y")',
 ];
 
 /** Script payloads with the outcome each must end in. */
@@ -104,37 +136,69 @@ const SCRIPTS: Array<[string, 'value' | 'error' | 'timeout' | 'memory']> = [
   ['return "x".repeat(2 ** 28).length;', 'memory'],
   ['return JSON.parse("[".repeat(100000) + "]".repeat(100000));', 'error'],
   ['const r = /(a+)+$/; return r.test("a".repeat(40) + "b");', 'timeout'],
+  ['return Reflect.ownKeys(globalThis).filter((k) => typeof k === "string" && /process|require|module|Buffer/.test(k));', 'value'],
+  ['return Object.getPrototypeOf(async function () {}).constructor("return typeof process")().constructor.name;', 'value'],
+  ['return [].constructor.constructor("return globalThis")().process === undefined;', 'value'],
+  ['return globalThis.constructor.constructor("return this")() === globalThis;', 'value'],
+  ['Object.defineProperty(Object.prototype, "hijack", { get() { return 1; } }); return ({}).hijack;', 'value'],
+  ['String.prototype.toString = () => "pwned"; JSON.stringify = () => "pwned"; return "ok";', 'value'],
+  ['Object.prototype.toJSON = function () { return undefined; }; return 1;', 'error'],
+  ['Object.prototype.toJSON = function () { return "not the reply"; }; return 1;', 'error'],
+  ['return ({}).__proto__.__proto__ === null;', 'value'],
+  ['return typeof Atomics + typeof SharedArrayBuffer + typeof globalThis.gc;', 'value'],
+  // No job queue is run in the sandbox: async work is never started, so this returns at once.
+  ['(async () => { await 0; for (;;) {} })(); return 1;', 'value'],
+  ['label: for (;;) { try { continue label; } finally { Math.abs(1); } }', 'timeout'],
+  ['do { } while (1);', 'timeout'],
+  ['const a = new Uint8Array(512 * 1024 * 1024); return a.length;', 'memory'],
+  ['return new Array(1e9).fill(0).length;', 'memory'],
+  // Heap full of small objects: QuickJS cannot even allocate the exception and throws null (SCRIPT_ERROR), still stopped at the limit.
+  ['let o = {}; for (;;) o = { o, pad: [1, 2, 3, 4, 5, 6, 7, 8] };', 'error'],
+  ['const parts = []; for (let i = 0; ; i++) parts.push("y".repeat(1024) + i);', 'memory'],
 ];
+
+/** Expressions have no loops: even the size bombs must come back (refused or evaluated) well within this. */
+const EXPRESSION_LIMIT_MS = 2_000;
+let slowest = 0;
 
 const sandbox = new ScriptSandbox(2);
 afterAll(() => sandbox.close());
 
 describe('SEC-02/SEC-03 injection corpus: expressions and scripts', () => {
-  it(`has at least 50 payloads (${TEMPLATES.length + CONDITIONS.length + SCRIPTS.length})`, () => {
-    expect(TEMPLATES.length + CONDITIONS.length + SCRIPTS.length).toBeGreaterThanOrEqual(50);
+  it(`has at least 50 expression payloads and 50 script payloads (${TEMPLATES.length + CONDITIONS.length} + ${SCRIPTS.length})`, () => {
+    expect(TEMPLATES.length + CONDITIONS.length).toBeGreaterThanOrEqual(50);
+    expect(SCRIPTS.length).toBeGreaterThanOrEqual(50);
   });
 
   it('templates: every payload is refused or renders harmless text', () => {
     const outcomes = TEMPLATES.map((t) => {
+      const started = performance.now();
       try {
         const value = renderTemplate(t, scope);
         return typeof value === 'string' || typeof value === 'number' || value === null ? `text:${String(value)}` : `VALUE:${typeof value}`;
       } catch (error) {
         return `refused:${(error as Error).name}`;
+      } finally {
+        slowest = Math.max(slowest, performance.now() - started);
       }
     });
+    expect(slowest).toBeLessThan(EXPRESSION_LIMIT_MS);
     expect(outcomes.filter((o) => o.startsWith('VALUE') || o.includes(HOST_MARKER) || o.includes('function'))).toEqual([]);
     expect(outcomes.every((o) => o === 'text:' || o.startsWith('text:') || o === 'refused:BadInputError')).toBe(true);
   });
 
   it('conditions (CEL): every payload is refused or a plain boolean', () => {
     const outcomes = CONDITIONS.map((c) => {
+      const started = performance.now();
       try {
         return `bool:${String(evaluateCondition(c, { payload: scope.payload, metadata: scope.metadata }, 'r'))}`;
       } catch (error) {
         return `refused:${(error as Error).name}`;
+      } finally {
+        slowest = Math.max(slowest, performance.now() - started);
       }
     });
+    expect(slowest).toBeLessThan(EXPRESSION_LIMIT_MS);
     expect(outcomes.filter((o) => !/^bool:(true|false)$|^refused:BadInputError$/.test(o))).toEqual([]);
     expect(outcomes).not.toContain('bool:true');
   });
@@ -154,7 +218,7 @@ describe('SEC-02/SEC-03 injection corpus: expressions and scripts', () => {
     expect(wrong.map((r) => `${r.code} → ${r.kind}: ${r.text}`)).toEqual([]);
     const leaked = results.filter((r) => r.text.includes(HOST_MARKER) || /"(object|function)"/.test(r.text.replace(/"undefined"/g, '')));
     expect(leaked.map((r) => `${r.code} → ${r.text}`)).toEqual([]);
-    console.log(`injection corpus: ${TEMPLATES.length} templates, ${CONDITIONS.length} conditions, ${SCRIPTS.length} scripts; ${results.filter((r) => r.kind === 'timeout').length} stopped by time, ${results.filter((r) => r.kind === 'memory').length} by memory`);
+    console.log(`injection corpus: slowest expression ${slowest.toFixed(1)} ms; ${TEMPLATES.length} templates, ${CONDITIONS.length} conditions, ${SCRIPTS.length} scripts; ${results.filter((r) => r.kind === 'timeout').length} stopped by time, ${results.filter((r) => r.kind === 'memory').length} by memory`);
   });
 
   it('the host prototypes are unchanged after the whole corpus', () => {

@@ -114,7 +114,7 @@ export class ScriptSandbox {
       slot.busy = null;
       if (message.recycle) this.replace(slot);
       if (message.error) pending.reject(scriptError(message.error, pending.job));
-      else pending.resolve(parseOutcome(message.text ?? 'null'));
+      else settleOutcome(pending, message.text);
       this.pump();
     });
     worker.on('error', (error) => this.fail(slot, new ScriptError(`the script sandbox failed: ${error.message}`, 'SCRIPT_ERROR')));
@@ -160,9 +160,18 @@ export class ScriptSandbox {
   }
 }
 
-function parseOutcome(text: string): ScriptOutcome {
-  const parsed = JSON.parse(text) as { u: boolean; r: unknown; l: string[] };
-  return { undefined: parsed.u, result: parsed.r, logs: parsed.l };
+/**
+ * Resolves a job with the worker's reply; a reply that is not the expected JSON (a script tampered with
+ * what builds it, e.g. a `toJSON` on Object.prototype) fails the script instead of throwing in the host.
+ */
+function settleOutcome(pending: Pending, text: string | undefined): void {
+  try {
+    const parsed = JSON.parse(text ?? 'null') as { u?: unknown; r?: unknown; l?: unknown } | null;
+    if (!parsed || typeof parsed !== 'object' || typeof parsed.u !== 'boolean' || !Array.isArray(parsed.l)) throw new Error('malformed');
+    pending.resolve({ undefined: parsed.u, result: parsed.r, logs: parsed.l.map(String) });
+  } catch {
+    pending.reject(new ScriptError('the script result could not be read (the script changed how results are serialised)', 'SCRIPT_ERROR'));
+  }
 }
 
 function scriptError(error: { kind: string; name: string; message: string }, job: ScriptJob): ScriptError {

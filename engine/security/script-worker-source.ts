@@ -10,8 +10,10 @@ const q = require(workerData.quickjsPath);
 
 const PRELUDE = [
   '"use strict";',
+  // Taken before the script runs: a script that replaces JSON.stringify cannot corrupt the reply.
+  'const __stringify = JSON.stringify;',
   'const __logs = [];',
-  'const log = (...a) => { if (__logs.length < 200) __logs.push(a.map((x) => typeof x === "string" ? x : JSON.stringify(x)).join(" ").slice(0, 2000)); };',
+  'const log = (...a) => { if (__logs.length < 200) __logs.push(a.map((x) => typeof x === "string" ? x : __stringify(x)).join(" ").slice(0, 2000)); };',
 ].join('\n');
 
 function program(code, input) {
@@ -19,7 +21,7 @@ function program(code, input) {
     'const __input = JSON.parse(' + JSON.stringify(input) + ');\n' +
     'const __fn = new Function("payload", "metadata", "log", ' + JSON.stringify(code) + ');\n' +
     'const __out = __fn(__input.payload, __input.metadata, log);\n' +
-    'JSON.stringify({ u: __out === undefined, r: __out === undefined ? null : __out, l: __logs });';
+    '__stringify({ u: __out === undefined, r: __out === undefined ? null : __out, l: __logs });';
 }
 
 function classify(error, interrupted) {
