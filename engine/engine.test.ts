@@ -189,7 +189,7 @@ describe('EXT-01 plugin registry', () => {
   it('lists node types with a JSON schema and a default config that passes it', () => {
     const { engine } = engineWith();
     const types = engine.nodeTypes();
-    expect(types.map((t) => t.type)).toEqual(['API_TRIGGER', 'MANUAL_TRIGGER', 'TRANSFORM', 'ROUTER', 'DELAY', 'SPLIT', 'AGGREGATE', 'SUB_WORKFLOW', 'WAIT_FOR_SIGNAL', 'HTTP_REQUEST', 'LLM_CALL', 'MCP_TOOL_CALL', 'SCRIPT', 'PROCESS_EXECUTOR', 'CONSOLE_TERMINAL', 'RESULT_TERMINAL']);
+    expect(types.map((t) => t.type)).toEqual(['API_TRIGGER', 'MANUAL_TRIGGER', 'CRON_TRIGGER', 'TRANSFORM', 'ROUTER', 'DELAY', 'SPLIT', 'AGGREGATE', 'SUB_WORKFLOW', 'WAIT_FOR_SIGNAL', 'HTTP_REQUEST', 'LLM_CALL', 'MCP_TOOL_CALL', 'SCRIPT', 'PROCESS_EXECUTOR', 'CONSOLE_TERMINAL', 'RESULT_TERMINAL']);
     for (const t of types) {
       expect(t.configSchema).toMatchObject({ type: 'object' });
       expect(engine.registry.get(t.type)!.configSchema.safeParse(t.defaultConfig).success).toBe(true);

@@ -22,6 +22,8 @@ import type { SchedulerLog } from './scheduler/scheduler-log';
 import { SchedulerService } from './scheduler/scheduler-service';
 import type { DefinitionStore } from './store/definition-store';
 import { MemoryDefinitionStore } from './store/memory/memory-definition-store';
+import { CronTriggers, type CronTriggerOptions } from './triggers/cron-triggers';
+import { WatchedDefinitionStore } from './triggers/watched-definition-store';
 import { DurableAuditLog } from './control/audit-log';
 import type { Resumed } from './control/restart/resumer';
 import { ExecutionSchedulerLog } from './scheduler/logged-scheduler-log';
@@ -62,6 +64,8 @@ export interface EngineOptions {
   security?: EngineSecurityOptions;
   /** The durable execution log, boot recovery and resume (DUR-01…03); without it runs live in memory only. */
   durability?: EngineDurabilityOptions;
+  /** CRON_TRIGGER schedules: where the last fire of each is kept (memory by default), missed-fire timing. */
+  triggers?: CronTriggerOptions;
   /** Tracker live state (OBS-01, OBS-02). */
   tracker?: EngineTrackerOptions;
   /** OpenTelemetry spans (OBS-05): the global provider unless one is given; a no-op until one is registered. */
@@ -119,11 +123,13 @@ export class Engine {
   private readonly durable: DurableRuns | null;
   /** Settles once boot recovery is done (DUR-01); at once without durability. Starts wait for it. */
   readonly ready: Promise<void>;
+  /** CRON_TRIGGER schedules of the stored workflows; re-read after every definition write (EXT-01). */
+  readonly triggers: CronTriggers;
 
   constructor(options: EngineOptions = {}) {
     this.registry = new PluginRegistry(options.plugins ?? builtinPlugins());
     this.clock = options.clock ?? new SystemClock();
-    this.definitions = options.definitions ?? new MemoryDefinitionStore();
+    this.definitions = new WatchedDefinitionStore(options.definitions ?? new MemoryDefinitionStore(), (write) => this.triggers.changed(write));
     const services = createPluginServices(options.security ?? {}, this.clock);
     // Secret values resolved for a request are masked in every event, log line and error (SEC-02).
     this.bus = new EventBus(options.onListenerError, (event) => services.redactor.redact(event));
@@ -174,6 +180,9 @@ export class Engine {
     const replaced = (version: string) => this.runs.dropPrepared(version);
     this.workflows = new WorkflowDefinitions({ store: this.definitions, registry: this.registry, clock: this.clock, maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS, replaced });
     this.sessions = new SessionCatalog({ store: this.definitions, workflows: this.workflows, hasLiveRuns: (session) => this.hasLiveRuns(session), replaced });
+    // Cron fires start runs through the same admission path as any start (ADM-01).
+    this.triggers = new CronTriggers({ ...options.triggers, clock: this.clock, workflows: () => this.definitions.list(), start: (request) => this.startRun(request), onError: options.onListenerError });
+    void this.ready.then(() => this.triggers.sync(), () => undefined);
   }
 
   /**
@@ -335,6 +344,7 @@ export class Engine {
    */
   async shutdown(): Promise<void> {
     this.control.close();
+    await this.triggers.close();
     await this.runs.shutdown();
     this.tracker.close();
   }

@@ -31,3 +31,5 @@ export type { CheckpointStore, RecordedMessage } from './store/checkpoint-store'
 export { StoreWriteError, LogCorruptionError } from './store/store-errors';
 export type { EngineDurabilityOptions } from './tracker/durable-runs';
 export type { Resumed } from './control/restart/resumer';
+export { FileTriggerStateStore, MemoryTriggerStateStore, type TriggerStateStore } from './triggers/trigger-state-store';
+export type { CronFire, CronTriggerOptions, CronTriggerView } from './triggers/cron-triggers';

@@ -2,6 +2,7 @@ import type { Plugin } from '../contract';
 import { aggregatePlugin } from './aggregate/aggregate.plugin';
 import { apiTriggerPlugin } from './api-trigger/api-trigger.plugin';
 import { consoleTerminalPlugin } from './console-terminal/console-terminal.plugin';
+import { cronTriggerPlugin } from './cron-trigger/cron-trigger.plugin';
 import { delayPlugin } from './delay/delay.plugin';
 import { httpRequestPlugin } from './http-request/http-request.plugin';
 import { llmCallPlugin } from './llm-call/llm-call.plugin';
@@ -21,6 +22,7 @@ export function builtinPlugins(): Array<Plugin<never>> {
   return [
     apiTriggerPlugin,
     manualTriggerPlugin,
+    cronTriggerPlugin,
     transformPlugin,
     routerPlugin,
     delayPlugin,
