@@ -12,7 +12,7 @@
  * Used by `main/host/crash-recovery.test.ts` (≥ 50 kills) and `bench/soak-crash.ts` (200).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -142,7 +142,10 @@ async function startChild(entry: string, dataDir: string): Promise<Child> {
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   const url = await new Promise<string>((res, rej) => {
     let out = '';
-    const timer = setTimeout(() => rej(new Error(`the host did not print READY within 90 s; stderr: ${err}`)), 90_000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      rej(new Error(`the host did not print READY within 90 s; stderr: ${err}`));
+    }, 90_000);
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /READY (http:\/\/\S+)/.exec(out);
@@ -214,15 +217,38 @@ async function commandAfterStart(url: string, run: Started, roll: number, t: Soa
   }
 }
 
+/**
+ * Runs the soak; the data folder is deleted when every check passed (kept for a look otherwise, its path in
+ * the log), the bundled child always, and a child still alive after an error is killed.
+ */
 export async function runCrashSoak(options: SoakOptions): Promise<SoakTallies> {
+  const entry = await bundleChild();
+  const dataDir = await mkdtemp(join(tmpdir(), 'yukta-crash-soak-'));
+  const children = new Set<Child>();
+  try {
+    const t = await soak(options, dataDir, async () => {
+      const child = await startChild(entry, dataDir);
+      children.add(child);
+      void child.exited.then(() => children.delete(child));
+      return child;
+    });
+    const clean = t.lost + t.duplicated + t.leftRunning + t.resumedTwice + t.reexecuted + t.integrityFailures === 0;
+    if (clean) rmSync(dataDir, { recursive: true, force: true });
+    else options.log?.(`data folder kept: ${dataDir}`);
+    return t;
+  } finally {
+    for (const child of children) child.proc.kill('SIGKILL');
+    rmSync(entry, { force: true });
+  }
+}
+
+async function soak(options: SoakOptions, dataDir: string, spawnChild: () => Promise<Child>): Promise<SoakTallies> {
   const began = Date.now();
   const random = seeded(options.seed);
   const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const [minStarts, maxStarts] = options.startsPerLife ?? [3, 6];
   const [minKill, maxKill] = options.killWindowMs ?? [0, 250];
   const log = options.log ?? (() => undefined);
-  const entry = await bundleChild();
-  const dataDir = await mkdtemp(join(tmpdir(), 'yukta-crash-soak-'));
   const t: SoakTallies = {
     iterations: 0, seed: options.seed, acknowledged: 0, unacknowledged: 0, lost: 0, duplicated: 0, keysResent: 0, leftRunning: 0, runsChecked: 0, abortedByKill: 0,
     resumed: 0, resumedTwice: 0, reexecuted: 0, markedNodesSkipped: 0, commands: 0, integrityFailures: 0, integrityChecks: 0, meanBootMs: 0, durationMs: 0,
@@ -236,7 +262,7 @@ export async function runCrashSoak(options: SoakOptions): Promise<SoakTallies> {
 
   for (let life = 0; life <= options.iterations; life++) {
     const bootStart = Date.now();
-    const child = await startChild(entry, dataDir);
+    const child = await spawnChild();
     bootMs += Date.now() - bootStart;
     const { url } = child;
     const runs: string[] = [];
