@@ -235,4 +235,24 @@ describe('EXT-03 yukta.llm.rate-limit.<provider>', () => {
     const other = await h.run(chain('rl-an', [{ nodeId: 'llm', type: 'LLM_CALL', config: { provider: 'anthropic', baseUrl: anthropic.baseUrl, model: 'c', apiKey: 'decrypted:anthropic', prompt: 'p' } }], 'SINK'));
     expect(await h.engine.waitForRun(other)).toBe('SUCCESS');
   });
+
+  it('a node waiting for its slot longer than its idle timeout stays alive (it heartbeats) and keys count apart by rateLimitKey', async () => {
+    const { h } = setup({ openai: 2, local: 2 });
+    const times: Array<[string, number]> = [];
+    openai.answer = (chat) => {
+      times.push([chat.model, h.clock.now()]);
+      return 'ok';
+    };
+    const start = h.clock.now();
+    const slow = chain('slow', [{ ...openAiNode('llm'), timeoutSeconds: 5 }], 'SINK');
+    const local = chain('local', [openAiNode('llm', { model: 'local-model', rateLimitKey: 'local' })], 'SINK');
+    const ids = [await h.run(slow, { text: 'a' }), await h.run(slow, { text: 'b' }), await h.run(local, { text: 'c' })];
+    for (let k = 1; k <= 3; k++) {
+      await until(() => times.length >= k);
+      await h.clock.advanceAsync(k === 2 ? 30_000 : 0);
+    }
+    for (const id of ids) expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
+    // openai: 0 and 30 s (2 per minute) — the second waited 30 s under a 5 s idle timeout; "local" went at once.
+    expect(times.map(([model, t]) => [model, t - start]).sort()).toEqual([['gpt-test', 0], ['gpt-test', 30_000], ['local-model', 0]]);
+  });
 });
