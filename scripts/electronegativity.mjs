@@ -10,7 +10,8 @@
 // parse their modern output (class private fields, static blocks) and would report them as unparsed; they
 // are built from exactly these sources, and the built page's CSP is checked by main/electron/*.test.ts.
 //
-// Options: --json (print the findings as JSON), --keep (leave the staging folder).
+// Options: --json (print the findings as JSON), --keep (leave the staging folder), --allow <file> (another
+// allow-list, for tests).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,9 +20,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = ['main/electron', 'main/preload', 'main/ipc'];
-const ALLOW_FILE = join(ROOT, 'scripts', 'electronegativity-allow.json');
 const EXCLUDED_CHECKS = ['AvailableSecurityFixesGlobalCheck'];
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const ALLOW_FILE = argv.includes('--allow') ? argv[argv.indexOf('--allow') + 1] : join(ROOT, 'scripts', 'electronegativity-allow.json');
 
 /** Shipped sources only: no tests, no test fakes. */
 function isShipped(name) {
@@ -64,10 +66,10 @@ function matches(entry, finding) {
 }
 
 async function main() {
+  const allow = loadAllowList();
   const require = createRequire(import.meta.url);
   const engModule = require('@doyensec/electronegativity');
   const run = engModule.default ?? engModule;
-  const allow = loadAllowList();
   const { dir, files } = stage();
   // electronegativity logs an i18n notice through console.log; keep stdout for our report.
   const log = console.log;
