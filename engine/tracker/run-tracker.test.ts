@@ -80,6 +80,17 @@ describe('OBS-01 tracker and live progress', () => {
     expect(f.tracker.catchUp({ executionId: 'nope' })).toEqual([]);
   });
 
+  it('a run restored from the durable log catches up from its summary and nodes', () => {
+    const f = feed();
+    f.tracker.restore([{ executionId: 'old', session: 's1', workflowId: 'wf', definitionVersion: 'v-1', status: 'ABORTED', createdAt: 5, endedAt: 9, nodes: [{ nodeId: 'a', status: 'SUCCESS', counts: { received: 1, emitted: 1 }, endedAt: 7 }], results: [{ nodeId: 'a', messageId: 'm', payload: 1 }], resultsTruncated: true }]);
+    const events = f.tracker.catchUp({ executionId: 'old' });
+    expect(events[0]).toMatchObject({ type: 'EXECUTION_STATUS', status: 'ABORTED', definitionVersion: 'v-1', nodeIds: ['a'], at: 9, truncated: true });
+    expect(events.slice(1)).toEqual([
+      { type: 'NODE_STATUS', seq: 0, executionId: 'old', at: 7, nodeId: 'a', status: 'SUCCESS', counts: { received: 1, emitted: 1 } },
+      { type: 'NODE_RESULT', seq: 0, executionId: 'old', at: 9, nodeId: 'a', messageId: 'm', payload: 1 },
+    ]);
+  });
+
   it('cleans a finished run from live state after cleanup-ttl; it stays in history', () => {
     const f = feed({ cleanupTtlMs: 60_000 });
     f.run('r1', 'RUNNING');

@@ -49,6 +49,12 @@ export interface RunQuery {
   limit: number;
 }
 
+function restoredNodeEvent(run: RunSummary, node: NodeRunState): NodeEvent {
+  const event: NodeEvent = { type: 'NODE_STATUS', seq: 0, executionId: run.executionId, at: node.endedAt ?? node.startedAt ?? run.createdAt, nodeId: node.nodeId, status: node.status, counts: { ...node.counts } };
+  if (node.error) event.error = node.error;
+  return event;
+}
+
 /** What only a live run holds: its log lines (OBS-02). Cleaned up `cleanup-ttl` after the run ends. */
 interface LiveRun {
   logs: LogEvent[];
@@ -221,11 +227,21 @@ export class RunTracker implements TrackerCounters {
     if (!filter.executionId) return [];
     this.drain();
     const run = this.runs.get(filter.executionId);
-    if (!run?.runEvent) return [];
-    const head: RunEvent = { ...run.runEvent, status: run.summary.status, nodeIds: [...run.nodes.keys()] };
-    if (run.summary.error) head.error = run.summary.error;
-    if (isTerminal(run.summary.status) && (run.resultsTruncated || run.live?.logsDropped)) head.truncated = true;
-    const rest: StudioEvent[] = [...run.nodeEvents.values(), ...run.results, ...(run.live?.logs ?? [])];
+    if (!run) return [];
+    const s = run.summary;
+    // A run restored from the durable log (DUR-01) has no events of this process: its state is rebuilt from the summary.
+    const head: RunEvent = run.runEvent
+      ? { ...run.runEvent, status: s.status, nodeIds: [...run.nodes.keys()] }
+      : { type: 'EXECUTION_STATUS', seq: 0, executionId: s.executionId, at: s.endedAt ?? s.startedAt ?? s.createdAt, session: s.session, workflowId: s.workflowId, definitionVersion: s.definitionVersion, status: s.status, nodeIds: [...run.nodes.keys()] };
+    if (s.error) head.error = s.error;
+    if (isTerminal(s.status) && (run.resultsTruncated || run.live?.logsDropped)) head.truncated = true;
+    const nodes: NodeEvent[] = [];
+    for (const node of run.nodes.values()) {
+      const latest = run.nodeEvents.get(node.nodeId);
+      if (latest) nodes.push(latest);
+      else if (!run.runEvent) nodes.push(restoredNodeEvent(s, node));
+    }
+    const rest: StudioEvent[] = [...nodes, ...run.results, ...(run.live?.logs ?? [])];
     rest.sort((a, b) => a.seq - b.seq);
     return [head, ...rest].filter((e) => matchesFilter(e, filter));
   }
