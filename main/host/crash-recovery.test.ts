@@ -17,4 +17,10 @@ describe('DUR-03 kill -9 harness: the host as a child process, SIGKILLed at rand
     expect(t.resumed).toBeGreaterThan(10);
     expect(t.markedNodesSkipped).toBeGreaterThan(t.resumed);
   }, 600_000);
+
+  it('notices a lost start: with the memory store (no durability) the acknowledged starts are gone after the kill', async () => {
+    const t = await runCrashSoak({ iterations: 2, seed: 3, store: 'memory', startsPerLife: [4, 4], killWindowMs: [300, 300] });
+    expect(t.acknowledged).toBeGreaterThan(0);
+    expect(t.lost).toBeGreaterThanOrEqual(t.acknowledged);
+  }, 300_000);
 });

@@ -1,6 +1,6 @@
 /**
- * The host as the kill -9 harness runs it (DUR-01…03): `node crash-host.mjs --data DIR` serves the
- * StudioApi over HTTP on a free port with the SQLite store, like `yukta serve`, plus the soak node types
+ * The host as the kill -9 harness runs it (DUR-01…03): `node crash-host.mjs --data DIR [--store KIND]` serves
+ * the StudioApi over HTTP on a free port with the SQLite store (or the one named), like `yukta serve`, plus the soak node types
  * (`soak-plugins.ts`), which log every call. Prints `READY <url>` once boot
  * recovery is done and the port answers. Not a test itself: `crash-soak.ts` starts and kills it.
  */
@@ -8,16 +8,18 @@ import { parseArgs } from 'node:util';
 import { builtinPlugins } from '../../engine/index';
 import { createHttpServer } from '../http/http-server';
 import { loadHostSettings } from '../host/host-settings';
-import { StudioHost } from '../host/studio-host';
+import { STORE_KINDS, StudioHost } from '../host/studio-host';
 import { soakPlugins } from './soak-plugins';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { data: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ options: { data: { type: 'string' }, store: { type: 'string' } }, strict: true });
+  const store = STORE_KINDS.find((k) => k === (values.store ?? 'sqlite'));
+  if (!store) throw new Error(`--store must be one of ${STORE_KINDS.join(', ')}`);
   const dataDir = values.data;
   if (!dataDir) throw new Error('--data DIR is required');
   const host = new StudioHost({
     dataDir,
-    store: 'sqlite',
+    store,
     settings: loadHostSettings(dataDir, process.env),
     engine: { plugins: [...builtinPlugins(), ...soakPlugins(dataDir)] },
     onWarning: (m) => process.stderr.write(`warning: ${m}\n`),

@@ -38,6 +38,8 @@ export interface SoakOptions {
   killWindowMs?: [number, number];
   /** Progress lines. */
   log?: (line: string) => void;
+  /** The child's store (`sqlite`); `memory` is the harness's negative control: it must report lost starts. */
+  store?: 'sqlite' | 'memory';
 }
 
 export interface SoakTallies {
@@ -128,7 +130,7 @@ interface Child {
   stderr: () => string;
 }
 
-async function startChild(entry: string, dataDir: string): Promise<Child> {
+async function startChild(entry: string, dataDir: string, store: string): Promise<Child> {
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -136,7 +138,7 @@ async function startChild(entry: string, dataDir: string): Promise<Child> {
     YUKTA_EXECUTION_LOG_RETAINED_RUNS: '1000000',
     YUKTA_RESTART_RETAINED_EXECUTIONS: '1000000',
   };
-  const proc = spawn(process.execPath, [entry, '--data', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [entry, '--data', dataDir, '--store', store], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   proc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
@@ -169,7 +171,9 @@ async function api(url: string, method: string, path: string, body?: unknown, he
 
 /** After a kill: the database is checked and the end markers read (the child is dead, so nothing writes). */
 function inspect(dataDir: string): { ok: boolean; marked: Map<string, string[]> } {
-  const db = new Database(join(dataDir, 'yukta.db'));
+  const file = join(dataDir, 'yukta.db');
+  if (!existsSync(file)) return { ok: true, marked: new Map() }; // the memory store: no database to check
+  const db = new Database(file);
   try {
     const result = db.pragma('integrity_check', { simple: true });
     const marked = new Map<string, string[]>();
@@ -227,7 +231,7 @@ export async function runCrashSoak(options: SoakOptions): Promise<SoakTallies> {
   const children = new Set<Child>();
   try {
     const t = await soak(options, dataDir, async () => {
-      const child = await startChild(entry, dataDir);
+      const child = await startChild(entry, dataDir, options.store ?? 'sqlite');
       children.add(child);
       void child.exited.then(() => children.delete(child));
       return child;
