@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
+import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -86,12 +86,15 @@ export class StudioHost {
    * The engine's durability (DUR-01…03): the log for the journal and recovery (none with the memory store),
    * the checkpoint store for the control plane, `yukta.restart.auto-resume` and `yukta.restart.retained-executions`.
    */
-  private durableEngineOptions(): Pick<EngineOptions, 'durability' | 'control'> {
+  private durableEngineOptions(): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
     const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
-    if (!stores.log || extra?.durability) return { control, ...(extra?.durability ? { durability: extra.durability } : {}) };
-    return { control, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'] } };
+    // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
+    const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
+    const withTriggers = triggers ? { triggers } : {};
+    if (!stores.log || extra?.durability) return { control, ...withTriggers, ...(extra?.durability ? { durability: extra.durability } : {}) };
+    return { control, ...withTriggers, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'] } };
   }
 
   /** Runs one operation for a caller; never throws, errors come back as data. */
@@ -145,6 +148,8 @@ function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostS
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */
 export const API_KEYS_FILE = 'api-keys.json';
+/** CRON_TRIGGER's last fire per schedule, in the data folder (EXT-01). */
+export const TRIGGERS_FILE = 'triggers.json';
 
 function environmentSecretNames(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.keys(env).filter((k) => k.startsWith('YUKTA_SECRET_') && k.length > 'YUKTA_SECRET_'.length && env[k]).map((k) => k.slice('YUKTA_SECRET_'.length));
