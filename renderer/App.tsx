@@ -66,7 +66,7 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
           </CollapsiblePanel>
           <div className="canvas-column">
             <DiffBanner onExit={actions.exitDiff} />
-            <RunBanner onDiff={(runVersion, current) => void actions.compareVersions(runVersion, current)} onExit={actions.exitRun} />
+            <RunBanner onDiff={(runVersion) => void actions.compareWithDraft(runVersion)} onExit={actions.exitRun} />
             <EditorCanvas toolbar={<CanvasToolbar files={actions} />} />
           </div>
           <CollapsiblePanel panel="inspector" title="Inspector">

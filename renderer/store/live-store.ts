@@ -157,3 +157,7 @@ function sameBuffer(a: BufferFill, b: BufferFill): boolean {
 }
 
 export const useLive = createLiveStore();
+
+// bench/ui-live: a page that installs the render probe (`__yuktaRenderProbe`, see render-probe.ts) before the
+// studio loads also gets this store as `__yuktaLive`, to count which nodes each update changed.
+if (typeof (globalThis as { __yuktaRenderProbe?: unknown }).__yuktaRenderProbe === 'function') (globalThis as { __yuktaLive?: unknown }).__yuktaLive = useLive;

@@ -1,12 +1,13 @@
 import { Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { MousePointerClick } from 'lucide-react';
-import { useCallback, useMemo, useRef, type DragEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type DragEvent, type ReactNode, type RefObject } from 'react';
 import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { STATUS_STYLES } from '../../components/status';
 import type { StudioEdge, StudioNode } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
+import { StatusIconSprite } from './status-icon-sprite';
 import { placeByLeftTop, useEdgesAfterFirstPaint, useFitOnLoad, useLowDetail, usePrefit, ZoomAwareBackground } from './canvas-view';
 import { isPaletteDrag, readDroppedType } from './drag-data';
 import { markEdgeProblems } from './edge-problems';
@@ -104,6 +105,8 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
       >
         <ZoomAwareBackground />
         <StatusMiniMap />
+        <StatusIconSprite />
+        <ManyRunningMark canvas={canvasRef} />
         <Controls />
         {toolbar && <Panel position="top-left">{toolbar}</Panel>}
       </ReactFlow>
@@ -116,6 +119,24 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
       )}
     </div>
   );
+}
+
+/** More nodes than this running at once: their rings stay lit instead of pulsing (UI.md's pulse is a cue for a
+ * few nodes; hundreds of running animations cost most of each frame, bench/ui-live). */
+export const PULSE_LIMIT = 24;
+
+/** Marks the canvas (`data-many-running`) while more than PULSE_LIMIT nodes of the shown run are RUNNING. */
+function ManyRunningMark({ canvas }: { canvas: RefObject<HTMLDivElement | null> }) {
+  const many = useLive((s) => {
+    let running = 0;
+    for (const id in s.statuses) if (s.statuses[id] === 'RUNNING' && ++running > PULSE_LIMIT) return true;
+    return false;
+  });
+  useEffect(() => {
+    if (many) canvas.current?.setAttribute('data-many-running', 'true');
+    else canvas.current?.removeAttribute('data-many-running');
+  }, [many, canvas]);
+  return null;
 }
 
 /** The minimap coloured by the shown run's statuses (re-rendered when a status changes, not for counts). */

@@ -2,16 +2,18 @@ import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflo
 import { CircleMinus, CirclePlus, PencilLine, TriangleAlert, type LucideIcon } from 'lucide-react';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { DEFAULT_PORT, ERROR_PORT } from '../../../shared/workflow/engine-policy.schema';
+import type { Status } from '../../../shared/status/status';
 import { outputPorts, type NodeTypeInfo } from '../../../shared/workflow/node-type';
 import { NO_STATUS, STATUS_STYLES, statusClassName, type StatusStyle } from '../../components/status';
 import type { DiffMark, StudioNode, StudioNodeData } from '../../store/graph-model';
-import { useLive, type LiveNodeState } from '../../store/live-store';
+import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
 import { useLowDetail } from './canvas-view';
 import { NodeTypeIcon } from './node-icons';
 import { BreakpointDot, NodeRunFigures } from './node-run-marks';
 import { renderProbe } from './render-probe';
+import { SpriteStatusIcon } from './status-icon-sprite';
 
 /** Output ports a node shows: its type's, those its config names (ROUTER), and `error` when it routes errors. */
 export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeData): string[] {
@@ -19,14 +21,17 @@ export function outputPortsOf(info: NodeTypeInfo | undefined, data: StudioNodeDa
 }
 
 /**
- * A node on the canvas. Memoized, and subscribed narrowly: its own live status, its own problems and its
- * type — so a status update of another node does not re-render it. Zoomed far out it is compact: box, id,
- * problem count and handles (the status stays as colour and in the id's hover).
+ * A node on the canvas. Memoized, and subscribed narrowly: its own live status and held flag (not its
+ * counts: those re-render only the small figures line, `NodeRunFigures`), its own problems and its type — so
+ * an update of another node does not re-render it, and a count update re-renders only the figures. Zoomed
+ * far out it is compact: box, id, problem count and handles (the status stays as colour and in the id's
+ * hover; the figures are not drawn, so count updates render nothing there).
  */
 function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   renderProbe?.(id);
   const info = useStudio((s) => s.nodeTypesByType[data.type]);
-  const live = useLive((s) => s.nodes[id]);
+  const status = useLive((s) => s.nodes[id]?.status);
+  const held = useLive((s) => Boolean(s.nodes[id]?.held));
   const problems = useProblems((s) => s.byNode[id]);
   const updateNodeInternals = useUpdateNodeInternals();
   const compact = useLowDetail();
@@ -36,8 +41,6 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   const hasTarget = info?.kind !== 'trigger';
   usePortsChanged(id, `${outputsKey}|${hasTarget}`, updateNodeInternals);
 
-  const status = live?.status;
-  const held = Boolean(live?.held);
   const look = status ? STATUS_STYLES[status] : NO_STATUS;
   const kind = info?.kind ?? 'unknown';
   const problemText = problems?.map((p) => `${p.code}: ${p.message}`).join('\n');
@@ -68,7 +71,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
           </span>
         )}
       </div>
-      {!compact && <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} look={look} live={live} />}
+      {!compact && <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} status={status} look={look} held={held} />}
       {outputs.map((port, i) => (
         <Handle
           key={port}
@@ -88,8 +91,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
 }
 
 /** Type, kind, label and the run status of a node: drawn when the canvas is not zoomed far out. */
-function NodeDetails({ id, title, kind, label, look, live }: { id: string; title: string; kind: string; label: string | undefined; look: StatusStyle; live: LiveNodeState | undefined }) {
-  const StatusIcon = look.icon;
+function NodeDetails({ id, title, kind, label, status, look, held }: { id: string; title: string; kind: string; label: string | undefined; status: Status | undefined; look: StatusStyle; held: boolean }) {
   return (
     <>
       <div className="studio-node-meta">
@@ -98,10 +100,10 @@ function NodeDetails({ id, title, kind, label, look, live }: { id: string; title
       </div>
       {label && <div className="studio-node-label">{label}</div>}
       <div className="studio-node-status" data-testid={`node-status-${id}`}>
-        <StatusIcon size={13} aria-hidden="true" className="status-icon" />
+        <SpriteStatusIcon status={status} size={13} />
         <span className="status-label">{look.label}</span>
-        {live?.held && <span className="node-held-label">held</span>}
-        {live && <NodeRunFigures id={id} live={live} />}
+        {held && <span className="node-held-label">held</span>}
+        {status !== undefined && <NodeRunFigures id={id} />}
       </div>
     </>
   );

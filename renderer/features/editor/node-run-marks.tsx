@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import { currentBreakpoints, useDebug } from '../../store/debug-store';
-import type { LiveNodeState } from '../../store/live-store';
+import { useLive } from '../../store/live-store';
 import { useActions } from '../workflow/actions-context';
+import { renderProbe } from './render-probe';
 
 /**
  * The breakpoint gutter dot of a node (STU-04): hollow until hovered, red when set, with a ring when it has
@@ -26,8 +27,14 @@ export const BreakpointDot = memo(function BreakpointDot({ nodeId }: { nodeId: s
   );
 });
 
-/** Counts, attempts, duration and input buffer of a node in the shown run (the canvas overlay, STU-03). */
-export function NodeRunFigures({ id, live }: { id: string; live: LiveNodeState }) {
+/**
+ * Counts, attempts, duration and input buffer of a node in the shown run (the canvas overlay, STU-03). It
+ * subscribes to the node's live entry itself, so a count update re-renders this line, not the whole node.
+ */
+export const NodeRunFigures = memo(function NodeRunFigures({ id }: { id: string }) {
+  renderProbe?.(id);
+  const live = useLive((s) => s.nodes[id]);
+  if (!live) return null;
   const { counts, buffer } = live;
   const duration = live.startedAt !== undefined && live.endedAt !== undefined ? live.endedAt - live.startedAt : null;
   return (
@@ -35,21 +42,21 @@ export function NodeRunFigures({ id, live }: { id: string; live: LiveNodeState }
       <span className="studio-node-counts" title="messages received / emitted" data-testid={`node-counts-${id}`}>
         {counts.received} in · {counts.emitted} out
       </span>
-      {(counts.failed || counts.retried || duration !== null) && (
-        <span className="studio-node-extra">
-          {counts.failed ? <span className="is-error">{counts.failed} failed</span> : null}
-          {counts.retried ? <span title="attempts retried">↻ {counts.retried}</span> : null}
-          {duration !== null && <span title="time from start to end">{formatShort(duration)}</span>}
-        </span>
-      )}
-      {buffer && buffer.used > 0 && (
-        <span className="node-buffer" title={`input buffer ${buffer.used} / ${buffer.size}`} data-testid={`node-buffer-${id}`} role="meter" aria-valuemin={0} aria-valuemax={buffer.size} aria-valuenow={buffer.used} aria-label="Input buffer">
-          <span className="node-buffer-fill" style={{ width: `${Math.min(100, (100 * buffer.used) / Math.max(1, buffer.size))}%` }} />
-        </span>
-      )}
+      {/* Always drawn in a run, at a fixed height: a node that changes size makes React Flow measure it again
+          and redraw its edges (bench/ui-live). */}
+      <span className="studio-node-extra">
+        {counts.failed ? <span className="is-error">{counts.failed} failed</span> : null}
+        {counts.retried ? <span title="attempts retried (beyond each message's first)">↻ {counts.retried}</span> : null}
+        {duration !== null && <span title="time from start to end">{formatShort(duration)}</span>}
+        {buffer && (
+          <span className="node-buffer" title={`input buffer ${buffer.used} / ${buffer.size}`} data-testid={`node-buffer-${id}`} role="meter" aria-valuemin={0} aria-valuemax={buffer.size} aria-valuenow={buffer.used} aria-label="Input buffer">
+            <span className="node-buffer-fill" style={{ width: `${Math.min(100, (100 * buffer.used) / Math.max(1, buffer.size))}%` }} />
+          </span>
+        )}
+      </span>
     </>
   );
-}
+});
 
 function formatShort(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;

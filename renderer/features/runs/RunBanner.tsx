@@ -6,19 +6,21 @@ import { useStudio } from '../../store/studio-store';
 
 /**
  * Above the canvas while a run is shown (STU-03): which run, its status, the definition version it used
- * (with Diff against the current version when they differ), the debugger's last refusal, and a way back to
- * editing.
+ * (with "Diff with draft" when the canvas differs from it: another version saved since, or unsaved edits),
+ * the debugger's last refusal, and a way back to editing.
  */
-export function RunBanner({ onDiff, onExit }: { onDiff: (runVersion: string, current: string) => void; onExit: () => void }) {
+export function RunBanner({ onDiff, onExit }: { onDiff: (runVersion: string) => void; onExit: () => void }) {
   const executionId = useLive((s) => s.executionId);
   const runStatus = useLive((s) => s.runStatus);
   const run = useStudio((s) => s.runs.find((r) => r.executionId === executionId));
   const current = useStudio((s) => s.storedVersion);
+  const dirty = useStudio((s) => s.dirty);
   const error = useDebug((s) => s.error);
   const setError = useDebug((s) => s.setError);
   if (executionId === null) return null;
   const version = run?.definitionVersion ?? '';
   const older = version !== '' && current !== null && version !== current;
+  const draftDiffers = version !== '' && (older || dirty);
   return (
     <div className="run-banner" role="status" data-testid="run-banner" data-run={executionId}>
       <Radio size={14} aria-hidden="true" />
@@ -29,12 +31,12 @@ export function RunBanner({ onDiff, onExit }: { onDiff: (runVersion: string, cur
       {version && (
         <span className="muted" data-testid="run-banner-version" title={`Definition version ${version}`}>
           version <code>{version.slice(0, 8)}</code>
-          {older ? ' (not the current one)' : current !== null ? ' (current)' : ''}
+          {older ? ' (not the current one)' : current !== null ? ` (current${dirty ? ', with unsaved edits on the canvas' : ''})` : ''}
         </span>
       )}
-      {older && (
-        <button type="button" className="button small" onClick={() => onDiff(version, current)} data-testid="run-banner-diff" title="Draw the difference between the version this run used and the current version">
-          <GitCompare size={12} aria-hidden="true" /> Diff with current
+      {draftDiffers && (
+        <button type="button" className="button small" onClick={() => onDiff(version)} data-testid="run-banner-diff" title="Draw the difference between the version this run used and the canvas as it is now (the draft, saved or not)">
+          <GitCompare size={12} aria-hidden="true" /> Diff with draft
         </button>
       )}
       {error && (

@@ -1,16 +1,22 @@
 import type { StudioClient } from '../../../shared/api/client';
 import { confirmDiscard } from '../workflow/unsaved-guard';
 import { describeError } from '../workflow/describe-error';
+import { toDefinition } from '../../store/graph-model';
 import { useStudio } from '../../store/studio-store';
 import { buildDiffView } from './diff-view';
 
 type StudioStore = typeof useStudio;
+
+/** The `to` of a diff drawn against the canvas (not a stored version). */
+export const DRAFT_VERSION = 'draft';
 
 /** STU-02: the version list of the open workflow, a diff of two versions on the canvas, and restore. */
 export interface VersionActions {
   refreshVersions(): Promise<void>;
   /** Draws the diff from the older to the newer of two versions on the canvas (read-only). */
   compareVersions(a: string, b: string): Promise<void>;
+  /** Draws the diff from a stored version (a run's) to the canvas as it is now: the draft, saved or not (STU-03). */
+  compareWithDraft(version: string): Promise<void>;
   exitDiff(): void;
   /** Saves an older version as the current one (a new entry at the top) and opens it. */
   restoreVersion(version: string): Promise<boolean>;
@@ -50,6 +56,20 @@ export function createVersionActions(api: StudioClient, reopen: (session: string
         clearBanner();
       } catch (error) {
         fail(`Could not compare the versions: ${describeError(error)}`);
+      }
+    },
+
+    async compareWithDraft(version) {
+      const { session, storedWorkflowId } = studio.getState();
+      if (storedWorkflowId === null) return;
+      try {
+        const before = await api['workflows.getVersion']({ session, workflowId: storedWorkflowId, version });
+        const now = studio.getState();
+        if (now.storedWorkflowId !== storedWorkflowId) return;
+        now.showDiff(buildDiffView(before.definition, toDefinition(now), version, DRAFT_VERSION));
+        clearBanner();
+      } catch (error) {
+        fail(`Could not compare with the draft: ${describeError(error)}`);
       }
     },
 
