@@ -207,8 +207,20 @@ for (const p of pairs) {
   const o = await p.ours(Math.min(N, 20_000));
   await p.raw(Math.min(N, 20_000), o.batch);
 }
+/** The lag of the idle loop for 1 s: what the machine itself adds (other processes on a shared box). */
+async function idleLag(): Promise<NonNullable<Result['lag']>> {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  h.disable();
+  return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+}
+
 const results = pairs.map(() => ({ ours: [] as Result[], raw: [] as Result[] }));
+const idle: Array<NonNullable<Result['lag']>> = [];
 for (let round = 0; round < ROUNDS; round++) {
+  idle.push(await idleLag());
+  console.log(`  round ${round + 1} idle loop, 1 s: lag p99 ${idle.at(-1)!.p99.toFixed(2)} ms`);
   for (const [i, p] of pairs.entries()) {
     const r = results[i]!;
     // Raw uses the batch size ours committed; on odd rounds raw goes first with the previous round's size.
@@ -240,4 +252,5 @@ for (const [i, p] of pairs.entries()) {
   worstLag = Math.max(worstLag, p99);
   console.log(`| ${p.label} | ${fmt(N / o)} | ${fmt(N / w)} | ${((w / o) * 100).toFixed(0)} % | ${fmt(median(ours.map((r) => r.batch)))} | ${median(ours.map((r) => r.lag!.p50)).toFixed(2)} | ${p99.toFixed(2)} | ${median(ours.map((r) => r.lag!.max)).toFixed(2)} |`);
 }
+console.log(`| idle loop, 1 s (reference) | | | | | ${median(idle.map((l) => l.p50)).toFixed(2)} | ${median(idle.map((l) => l.p99)).toFixed(2)} | ${median(idle.map((l) => l.max)).toFixed(2)} |`);
 console.log(`\ntarget ≥ 80 % of raw: ${worstRatio >= 0.8 ? 'met' : 'missed'} (worst ${(worstRatio * 100).toFixed(0)} %); target lag p99 < 20 ms: ${worstLag < 20 ? 'met' : 'missed'} (worst ${worstLag.toFixed(2)} ms); load average at end ${load()}`);

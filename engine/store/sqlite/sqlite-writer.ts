@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { toStoreWriteError, type StoreWriteError } from '../store-errors';
 
 /**
@@ -86,6 +88,45 @@ export interface SqliteWriterOptions {
   onError?: (error: StoreWriteError) => void;
   /** Retry after a failure with nobody flushing (1 s). */
   retryMs?: number;
+  /**
+   * Copy the WAL into the database file on a worker thread (true; not for `:memory:`), so a checkpoint and
+   * its fsync never stall the event loop. If the worker cannot start or fails, SQLite's own checkpoints on
+   * this connection take over again.
+   */
+  checkpointInWorker?: boolean;
+}
+
+/** Commits between two checkpoint requests to the worker (one at a time). */
+const COMMITS_PER_CHECKPOINT = 32;
+/**
+ * While the worker checkpoints, this connection's own automatic checkpoint waits for a much longer WAL
+ * (pages; SQLite's default is 1000): a safety net should the worker fall behind.
+ */
+const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
+
+/**
+ * The checkpointer: its own connection to the same file, running passive checkpoints on request (they never
+ * block the writer or readers). A new connection syncs with `synchronous=FULL`, so a checkpoint is forced
+ * to disk before SQLite reuses the WAL, whatever the writer's setting.
+ */
+const CHECKPOINT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.file, { timeout: 5000 });
+parentPort.on('message', () => {
+  let error = null;
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { error = String(e && e.message || e); }
+  parentPort.postMessage(error);
+});
+`;
+
+/** Where better-sqlite3 is, for the checkpoint worker (null when it cannot be resolved from here). */
+function betterSqlitePath(): string | null {
+  try {
+    return createRequire(import.meta.url).resolve('better-sqlite3');
+  } catch {
+    return null;
+  }
 }
 
 interface Waiter {
@@ -113,6 +154,12 @@ export class SqliteWriter {
   private readonly transaction: Database.Transaction<() => void>;
   /** Transactions committed (for tests and gauges). */
   commits = 0;
+  /** Checkpoints the worker thread completed (for tests and gauges). */
+  workerCheckpoints = 0;
+  private checkpointer: Worker | null = null;
+  /** `off` until the first request, `failed` once SQLite's own checkpoints are back. */
+  private checkpointState: 'off' | 'idle' | 'busy' | 'failed' = 'off';
+  private commitsSinceCheckpoint = 0;
 
   constructor(
     readonly db: Database.Database,
@@ -157,6 +204,8 @@ export class SqliteWriter {
     } finally {
       this.closed = true;
       if (this.retryTimer) clearTimeout(this.retryTimer);
+      void this.checkpointer?.terminate();
+      this.checkpointer = null;
     }
   }
 
@@ -185,7 +234,57 @@ export class SqliteWriter {
     }
     for (const q of this.queues) q.commit();
     this.commits++;
+    if (++this.commitsSinceCheckpoint >= COMMITS_PER_CHECKPOINT) this.requestCheckpoint();
     this.settle();
+  }
+
+  /** Asks the worker for a passive checkpoint (starting it on first use), unless one is running. */
+  private requestCheckpoint(): void {
+    if (this.checkpointState === 'busy' || this.checkpointState === 'failed' || this.closed) return;
+    if ((this.options.checkpointInWorker ?? true) === false || this.db.memory) return void (this.checkpointState = 'failed');
+    this.commitsSinceCheckpoint = 0;
+    if (this.checkpointer === null && !this.startCheckpointer()) return;
+    this.checkpointState = 'busy';
+    this.checkpointer!.postMessage(null);
+  }
+
+  private startCheckpointer(): boolean {
+    const module = betterSqlitePath();
+    if (module === null) return this.checkpointFailed(), false;
+    try {
+      const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { module, file: this.db.name } });
+      worker.on('message', (error: string | null) => {
+        // A busy checkpoint (a long reader) is simply tried again later; anything else hands back to SQLite.
+        if (error !== null && !/busy|locked/i.test(error)) return this.checkpointFailed();
+        if (error === null) this.workerCheckpoints++;
+        if (this.checkpointState === 'busy') this.checkpointState = 'idle';
+      });
+      worker.on('error', () => this.checkpointFailed());
+      worker.on('exit', () => {
+        if (this.checkpointer === worker) this.checkpointFailed();
+      });
+      // After the listeners (adding one refs the worker again): the checkpointer never keeps the process alive.
+      worker.unref();
+      this.checkpointer = worker;
+      this.db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+      return true;
+    } catch {
+      this.checkpointFailed();
+      return false;
+    }
+  }
+
+  /** The worker is gone: SQLite checkpoints on this connection again, at its default threshold. */
+  private checkpointFailed(): void {
+    this.checkpointState = 'failed';
+    const worker = this.checkpointer;
+    this.checkpointer = null;
+    void worker?.terminate();
+    try {
+      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+    } catch {
+      // The connection is closing; nothing to restore.
+    }
   }
 
   private writeBatch(): void {
