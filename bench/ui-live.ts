@@ -9,7 +9,7 @@
 // re-renders only for nodes whose state changed. 100 of the 500 nodes get no event at all, and one event in
 // ten repeats what its node already showed (no change): neither may re-render a node.
 // Needs the built renderer (npm run build:renderer) and /usr/bin/chromium.
-// Run: npx tsx bench/ui-live.ts [--port 4348] [--seconds 10] [--rate 1000] [--zoom-in] [--profile] [--reduced-motion]
+// Run: npx tsx bench/ui-live.ts [--port 4348] [--seconds 10] [--rate 1000] [--zoom-in [--zoom-steps 12]] [--profile] [--reduced-motion]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,6 +22,8 @@ const PORT = argNumber('port', 4348);
 const SECONDS = argNumber('seconds', 10);
 const RATE = argNumber('rate', 1000);
 const ZOOM_IN = process.argv.includes('--zoom-in');
+/** Wheel steps of --zoom-in (12: a handful of nodes on screen; 4: just past the compact threshold, ~100). */
+const ZOOM_STEPS = argNumber('zoom-steps', 12);
 const PROFILE = process.argv.includes('--profile');
 const REDUCED_MOTION = process.argv.includes('--reduced-motion');
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -246,7 +248,7 @@ async function main(): Promise<void> {
       // Close enough to draw each node's details (counts, buffer), as a user watching part of the run would.
       const canvas = (await page.getByTestId('canvas').boundingBox())!;
       await page.mouse.move(canvas.x + 120, canvas.y + 120);
-      for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -200);
+      for (let i = 0; i < ZOOM_STEPS; i++) await page.mouse.wheel(0, -200);
     }
     await page.waitForTimeout(1000); // let the fit, measurements and the run snapshot settle
     const ms = SECONDS * 1000;

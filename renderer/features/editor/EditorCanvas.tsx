@@ -73,6 +73,10 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
 
   const readOnly = diffView !== null;
   const lowDetail = useLowDetail();
+  // A large graph seen up close draws only what is on screen: its nodes then carry their details, and a
+  // live run updating hundreds of them off screen cost most of each frame (bench/ui-live --zoom-in). Zoomed
+  // out (compact nodes, the whole graph in view) everything stays drawn, so panning moves pixels only.
+  const cullOffscreen = !lowDetail && shownNodes.length > CULL_ABOVE_NODES;
   // While the view moves, the viewport is its own compositor layer: a pan then moves pixels instead of
   // repainting 500 nodes and 2000 edges per frame. Only while moving, so text is re-rastered sharp after a zoom.
   const onMoveStart = useCallback(() => canvasRef.current?.setAttribute('data-moving', 'true'), []);
@@ -99,7 +103,7 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
         minZoom={0.1}
         snapToGrid
         snapGrid={[10, 10]}
-        onlyRenderVisibleElements={false}
+        onlyRenderVisibleElements={cullOffscreen}
         onMoveStart={onMoveStart}
         onMoveEnd={onMoveEnd}
       >
@@ -120,6 +124,9 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
     </div>
   );
 }
+
+/** Graphs with more nodes than this draw only the nodes and edges on screen when zoomed in. */
+export const CULL_ABOVE_NODES = 150;
 
 /** More nodes than this running at once: their rings stay lit instead of pulsing (UI.md's pulse is a cue for a
  * few nodes; hundreds of running animations cost most of each frame, bench/ui-live). */
