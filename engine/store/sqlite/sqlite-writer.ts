@@ -98,6 +98,8 @@ export interface SqliteWriterOptions {
 
 /** Commits between two checkpoint requests to the worker (one at a time). */
 const COMMITS_PER_CHECKPOINT = 32;
+/** A WAL this long (pages; SQLite's own threshold) is checkpointed after every commit until it starts over. */
+const LONG_WAL_PAGES = 1000;
 /**
  * While the worker checkpoints, this connection's own automatic checkpoint waits for a much longer WAL
  * (pages; SQLite's default is 1000): a safety net should the worker fall behind.
@@ -114,9 +116,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.file, { timeout: 5000 });
 parentPort.on('message', () => {
-  let error = null;
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { error = String(e && e.message || e); }
-  parentPort.postMessage(error);
+  try {
+    const [r] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ error: null, log: r ? r.log : 0 });
+  } catch (e) {
+    parentPort.postMessage({ error: String((e && e.message) || e), log: 0 });
+  }
 });
 `;
 
@@ -160,6 +165,8 @@ export class SqliteWriter {
   /** `off` until the first request, `failed` once SQLite's own checkpoints are back. */
   private checkpointState: 'off' | 'idle' | 'busy' | 'failed' = 'off';
   private commitsSinceCheckpoint = 0;
+  /** Frames in the WAL at the worker's last checkpoint. */
+  private walPages = 0;
 
   constructor(
     readonly db: Database.Database,
@@ -234,7 +241,9 @@ export class SqliteWriter {
     }
     for (const q of this.queues) q.commit();
     this.commits++;
-    if (++this.commitsSinceCheckpoint >= COMMITS_PER_CHECKPOINT) this.requestCheckpoint();
+    // A long WAL is checkpointed after every commit until a pass ends between two commits: SQLite then
+    // starts the WAL over at the next write (writing flat out, a pass every 32 commits never lets it).
+    if (++this.commitsSinceCheckpoint >= (this.walPages >= LONG_WAL_PAGES ? 1 : COMMITS_PER_CHECKPOINT)) this.requestCheckpoint();
     this.settle();
   }
 
@@ -253,10 +262,11 @@ export class SqliteWriter {
     if (module === null) return this.checkpointFailed(), false;
     try {
       const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { module, file: this.db.name } });
-      worker.on('message', (error: string | null) => {
+      worker.on('message', ({ error, log }: { error: string | null; log: number }) => {
         // A busy checkpoint (a long reader) is simply tried again later; anything else hands back to SQLite.
         if (error !== null && !/busy|locked/i.test(error)) return this.checkpointFailed();
         if (error === null) this.workerCheckpoints++;
+        this.walPages = log;
         if (this.checkpointState === 'busy') this.checkpointState = 'idle';
       });
       worker.on('error', () => this.checkpointFailed());
