@@ -98,8 +98,9 @@ export interface SqliteWriterOptions {
 
 /** Commits between two checkpoint requests to the worker (one at a time). */
 const COMMITS_PER_CHECKPOINT = 32;
-/** A WAL this long (pages; SQLite's own threshold) is checkpointed after every commit until it starts over. */
+/** A WAL this long (pages; SQLite's own threshold) is checkpointed every `COMMITS_PER_CHECKPOINT_LONG_WAL` commits until it starts over. */
 const LONG_WAL_PAGES = 1000;
+const COMMITS_PER_CHECKPOINT_LONG_WAL = 4;
 /**
  * While the worker checkpoints, this connection's own automatic checkpoint waits for a much longer WAL
  * (pages; SQLite's default is 1000): a safety net should the worker fall behind.
@@ -241,9 +242,10 @@ export class SqliteWriter {
     }
     for (const q of this.queues) q.commit();
     this.commits++;
-    // A long WAL is checkpointed after every commit until a pass ends between two commits: SQLite then
-    // starts the WAL over at the next write (writing flat out, a pass every 32 commits never lets it).
-    if (++this.commitsSinceCheckpoint >= (this.walPages >= LONG_WAL_PAGES ? 1 : COMMITS_PER_CHECKPOINT)) this.requestCheckpoint();
+    // A long WAL is checkpointed every few commits until a pass ends between two commits: SQLite then starts
+    // the WAL over at the next write (writing flat out, a pass every 32 commits rarely lets it; a pass after
+    // every commit doubles the fsyncs and halved throughput at synchronous=FULL).
+    if (++this.commitsSinceCheckpoint >= (this.walPages >= LONG_WAL_PAGES ? COMMITS_PER_CHECKPOINT_LONG_WAL : COMMITS_PER_CHECKPOINT)) this.requestCheckpoint();
     this.settle();
   }
 
