@@ -69,7 +69,11 @@ interface RunState {
   nodeEvents: Map<string, NodeEvent>;
   results: ResultEvent[];
   resultsTruncated: boolean;
-  snapshots: ProgressSnapshot[];
+  /**
+   * The run's status events as published, oldest first; `definitionVersion` is added to node events when read
+   * (no copy per event). Holds up to twice the cap and is trimmed to the newest `maxSnapshotsPerRun` at once.
+   */
+  snapshots: Array<RunEvent | NodeEvent>;
   live: LiveRun | null;
 }
 
@@ -196,7 +200,16 @@ export class RunTracker implements TrackerCounters {
   /** The newest progress snapshots of a run (at most 200), oldest first, each with `definitionVersion`. */
   history(executionId: string): ProgressSnapshot[] {
     this.drain();
-    return [...(this.runs.get(executionId)?.snapshots ?? [])];
+    const run = this.runs.get(executionId);
+    if (!run) return [];
+    const version = run.summary.definitionVersion;
+    const kept = run.snapshots;
+    const out: ProgressSnapshot[] = [];
+    for (let i = Math.max(0, kept.length - this.o.maxSnapshotsPerRun); i < kept.length; i++) {
+      const e = kept[i]!;
+      out.push(e.type === 'NODE_STATUS' ? { ...e, definitionVersion: version } : e);
+    }
+    return out;
   }
 
   /** A live run's log lines (at most 10,000, oldest dropped); empty once the run left live state. */
@@ -326,13 +339,19 @@ export class RunTracker implements TrackerCounters {
       if (event.error) s.error = event.error;
       if (run.live) this.ended.push({ executionId: s.executionId, at: event.at });
     }
-    for (const o of this.observers) this.notify(() => o.runChanged?.(s, before));
+    for (const o of this.observers) {
+      try {
+        o.runChanged?.(s, before);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   private applyNodeStatus(event: NodeEvent): void {
     const run = this.runs.get(event.executionId);
     if (!run) return;
-    this.snapshot(run, { ...event, definitionVersion: run.summary.definitionVersion });
+    this.snapshot(run, event);
     let node = run.nodes.get(event.nodeId);
     if (!node) {
       node = { nodeId: event.nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } };
@@ -349,8 +368,13 @@ export class RunTracker implements TrackerCounters {
       node.endedAt = event.at;
       if (event.error) node.error = event.error;
     }
-    const n = node;
-    for (const o of this.observers) this.notify(() => o.nodeChanged?.(run.summary, n, before));
+    for (const o of this.observers) {
+      try {
+        o.nodeChanged?.(run.summary, node, before);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   private applyResult(event: ResultEvent): void {
@@ -381,17 +405,11 @@ export class RunTracker implements TrackerCounters {
     }
   }
 
-  private snapshot(run: RunState, snapshot: ProgressSnapshot): void {
-    run.snapshots.push(snapshot);
-    if (run.snapshots.length > this.o.maxSnapshotsPerRun) run.snapshots.shift();
-  }
-
-  private notify(call: () => void): void {
-    try {
-      call();
-    } catch (error) {
-      this.onError(error);
-    }
+  /** Keeps the event; beyond twice the cap the oldest are dropped at once (amortised, no shift per event). */
+  private snapshot(run: RunState, event: RunEvent | NodeEvent): void {
+    const kept = run.snapshots;
+    kept.push(event);
+    if (kept.length >= 2 * this.o.maxSnapshotsPerRun) kept.splice(0, kept.length - this.o.maxSnapshotsPerRun);
   }
 
   /** Moves the session to the most recently active end; evicts beyond `max-sessions`. */
