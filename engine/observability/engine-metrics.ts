@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, type Metric, type MetricValueWithName } from 'prom-client';
+import { Counter, Gauge, Registry, type Metric, type MetricValueWithName } from 'prom-client';
 import { REJECT_REASONS, type RejectReason } from '../../shared/api/scheduler.schema';
 import type { MetricsSnapshot } from '../../shared/api/metrics.schema';
 import type { NodeRunState, RunSummary } from '../../shared/api/runs.schema';
@@ -44,58 +44,75 @@ export const METER_NAMES = {
 const N = METER_NAMES;
 const RUN_LABELS = ['session', 'workflow', 'status'] as const;
 const NODE_LABELS = ['session', 'workflow', 'node', 'status'] as const;
-type NodeLabels = Record<(typeof NODE_LABELS)[number], string>;
-
-/** What one label set of the node meters has recorded: its executions and its durations (per bucket, not cumulative). */
-interface NodeTally {
-  readonly labels: NodeLabels;
-  executions: number;
+/** What one label set has recorded: events counted (a counter) and durations (per bucket, not cumulative). */
+interface Tally {
+  readonly labels: Readonly<Record<string, string>>;
+  events: number;
   buckets: number[];
-  /** Durations observed beyond the last bound. */
-  over: number;
   sum: number;
   count: number;
 }
 
 /**
- * The node meters' tallies, one per (session, workflow, node, status), found through nested maps of the ids
- * (no label object or hash string per node end: prom-client's `inc`/`observe` cost ~2.4 µs per node end, a
- * tenth of a short task). Exported through prom-client at scrape time, in first-recorded order as before.
+ * Tallies of the meters recorded per status change, one per label set, found through nested maps of the
+ * label values (no label object or hash string per record: prom-client's `inc` + `observe` cost ~2.4 µs per
+ * node end, a tenth of a short task). Exported through the prom-client registry when scraped, in
+ * first-recorded order.
  */
-class NodeTallies {
-  private readonly index = new Map<string, Map<string, Map<string, Map<string, NodeTally>>>>();
-  readonly all: NodeTally[] = [];
+class Tallies {
+  private readonly index = new Map<string, unknown>();
+  readonly all: Tally[] = [];
 
-  get(session: string, workflow: string, node: string, status: string): NodeTally {
-    let bySession = this.index.get(session);
-    if (!bySession) this.index.set(session, (bySession = new Map()));
-    let byWorkflow = bySession.get(workflow);
-    if (!byWorkflow) bySession.set(workflow, (byWorkflow = new Map()));
-    let byNode = byWorkflow.get(node);
-    if (!byNode) byWorkflow.set(node, (byNode = new Map()));
-    let tally = byNode.get(status);
+  constructor(private readonly names: readonly string[]) {}
+
+  /** The tally of the label values, given in the order of `names`. */
+  get(...values: string[]): Tally {
+    let map = this.index;
+    const last = values.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = map.get(values[i]!) as Map<string, unknown> | undefined;
+      if (!next) map.set(values[i]!, (next = new Map()));
+      map = next;
+    }
+    let tally = map.get(values[last]!) as Tally | undefined;
     if (!tally) {
-      tally = { labels: { session, workflow, node, status }, executions: 0, buckets: DURATION_BUCKETS.map(() => 0), over: 0, sum: 0, count: 0 };
-      byNode.set(status, tally);
+      const labels: Record<string, string> = {};
+      this.names.forEach((name, i) => (labels[name] = values[i]!));
+      tally = { labels, events: 0, buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      map.set(values[last]!, tally);
       this.all.push(tally);
     }
     return tally;
   }
 
-  observe(tally: NodeTally, seconds: number): void {
+  /** As `Histogram.observe`: the first bucket whose bound is ≥ the value (beyond the last: only sum and count). */
+  observe(tally: Tally, seconds: number): void {
     let i = 0;
     while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]!) i++;
     if (i < DURATION_BUCKETS.length) tally.buckets[i]!++;
-    else tally.over++;
     tally.sum += seconds;
     tally.count++;
   }
+
+  /** A counter of `events` read from the tallies when scraped. */
+  counter(name: string, help: string, registers: Registry[]): void {
+    const all = this.all;
+    new Counter({
+      name, help, labelNames: this.names, registers,
+      collect() {
+        this.reset();
+        for (const t of all) if (t.events > 0) this.inc(t.labels, t.events);
+      },
+    });
+  }
+
+  /** A histogram of the durations read from the tallies when scraped. */
+  histogram(name: string, help: string, registry: Registry): void {
+    // A metric object the registry reads like its own (name, help, type, get/getForPromString).
+    registry.registerMetric(new TalliedHistogram(name, help, this) as unknown as Metric);
+  }
 }
 
-/**
- * `yukta.node.duration` as prom-client's Histogram exports it (same values, labels and order), read from the
- * tallies when scraped.
- */
 interface ExportedMetric {
   name: string;
   help: string;
@@ -104,13 +121,16 @@ interface ExportedMetric {
   aggregator: 'sum';
 }
 
-class NodeDurationMetric {
-  readonly name = N['yukta.node.duration'];
-  readonly help = 'Node duration from RUNNING to its end (yukta.node.duration).';
+/** A histogram exported as prom-client's Histogram exports it (same values, labels and order of samples). */
+class TalliedHistogram {
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
 
-  constructor(private readonly tallies: NodeTallies) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly tallies: Tallies,
+  ) {}
 
   /** As `Histogram.getForPromString`: each sample keeps its label set apart (`sharedLabels`). */
   getForPromString(): Promise<ExportedMetric> {
@@ -126,7 +146,6 @@ class NodeDurationMetric {
   reset(): void {
     for (const t of this.tallies.all) {
       t.buckets.fill(0);
-      t.over = 0;
       t.sum = 0;
       t.count = 0;
     }
@@ -134,10 +153,8 @@ class NodeDurationMetric {
 
   private build(splay: boolean): ExportedMetric {
     const values: Array<MetricValueWithName<string>> = [];
-    const sample = (labels: Record<string, string | number>, value: number, metricName: string, shared: NodeLabels, exemplar: null | undefined) => {
-      const out = splay
-        ? { value, metricName, exemplar, labels: { ...labels, ...shared } }
-        : { labels, sharedLabels: shared, value, metricName, exemplar };
+    const sample = (labels: Record<string, string | number>, value: number, metricName: string, shared: Readonly<Record<string, string>>, exemplar: null | undefined) => {
+      const out = splay ? { value, metricName, exemplar, labels: { ...labels, ...shared } } : { labels, sharedLabels: shared, value, metricName, exemplar };
       values.push(out as unknown as MetricValueWithName<string>);
     };
     const bucket = `${this.name}_bucket`;
@@ -163,27 +180,21 @@ class NodeDurationMetric {
  */
 export class EngineMetrics implements TrackerObserver {
   readonly registry = new Registry();
-  private readonly runsCompleted: Counter<(typeof RUN_LABELS)[number]>;
-  private readonly runDuration: Histogram<(typeof RUN_LABELS)[number]>;
-  private readonly queueWait: Histogram<'session' | 'workflow'>;
-  private readonly nodeTallies = new NodeTallies();
+  /** `yukta.executions.completed` and `yukta.execution.duration`. */
+  private readonly runEnds = new Tallies(RUN_LABELS);
+  /** `yukta.execution.queue.wait`. */
+  private readonly queueWaits = new Tallies(['session', 'workflow']);
+  /** `yukta.node.executions` and `yukta.node.duration`. */
+  private readonly nodeEnds = new Tallies(NODE_LABELS);
   private readonly nodeRetries: Counter<'session' | 'workflow' | 'node'>;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
-    this.runsCompleted = new Counter({ name: N['yukta.executions.completed'], help: 'Runs ended, by final status (yukta.executions.completed).', labelNames: RUN_LABELS, registers });
-    this.runDuration = new Histogram({ name: N['yukta.execution.duration'], help: 'Run duration from RUNNING to its end (yukta.execution.duration).', labelNames: RUN_LABELS, buckets: DURATION_BUCKETS, registers });
-    this.queueWait = new Histogram({ name: N['yukta.execution.queue.wait'], help: 'Time a run waited for its slot (yukta.execution.queue.wait).', labelNames: ['session', 'workflow'], buckets: DURATION_BUCKETS, registers });
-    const tallies = this.nodeTallies;
-    new Counter({
-      name: N['yukta.node.executions'], help: 'Node executions at their terminal status (yukta.node.executions).', labelNames: NODE_LABELS, registers,
-      collect() {
-        this.reset();
-        for (const t of tallies.all) if (t.executions > 0) this.inc(t.labels, t.executions);
-      },
-    });
-    // A metric object the registry reads like its own (name, help, type, get/getForPromString).
-    this.registry.registerMetric(new NodeDurationMetric(tallies) as unknown as Metric);
+    this.runEnds.counter(N['yukta.executions.completed'], 'Runs ended, by final status (yukta.executions.completed).', registers);
+    this.runEnds.histogram(N['yukta.execution.duration'], 'Run duration from RUNNING to its end (yukta.execution.duration).', this.registry);
+    this.queueWaits.histogram(N['yukta.execution.queue.wait'], 'Time a run waited for its slot (yukta.execution.queue.wait).', this.registry);
+    this.nodeEnds.counter(N['yukta.node.executions'], 'Node executions at their terminal status (yukta.node.executions).', registers);
+    this.nodeEnds.histogram(N['yukta.node.duration'], 'Node duration from RUNNING to its end (yukta.node.duration).', this.registry);
     this.nodeRetries = new Counter({ name: N['yukta.node.retries'], help: 'Attempts retried, counted when the node ends (yukta.node.retries).', labelNames: ['session', 'workflow', 'node'], registers });
     this.registerScraped(registers);
   }
@@ -238,21 +249,21 @@ export class EngineMetrics implements TrackerObserver {
   runChanged(run: Readonly<RunSummary>, before: Status): void {
     const status = run.status;
     if (status === 'RUNNING' && run.startedAt !== undefined) {
-      this.queueWait.observe({ session: run.session, workflow: run.workflowId }, Math.max(0, run.startedAt - run.createdAt) / 1000);
+      this.queueWaits.observe(this.queueWaits.get(run.session, run.workflowId), Math.max(0, run.startedAt - run.createdAt) / 1000);
       return;
     }
     if (!isTerminal(status) || isTerminal(before)) return;
-    const labels = { session: run.session, workflow: run.workflowId, status };
-    this.runsCompleted.inc(labels);
-    if (run.startedAt !== undefined && run.endedAt !== undefined) this.runDuration.observe(labels, Math.max(0, run.endedAt - run.startedAt) / 1000);
+    const tally = this.runEnds.get(run.session, run.workflowId, status);
+    tally.events++;
+    if (run.startedAt !== undefined && run.endedAt !== undefined) this.runEnds.observe(tally, Math.max(0, run.endedAt - run.startedAt) / 1000);
   }
 
   nodeChanged(run: Readonly<RunSummary>, node: Readonly<NodeRunState>, before: Status): void {
     const status = node.status;
     if (!isTerminal(status) || isTerminal(before)) return;
-    const tally = this.nodeTallies.get(run.session, run.workflowId, node.nodeId, status);
-    tally.executions++;
-    if (node.startedAt !== undefined && node.endedAt !== undefined) this.nodeTallies.observe(tally, Math.max(0, node.endedAt - node.startedAt) / 1000);
+    const tally = this.nodeEnds.get(run.session, run.workflowId, node.nodeId, status);
+    tally.events++;
+    if (node.startedAt !== undefined && node.endedAt !== undefined) this.nodeEnds.observe(tally, Math.max(0, node.endedAt - node.startedAt) / 1000);
     const retried = node.counts.retried ?? 0;
     if (retried > 0) this.nodeRetries.inc({ session: run.session, workflow: run.workflowId, node: node.nodeId }, retried);
   }
