@@ -1,10 +1,12 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { register as globalRegistry } from 'prom-client';
+import { Counter, Histogram, Registry, register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { chain, harness, processor, recorder } from '../test-support/engine-harness';
 import { RunTracker } from '../tracker/run-tracker';
-import { EngineMetrics, type MetricsSources } from './engine-metrics';
+import type { RunSummary } from '../../shared/api/runs.schema';
+import type { Status } from '../../shared/status/status';
+import { DURATION_BUCKETS, EngineMetrics, type MetricsSources } from './engine-metrics';
 import { RunTracing } from './run-tracing';
 
 /** `name{labels} value` lines of the Prometheus text whose name and labels include the given parts. */
@@ -100,6 +102,44 @@ describe('OBS-04 metrics', () => {
     expect(sample(text, 'yukta_executions_completed_total', 'workflow="bad"', 'status="FAILURE"')).toBe(1);
     expect(sample(text, 'yukta_node_executions_total', 'node="b"', 'status="FAILURE"')).toBe(1);
     expect((await h.engine.metrics.snapshot(0)).runs.failed).toBe(1);
+  });
+
+  it('exports run and node meters as prom-client meters fed the same records would (text and JSON)', async () => {
+    const sources: MetricsSources = {
+      tracker: () => ({ queueDepth: 0, droppedLogs: 0, droppedState: 0, logAppendFailed: { node: 0, run: 0 } }),
+      scheduler: () => ({ running: 0, queued: 0, rejected: { shutdown: 0, limit: 0, queue_full: 0, workflow_queue_full: 0, queue_timeout: 0, not_leader: 0 } }),
+      checkpoints: () => ({ bytes: 0, errors: 0 }),
+      edgeDrops: () => new Map(),
+      supervisorDrops: () => 0,
+    };
+    const metrics = new EngineMetrics(sources);
+    const reference = new Registry();
+    const registers = [reference];
+    // Registered in the engine's order.
+    const runsCompleted = new Counter({ name: 'yukta_executions_completed_total', help: 'Runs ended, by final status (yukta.executions.completed).', labelNames: ['session', 'workflow', 'status'], registers });
+    const runDuration = new Histogram({ name: 'yukta_execution_duration_seconds', help: 'Run duration from RUNNING to its end (yukta.execution.duration).', labelNames: ['session', 'workflow', 'status'], buckets: DURATION_BUCKETS, registers });
+    const nodeExecutions = new Counter({ name: 'yukta_node_executions_total', help: 'Node executions at their terminal status (yukta.node.executions).', labelNames: ['session', 'workflow', 'node', 'status'], registers });
+    const nodeDuration = new Histogram({ name: 'yukta_node_duration_seconds', help: 'Node duration from RUNNING to its end (yukta.node.duration).', labelNames: ['session', 'workflow', 'node', 'status'], buckets: DURATION_BUCKETS, registers });
+    const run = (session: string, workflowId: string, status: Status, startedAt?: number, endedAt?: number): RunSummary => ({ executionId: 'e', session, workflowId, definitionVersion: 'v', status, createdAt: 0, startedAt, endedAt });
+    // Durations on bounds, between them, past the last one, and none at all.
+    const nodes: Array<[string, string, string, Status, number, number]> = [['s1', 'w1', 'a', 'SUCCESS', 0, 5], ['s1', 'w1', 'b', 'FAILURE', 10, 11], ['s2', 'w1', 'a', 'SUCCESS', 0, 7_000_000], ['s1', 'w1', 'a', 'SUCCESS', 0, 1000], ['s1', 'w2', 'a', 'SUCCESS', 3, 3]];
+    for (const [session, workflow, node, status, startedAt, endedAt] of nodes) {
+      metrics.nodeChanged(run(session, workflow, 'RUNNING'), { nodeId: node, status, startedAt, endedAt, counts: { received: 1, emitted: 1 } }, 'RUNNING');
+      const labels = { session, workflow, node, status };
+      nodeExecutions.inc(labels);
+      nodeDuration.observe(labels, (endedAt - startedAt) / 1000);
+    }
+    const runs: Array<[string, string, Status, number, number]> = [['s1', 'w1', 'SUCCESS', 0, 2500], ['s1', 'w1', 'FAILURE', 1, 2], ['s1', 'w1', 'SUCCESS', 0, 40]];
+    for (const [session, workflow, status, startedAt, endedAt] of runs) {
+      metrics.runChanged(run(session, workflow, status, startedAt, endedAt), 'RUNNING');
+      runsCompleted.inc({ session, workflow, status });
+      runDuration.observe({ session, workflow, status }, (endedAt - startedAt) / 1000);
+    }
+    const lines = (text: string, names: string[]) => text.split('\n').filter((l) => names.some((n) => l.includes(n)));
+    const names = ['yukta_node_executions_total', 'yukta_node_duration_seconds', 'yukta_executions_completed_total', 'yukta_execution_duration_seconds'];
+    expect(lines(await metrics.text(), names)).toEqual(lines(await reference.metrics(), names));
+    const json = async (registry: Registry) => (await registry.getMetricsAsJSON()).filter((m) => names.includes(m.name));
+    expect(await json(metrics.registry)).toEqual(await json(reference));
   });
 
   it('reads edge drops, checkpoint bytes and errors, dropped events and failed log writes when scraped', async () => {

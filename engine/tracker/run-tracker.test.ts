@@ -50,6 +50,20 @@ describe('OBS-01 tracker and live progress', () => {
     expect(history.at(-1)).toMatchObject({ counts: { received: 300 } });
   });
 
+  it('history stays the newest 200, oldest first, across many more status events', () => {
+    const f = feed();
+    f.run('r1', 'PENDING', { nodeIds: ['a'] });
+    f.run('r1', 'RUNNING');
+    for (let i = 1; i <= 1003; i++) {
+      f.node('r1', 'a', 'RUNNING', i);
+      if (i % 401 === 0) expect(f.tracker.history('r1').at(-1)).toMatchObject({ counts: { received: i } });
+    }
+    const history = f.tracker.history('r1');
+    expect(history).toHaveLength(200);
+    expect(history.map((s) => (s.type === 'NODE_STATUS' ? s.counts.received : -1))).toEqual(Array.from({ length: 200 }, (_, k) => 804 + k));
+    expect(history.every((s) => s.definitionVersion === 'v-abc')).toBe(true);
+  });
+
   it('keeps history for the newest maxRuns runs, never dropping one still running', () => {
     const f = feed({ maxRuns: 2 });
     f.run('live', 'RUNNING');
