@@ -152,6 +152,18 @@ describe('DEF-01 WorkflowDiff properties', () => {
     );
   });
 
+  it('a config key named __proto__ is an own key: removed, added and compared like any other (found by the property above)', () => {
+    const withKey = JSON.parse('{"workflowId":"w","nodes":[{"nodeId":"c","type":"API_TRIGGER","config":{"mode":{"__proto__":""}}}],"edges":[]}') as WorkflowDefinition;
+    const without = JSON.parse('{"workflowId":"w","nodes":[{"nodeId":"c","type":"API_TRIGGER","config":{"mode":{}}}],"edges":[]}') as WorkflowDefinition;
+    const removed = JSON.parse(JSON.stringify(diffWorkflows(withKey, without))) as WorkflowDiff;
+    expect(normalized(applyWorkflowDiff(withKey, removed))).toEqual(normalized(without));
+    const added = JSON.parse(JSON.stringify(diffWorkflows(without, withKey))) as WorkflowDiff;
+    expect(Object.hasOwn((applyWorkflowDiff(without, added).nodes[0]!.config as { mode: object }).mode, '__proto__')).toBe(true);
+    expect(isEmptyDiff(diffWorkflows(without, structuredClone(without)))).toBe(true);
+    expect(sameJson(withKey, without)).toBe(false);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+
   it('a diff is empty exactly when the graphs are equal up to order', () => {
     fc.assert(
       fc.property(workflow, workflow, (a, b) => {

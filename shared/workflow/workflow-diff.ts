@@ -124,7 +124,7 @@ function nodeChanges(before: NodeDefinition, after: NodeDefinition): ValueChange
 /** Walks plain objects key by key; anything else differing is one change at `path`. */
 function compareValues(before: Json, after: Json, path: string[], out: ValueChange[]): void {
   if (isPlainObject(before) && isPlainObject(after)) {
-    for (const key of unionKeys(before, after)) compareValues(before[key], after[key], [...path, key], out);
+    for (const key of unionKeys(before, after)) compareValues(own(before, key), own(after, key), [...path, key], out);
     return;
   }
   if (sameJson(before, after)) return;
@@ -137,8 +137,8 @@ function compareValues(before: Json, after: Json, path: string[], out: ValueChan
 function applyChange(node: JsonObject, change: ValueChange): void {
   let target = node;
   for (const segment of change.path.slice(0, -1)) {
-    if (!isPlainObject(target[segment])) setOwn(target, segment, {});
-    target = target[segment] as JsonObject;
+    if (!isPlainObject(own(target, segment))) setOwn(target, segment, {});
+    target = own(target, segment) as JsonObject;
   }
   const last = change.path[change.path.length - 1]!;
   if (change.after === undefined) delete target[last];
@@ -181,7 +181,7 @@ function byId(nodes: readonly NodeDefinition[]): Map<string, NodeDefinition> {
 }
 
 function unionKeys(a: JsonObject, b: JsonObject): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== undefined || b[k] !== undefined).sort();
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => own(a, k) !== undefined || own(b, k) !== undefined).sort();
 }
 
 function isPlainObject(value: Json): value is JsonObject {
@@ -196,7 +196,12 @@ export function sameJson(a: Json, b: Json): boolean {
   }
   if (!isPlainObject(a) || !isPlainObject(b)) return false;
   const keys = unionKeys(a, b);
-  return keys.every((k) => sameJson(a[k], b[k]));
+  return keys.every((k) => sameJson(own(a, k), own(b, k)));
+}
+
+/** An own property only: `{}['__proto__']` is Object.prototype, not an absent key (a config may name `__proto__`). */
+function own(target: JsonObject, key: string): Json {
+  return Object.hasOwn(target, key) ? target[key] : undefined;
 }
 
 /** Sets an own property, also for a key like `__proto__` that plain assignment would not store. */
