@@ -138,6 +138,20 @@ export class CronTriggers {
     }));
   }
 
+  /** The armed schedules (optionally of one session / workflow), each with the newest fire it handled (`triggers.list`). */
+  view(filter: { session?: string | undefined; workflowId?: string | undefined } = {}): Array<CronTriggerView & { lastFire?: Omit<CronFire, 'session' | 'workflowId' | 'nodeId'> }> {
+    const last = new Map<string, CronFire>();
+    for (const fire of this.fires) last.set(`${fire.session}\u0000${fire.workflowId}\u0000${fire.nodeId}`, fire);
+    return this.list()
+      .filter((t) => (filter.session === undefined || t.session === filter.session) && (filter.workflowId === undefined || t.workflowId === filter.workflowId))
+      .map((t) => {
+        const fire = last.get(`${t.session}\u0000${t.workflowId}\u0000${t.nodeId}`);
+        if (!fire) return t;
+        const { session: _s, workflowId: _w, nodeId: _n, ...lastFire } = fire;
+        return { ...t, lastFire };
+      });
+  }
+
   /** The newest handled fires, oldest first. */
   history(): readonly CronFire[] {
     return this.fires;

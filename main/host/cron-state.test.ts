@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../engine/index';
+import { createStudioClient } from '../../shared/api/client';
+import { createMemoryTransport } from './memory-transport';
 import { tempDataDir } from './host-test-support';
-import { StudioHost, TRIGGERS_FILE } from './studio-host';
+import { LOCAL_UI_CALLER, StudioHost, TRIGGERS_FILE } from './studio-host';
 
 const HOURLY = {
   workflowId: 'hourly',
@@ -44,6 +46,15 @@ describe('EXT-01 CRON_TRIGGER: the host keeps the last fires in the data folder'
     await second.clock.advanceAsync(0);
     const fires = second.host.engine.triggers.history();
     expect(fires.map((f) => [f.workflowId, f.outcome, new Date(f.scheduledAt).toISOString()])).toEqual([['hourly', 'STARTED', '2026-01-01T04:00:00.000Z']]);
+
+    // triggers.list: the armed schedule, its next fire and the newest fire it handled.
+    const api = createStudioClient(createMemoryTransport(second.host, LOCAL_UI_CALLER));
+    const [listed, ...more] = await api['triggers.list']({});
+    expect(more).toEqual([]);
+    expect(listed).toMatchObject({ session: 'default', workflowId: 'hourly', nodeId: 'cron', expression: '0 * * * *', timezone: 'UTC', missedFires: 'RUN_ONCE', nextFireAt: Date.parse('2026-01-01T05:00:00Z') });
+    expect(listed!.lastFire).toMatchObject({ outcome: 'STARTED', scheduledAt: Date.parse('2026-01-01T04:00:00Z'), missed: 3, executionId: fires[0]!.executionId });
+    expect(await api['triggers.list']({ session: 'other' })).toEqual([]);
+    expect(await api['triggers.list']({ workflowId: 'hourly' })).toHaveLength(1);
   });
 
   it('the memory store keeps no trigger file', async () => {

@@ -34,6 +34,7 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
     'metrics.get': async () => engine.metrics.snapshot(engine.clock.now()),
+    'triggers.list': async ({ session, workflowId }) => engine.triggers.view({ session, workflowId }),
     ...createControlHandlers(engine),
     ...createSecurityHandlers(security),
   };

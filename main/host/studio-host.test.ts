@@ -45,7 +45,7 @@ describe('StudioApi contract over the in-memory transport pair', () => {
       'scheduler.get', 'scheduler.setLimits',
       'secrets.delete', 'secrets.list', 'secrets.set',
       'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename',
-      'signals.send', 'supervisors.getRules', 'supervisors.list', 'supervisors.setRules',
+      'signals.send', 'supervisors.getRules', 'supervisors.list', 'supervisors.setRules', 'triggers.list',
       'workflows.delete', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save', 'workflows.validate', 'workflows.versions',
     ]);
     for (const name of OPERATION_NAMES) {

@@ -102,6 +102,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
       if (!run) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`);
       return run;
     }),
+    'triggers.list': vi.fn(async () => []),
     'runs.resume': vi.fn(async ({ executionId }) => {
       throw new StudioApiError('CONFLICT', `run "${executionId}" was not interrupted by a crash`, 'executionId');
     }),

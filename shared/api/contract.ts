@@ -10,6 +10,7 @@ import type { Role } from './roles';
 import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
+import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
@@ -189,6 +190,13 @@ export const STUDIO_API = {
     output: MetricsSnapshot,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/metrics' },
+  }),
+  'triggers.list': op({
+    summary: 'List the armed CRON_TRIGGER schedules (EXT-01) with their next fire time and the newest fire each handled.',
+    input: TriggersQuery,
+    output: z.array(CronTriggerInfo),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/triggers' },
   }),
   'scheduler.setLimits': op({
     summary: 'Change scheduler limits live (caps, on-limit, queue capacity and timeout); applied at once and recorded.',

@@ -32,6 +32,7 @@ export const SESSION_SCOPE: { readonly [K in OperationName]?: SessionScope } = {
   'runs.list': LIST,
   'sessions.list': LIST,
   'approvals.list': LIST,
+  'triggers.list': LIST,
   'workflows.get': SESSION,
   'workflows.save': SESSION,
   'workflows.versions': SESSION,
