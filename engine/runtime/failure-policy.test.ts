@@ -32,6 +32,11 @@ describe('ENG-04 failure policy', () => {
     expect(attempts).toEqual([1, 2, 3]);
     expect(rec.seen).toEqual([{ x: 1 }]);
     expect(h.engine.getRun(id).nodes.find((n) => n.nodeId === 'f')?.counts.retried).toBe(2);
+    // NODE_STATUS reports the attempt running now while a message is retried (STU-03 shows it), then none.
+    const statuses = h.events.flatMap((e) => (e.type === 'NODE_STATUS' && e.nodeId === 'f' ? [e] : []));
+    expect(statuses.flatMap((e) => (e.attempt === undefined ? [] : [e.attempt]))).toEqual([2, 3]);
+    expect(statuses.at(-1)).toMatchObject({ status: 'SUCCESS' });
+    expect(statuses.at(-1)?.attempt).toBeUndefined();
   });
 
   it('never retries BadInputError', async () => {

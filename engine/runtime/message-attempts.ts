@@ -19,6 +19,7 @@ export async function runWithPolicy(stage: NodeStage, message: Message): Promise
     const attemptMessage: Message = { ...message, headers: { ...message.headers, attempt } };
     try {
       const outputs = await runAttempt(stage, attemptMessage, attempt);
+      if (attempt > 1) stage.attemptsEnded();
       if (stage.node.kind === 'terminal') stage.publishResult(attemptMessage);
       for (const out of outputs) {
         const pending = stage.send(out, message);
@@ -28,12 +29,13 @@ export async function runWithPolicy(stage: NodeStage, message: Message): Promise
     } catch (error) {
       if (stage.stopped() || error instanceof RunAbortedError) throw error;
       if (attempt < policy.maxAttempts && isRetryable(policy, error)) {
-        stage.countRetry();
+        stage.countRetry(attempt + 1);
         const delay = backoffDelay(policy, attempt + 1, stage.runRandom);
         stage.ctx.log.warn(`attempt ${attempt} of ${policy.maxAttempts} failed (${describe(error)}); retrying in ${delay} ms`);
         await stage.guard(stage.timers.sleep(delay, stage.ctx.signal));
         continue;
       }
+      if (attempt > 1) stage.attemptsEnded();
       await messageFailed(stage, message, error);
       return;
     }

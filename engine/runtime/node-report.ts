@@ -13,6 +13,8 @@ export class NodeReport {
   status: Status = 'PENDING';
   readonly counts: Required<NodeCounts> = { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 };
   private lastProgressAt = 0;
+  /** The attempt running now (ENG-04); reported while above 1. */
+  private attempt = 1;
 
   constructor(
     private readonly executionId: string,
@@ -26,6 +28,17 @@ export class NodeReport {
   /** Reports that a message is now held at the node's valve (its id), or that it moved on (null). */
   held(messageId: string | null): void {
     this.send(undefined, messageId);
+  }
+
+  /** A message is tried again: reports its next attempt at once (retries are rare and backed off). */
+  retrying(attempt: number): void {
+    this.attempt = attempt;
+    this.send(undefined);
+  }
+
+  /** A message's attempts ended (it succeeded or failed for good): later events report no attempt. */
+  attemptsEnded(): void {
+    this.attempt = 1;
   }
 
   set(next: Status, error?: ErrorInfo): void {
@@ -53,6 +66,7 @@ export class NodeReport {
     if (error) event.error = error;
     if (held !== undefined) event.held = held;
     if (this.buffer) event.buffer = this.buffer();
+    if (this.attempt > 1) event.attempt = this.attempt;
     this.emit(event);
   }
 }

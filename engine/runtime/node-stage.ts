@@ -421,8 +421,15 @@ export class NodeStage implements ContextHost {
     this.report.counts.failed++;
   }
 
-  countRetry(): void {
+  /** A failed attempt will be tried again as attempt `next` (ENG-04): counted and reported. */
+  countRetry(next: number): void {
     this.report.counts.retried++;
+    this.report.retrying(next);
+  }
+
+  /** A retried message's attempts ended; its node no longer reports an attempt. */
+  attemptsEnded(): void {
+    this.report.attemptsEnded();
   }
 
   private dropped(): void {

@@ -44,6 +44,17 @@ describe('OBS-01 live status store (narrow per-node updates)', () => {
     expect(useLive.getState().nodes['a']).toEqual({ status: 'SUCCESS', counts: counts(3, 3) });
   });
 
+  it('STU-03 the attempt running now: set by a NODE_STATUS that carries it, cleared by one without it, kept by a snapshot', () => {
+    const first = mergeNodeStates({}, [{ nodeId: 'a', status: 'RUNNING', counts: counts(1), attempt: 2 }]);
+    expect(first['a']?.attempt).toBe(2);
+    const snapshot = mergeNodeStates(first, [{ nodeId: 'a', status: 'RUNNING', counts: counts(1) }]);
+    expect(snapshot).toBe(first);
+    const next = mergeNodeStates(first, [{ nodeId: 'a', status: 'RUNNING', counts: counts(1), attempt: 3 }]);
+    expect(next['a']?.attempt).toBe(3);
+    const done = mergeNodeStates(next, [{ nodeId: 'a', status: 'SUCCESS', counts: counts(1, 1), attempt: null }]);
+    expect(done['a']).toEqual({ status: 'SUCCESS', counts: counts(1, 1) });
+  });
+
   it('ignores updates of a run that is not shown', () => {
     const useLive = createLiveStore();
     useLive.getState().show('run-2');

@@ -18,6 +18,8 @@ export interface LiveNodeState {
   /** The id of the message held at the node's valve (breakpoint, pause, step), if any. */
   held?: string | null;
   buffer?: BufferFill;
+  /** The attempt running now for a message being retried (ENG-04), while above 1. */
+  attempt?: number;
 }
 
 /** What one event or snapshot says about a node; absent fields leave the known value alone. */
@@ -31,6 +33,8 @@ export interface LiveNodeUpdate {
   endedAt?: number;
   held?: string | null;
   buffer?: BufferFill;
+  /** From a NODE_STATUS event: the attempt running now, or null for none; absent (a snapshot): unchanged. */
+  attempt?: number | null;
 }
 
 /**
@@ -113,12 +117,14 @@ function mergeNode(prev: LiveNodeState | undefined, u: LiveNodeUpdate): LiveNode
   const endedAt = prev?.endedAt ?? u.endedAt ?? (isTerminal(status) ? u.at : undefined);
   const held = u.held !== undefined ? u.held : prev?.held;
   const buffer = u.buffer && !(prev?.buffer && sameBuffer(prev.buffer, u.buffer)) ? { used: u.buffer.used, size: u.buffer.size } : prev?.buffer;
-  if (prev && status === prev.status && counts === prev.counts && startedAt === prev.startedAt && endedAt === prev.endedAt && held === prev.held && buffer === prev.buffer) return prev;
+  const attempt = u.attempt !== undefined ? (u.attempt ?? undefined) : prev?.attempt;
+  if (prev && status === prev.status && counts === prev.counts && startedAt === prev.startedAt && endedAt === prev.endedAt && held === prev.held && buffer === prev.buffer && attempt === prev.attempt) return prev;
   const next: LiveNodeState = { status, counts };
   if (startedAt !== undefined) next.startedAt = startedAt;
   if (endedAt !== undefined) next.endedAt = endedAt;
   if (held !== undefined) next.held = held;
   if (buffer !== undefined) next.buffer = buffer;
+  if (attempt !== undefined) next.attempt = attempt;
   return next;
 }
 

@@ -50,6 +50,8 @@ export const NodeStatusEvent = z.object({
   held: z.string().nullable().optional(),
   /** The node's input buffer as the event was made (ENG-01): messages waiting and its capacity. */
   buffer: z.object({ used: z.number().int(), size: z.number().int() }).optional(),
+  /** The attempt running now for a message being retried (ENG-04: 2, 3, …); absent while first attempts run. */
+  attempt: z.number().int().optional(),
 });
 
 /** A message that reached a terminal node (OBS-03). */

@@ -37,6 +37,7 @@ function NodeFigures({ live }: { live: LiveNodeState }) {
         {counts.received} received · {counts.emitted} emitted
         {counts.failed ? ` · ${counts.failed} failed` : ''}
         {counts.retried ? ` · ${counts.retried} retried (attempts beyond the first)` : ''}
+        {live.attempt ? ` · attempt ${live.attempt} running` : ''}
         {counts.dropped ? ` · ${counts.dropped} dropped by the edge buffer` : ''}
       </span>
       <span className="muted" data-testid="inspector-timing">

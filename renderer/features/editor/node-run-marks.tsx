@@ -47,6 +47,7 @@ export const NodeRunFigures = memo(function NodeRunFigures({ id }: { id: string 
       <span className="studio-node-extra">
         {counts.failed ? <span className="is-error">{counts.failed} failed</span> : null}
         {counts.retried ? <span title="attempts retried (beyond each message's first)">↻ {counts.retried}</span> : null}
+        {live.attempt ? <span className="is-warning" title="the attempt running now for a message being retried" data-testid={`node-attempt-${id}`}>try {live.attempt}</span> : null}
         {duration !== null && <span title="time from start to end">{formatShort(duration)}</span>}
         {buffer && (
           <span className="node-buffer" title={`input buffer ${buffer.used} / ${buffer.size}`} data-testid={`node-buffer-${id}`} role="meter" aria-valuemin={0} aria-valuemax={buffer.size} aria-valuenow={buffer.used} aria-label="Input buffer">

@@ -90,6 +90,7 @@ function nodeUpdateOf(event: Extract<StudioEvent, { type: 'NODE_STATUS' }>): Liv
   const update: LiveNodeUpdate = { nodeId: event.nodeId, status: event.status, counts: event.counts, at: event.at };
   if (event.held !== undefined) update.held = event.held;
   if (event.buffer !== undefined) update.buffer = event.buffer;
+  update.attempt = event.attempt ?? null;
   return update;
 }
 
