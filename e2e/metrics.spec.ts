@@ -1,26 +1,13 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { seedWorkflow as seedNodes, uniqueId } from './debug-helpers';
 import { StudioPage } from './studio-page';
 
-function uniqueId(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
 /** trigger → print: a run that ends at once. */
-async function seedWorkflow(request: APIRequestContext, workflowId: string): Promise<void> {
-  const response = await request.post('/api/workflows', {
-    data: {
-      session: 'default',
-      definition: {
-        workflowId,
-        nodes: [
-          { nodeId: 'start', type: 'API_TRIGGER', config: {}, position: { x: 0, y: 0 } },
-          { nodeId: 'print', type: 'CONSOLE_TERMINAL', config: {}, position: { x: 260, y: 0 } },
-        ],
-        edges: [{ source: 'start', target: 'print', sourcePort: 'out' }],
-      },
-    },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
+function seedWorkflow(request: APIRequestContext, workflowId: string): Promise<void> {
+  return seedNodes(request, workflowId, [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+  ]);
 }
 
 test('OBS-04: the Metrics tab counts a run started from the studio, live; GET /metrics has it by workflow', async ({ page, request }) => {

@@ -1,30 +1,14 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { seedWorkflow as seedNodes, uniqueId } from './debug-helpers';
 import { StudioPage } from './studio-page';
 
-function uniqueId(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
 /** trigger → wait (`payload.waitMs`) → print: runs stay RUNNING as long as the payload says (real clock). */
-async function seedWorkflow(request: APIRequestContext, workflowId: string): Promise<void> {
-  const response = await request.post('/api/workflows', {
-    data: {
-      session: 'default',
-      definition: {
-        workflowId,
-        nodes: [
-          { nodeId: 'start', type: 'API_TRIGGER', config: {}, position: { x: 0, y: 0 } },
-          { nodeId: 'wait', type: 'DELAY', config: { ms: '${payload.waitMs:int}' }, position: { x: 260, y: 0 } },
-          { nodeId: 'print', type: 'CONSOLE_TERMINAL', config: {}, position: { x: 520, y: 0 } },
-        ],
-        edges: [
-          { source: 'start', target: 'wait', sourcePort: 'out' },
-          { source: 'wait', target: 'print', sourcePort: 'out' },
-        ],
-      },
-    },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
+function seedWorkflow(request: APIRequestContext, workflowId: string): Promise<void> {
+  return seedNodes(request, workflowId, [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'wait', type: 'DELAY', config: { ms: '${payload.waitMs:int}' } },
+    { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+  ]);
 }
 
 async function setLimitInPanel(page: Page, maxConcurrent: number): Promise<void> {
