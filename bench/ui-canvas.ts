@@ -4,39 +4,18 @@
 // the pane (a requestAnimationFrame counter in the page). Targets (STU-01): load < 1.5 s, ≥ 50 fps.
 // Needs the built renderer (npx vite build --config renderer/vite.config.ts) and /usr/bin/chromium.
 // Run: npx tsx bench/ui-canvas.ts [--port 4337] [--loads 3] [--pan-ms 3000]
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { argNumber } from './lib';
+import { CHROMIUM_ARGS, ROOT, startServer, stopServer } from './serve-process';
 import { bigWorkflow } from './ui-canvas-workflow';
 
 const PORT = argNumber('port', 4337);
 const LOADS = argNumber('loads', 3);
 const PAN_MS = argNumber('pan-ms', 3000);
 const BASE = `http://127.0.0.1:${PORT}`;
-const ROOT = resolve(import.meta.dirname, '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-async function startServer(dataDir: string): Promise<ChildProcess> {
-  // Its own process group, so stopping it also stops the tsx child that holds the port.
-  const server = spawn('npx', ['tsx', 'main/cli/index.ts', 'serve', '--port', String(PORT), '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/node-types`)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  stopServer(server);
-  throw new Error(`yukta serve did not answer on port ${PORT}`);
-}
-
-function stopServer(server: ChildProcess): void {
-  if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
-}
 
 async function save(definition: unknown): Promise<void> {
   const response = await fetch(`${BASE}/api/workflows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: 'default', definition }) });
@@ -126,8 +105,8 @@ async function measureCase(browser: Browser, workflowId: string) {
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'dist/renderer/index.html'))) throw new Error('build the renderer first: npx vite build --config renderer/vite.config.ts');
   const dataDir = mkdtempSync(join(tmpdir(), 'yukta-bench-ui-'));
-  const server = await startServer(dataDir);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const server = await startServer(PORT, dataDir);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     await save({ workflowId: 'bench-empty', nodes: [], edges: [] });
     await save(bigWorkflow());

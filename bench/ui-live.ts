@@ -10,12 +10,12 @@
 // ten repeats what its node already showed (no change): neither may re-render a node.
 // Needs the built renderer (npm run build:renderer) and /usr/bin/chromium.
 // Run: npx tsx bench/ui-live.ts [--port 4348] [--seconds 10] [--rate 1000] [--zoom-in [--zoom-steps 12]] [--profile] [--reduced-motion]
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { argNumber } from './lib';
+import { CHROMIUM_ARGS, ROOT, startServer, stopServer } from './serve-process';
 import { bigWorkflow } from './ui-canvas-workflow';
 
 const PORT = argNumber('port', 4348);
@@ -27,31 +27,10 @@ const ZOOM_STEPS = argNumber('zoom-steps', 12);
 const PROFILE = process.argv.includes('--profile');
 const REDUCED_MOTION = process.argv.includes('--reduced-motion');
 const BASE = `http://127.0.0.1:${PORT}`;
-const ROOT = resolve(import.meta.dirname, '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const WORKFLOW_ID = 'bench-live';
 const RUN_ID = 'bench-live-run';
 /** Nodes that receive no event (the last 100 of the 500): they must not re-render. */
 const QUIET_NODES = 100;
-
-async function startServer(dataDir: string): Promise<ChildProcess> {
-  // Its own process group, so stopping it also stops the tsx child that holds the port.
-  const server = spawn('npx', ['tsx', 'main/cli/index.ts', 'serve', '--port', String(PORT), '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/node-types`)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  stopServer(server);
-  throw new Error(`yukta serve did not answer on port ${PORT}`);
-}
-
-function stopServer(server: ChildProcess): void {
-  if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
-}
 
 async function save(definition: unknown): Promise<{ version: string }> {
   const response = await fetch(`${BASE}/api/workflows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: 'default', definition }) });
@@ -228,8 +207,8 @@ async function fakeRun(page: Page, version: string, nodeIds: string[]): Promise<
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'dist/renderer/index.html'))) throw new Error('build the renderer first: npm run build:renderer');
   const dataDir = mkdtempSync(join(tmpdir(), 'yukta-bench-live-'));
-  const server = await startServer(dataDir);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const server = await startServer(PORT, dataDir);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const workflow = bigWorkflow(WORKFLOW_ID);
     const nodeIds = (workflow.nodes as Array<{ nodeId: string }>).map((n) => n.nodeId);
