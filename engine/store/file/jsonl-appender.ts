@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+import { WriteRetry } from '../write-retry';
 import type { AppendFile, LogFileSystem } from './log-file-system';
 
 export interface JsonlAppenderOptions {
@@ -35,7 +36,7 @@ export class JsonlAppender {
   private waiters: Waiter[] = [];
   private running: Promise<void> | null = null;
   private rewrite: (() => string) | null = null;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly retry = new WriteRetry(() => this.schedule());
   private file: AppendFile | null = null;
   private size: number;
   private closed = false;
@@ -75,7 +76,7 @@ export class JsonlAppender {
       await this.flush();
     } finally {
       this.closed = true;
-      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retry.cancel();
       await this.running;
       await this.file?.close();
       this.file = null;
@@ -173,12 +174,6 @@ export class JsonlAppender {
     this.waiters = [];
     for (const w of waiters) w.reject(error);
     this.options.onError?.(error);
-    if (this.retryTimer === null && !this.closed) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = null;
-        this.schedule();
-      }, this.options.retryMs ?? 1000);
-      this.retryTimer.unref?.();
-    }
+    if (!this.closed) this.retry.arm(this.options.retryMs ?? 1000);
   }
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+import { WriteRetry } from '../write-retry';
 
 /**
  * Rows one store queues for the writer (in order). `write` runs inside the writer's transaction; a failed
@@ -155,7 +156,7 @@ export class SqliteWriter {
   private readonly queues: WriteQueue[] = [];
   private waiters: Waiter[] = [];
   private scheduled = false;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly retry = new WriteRetry(() => this.schedule());
   private closed = false;
   private readonly transaction: Database.Transaction<() => void>;
   /** Transactions committed (for tests and gauges). */
@@ -211,7 +212,7 @@ export class SqliteWriter {
       this.drainNow();
     } finally {
       this.closed = true;
-      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retry.cancel();
       void this.checkpointer?.terminate();
       this.checkpointer = null;
     }
@@ -329,12 +330,6 @@ export class SqliteWriter {
     this.waiters = [];
     for (const w of waiters) w.reject(error);
     this.options.onError?.(error);
-    if (this.retryTimer === null && !this.closed) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = null;
-        this.schedule();
-      }, this.options.retryMs ?? 1000);
-      this.retryTimer.unref?.();
-    }
+    if (!this.closed) this.retry.arm(this.options.retryMs ?? 1000);
   }
 }
