@@ -20,7 +20,7 @@ const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
   memory: 'in memory only (lost when the server stops; no crash recovery)',
 };
 
-function parseStore(text: string | undefined): StoreKind {
+export function parseStore(text: string | undefined): StoreKind {
   if (text === undefined) return 'sqlite';
   const kind = STORE_KINDS.find((k) => k === text);
   if (!kind) throw new CliError(`--store must be one of ${STORE_KINDS.join(', ')}, not "${text}"`, EXIT_USAGE);
@@ -37,7 +37,7 @@ function takeDataFolder(folder: string): DataFolderLock {
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
-function stopSignal(): Promise<NodeJS.Signals> {
+export function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', onSignal);

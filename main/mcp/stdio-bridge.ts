@@ -1,0 +1,54 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, InitializeResultSchema, isInitializeRequest, isJSONRPCRequest, isJSONRPCResultResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_HTTP_PATH } from './mcp-http-route';
+
+/** The `/mcp` endpoint of a host: `--url http://127.0.0.1:4310` and `--url http://127.0.0.1:4310/mcp` both work. */
+export function mcpEndpoint(url: string): URL {
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw new Error(`--url must be an http(s) address such as http://127.0.0.1:4310, not "${url}"`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`--url must be an http(s) address, not "${url}"`);
+  return base.pathname.replace(/\/+$/, '').endsWith(MCP_HTTP_PATH) ? base : new URL(MCP_HTTP_PATH, base);
+}
+
+/** The HTTP side of the bridge: the host's `/mcp`, presenting the key on every request (SEC-01). */
+export function remoteTransport(endpoint: URL, key: string | undefined): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } });
+}
+
+/**
+ * Relays MCP messages between the agent (stdio) and a running host's streamable HTTP endpoint, unchanged:
+ * the host's MCP server answers everything, with the key's role. Only protocol glue lives here — the
+ * negotiated version is handed to the HTTP transport (as the SDK's client would), and a request the host
+ * cannot be reached for is answered with an error instead of hanging. Resolves when either side closes.
+ */
+export async function relayStdioToHttp(local: Transport, remote: StreamableHTTPClientTransport, endpoint: URL, log: (line: string) => void): Promise<void> {
+  const initializing = new Set<RequestId>();
+  const closed = new Promise<void>((resolve) => {
+    local.onclose = resolve;
+    remote.onclose = resolve;
+  });
+  local.onmessage = (message) => {
+    if (isInitializeRequest(message) && isJSONRPCRequest(message)) initializing.add(message.id);
+    remote.send(message).catch((error: unknown) => {
+      const text = `cannot reach the host at ${endpoint.href}: ${error instanceof Error ? error.message : String(error)}`;
+      log(`yukta mcp: ${text}`);
+      if (isJSONRPCRequest(message)) void local.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InternalError, message: text } });
+    });
+  };
+  remote.onmessage = (message) => {
+    if (isJSONRPCResultResponse(message) && initializing.delete(message.id)) {
+      const result = InitializeResultSchema.safeParse(message.result);
+      if (result.success) remote.setProtocolVersion(result.data.protocolVersion);
+    }
+    void local.send(message);
+  };
+  remote.onerror = (error) => log(`yukta mcp: ${error.message}`);
+  await remote.start();
+  await local.start();
+  await closed;
+}
