@@ -8,14 +8,16 @@ import { ControlAuditPage } from '../../shared/api/control.schema';
 import { parseHostSettings } from '../host/host-settings';
 import { StudioHost } from '../host/studio-host';
 import { createHttpServer, type StudioHttpServer } from '../http/http-server';
-import { approveThroughMcp, badInputNamesTheField, expectExposedTools, saveStartWaitRead, value, viewerIsRefusedAStart } from './mcp-test-support';
+import { McpHttpSessions } from './mcp-http-route';
+import { approveThroughMcp, badInputNamesTheField, expectExposedTools, GREETER, saveStartWaitRead, toolError, value, viewerIsRefusedAStart } from './mcp-test-support';
 
-const KEYS = { viewer: 'viewer-key-0123456789', operator: 'operator-key-0123456789', admin: 'admin-key-0123456789' };
+const KEYS = { viewer: 'viewer-key-0123456789', operator: 'operator-key-0123456789', admin: 'admin-key-0123456789', team: 'team-key-0123456789abc' };
 const KEYED = {
   'yukta.api-keys': [
     { name: 'viewer', key: KEYS.viewer, role: 'VIEWER' },
     { name: 'ops', key: KEYS.operator, role: 'OPERATOR' },
     { name: 'admin', key: KEYS.admin, role: 'ADMIN' },
+    { name: 'team', key: KEYS.team, role: 'OPERATOR', sessions: ['team'] },
   ],
 };
 
@@ -98,6 +100,24 @@ describe('EXT-04 MCP over HTTP behind the API keys and roles of SEC-01', () => {
     await expect(connect({ authorization: 'Bearer not-a-key-0123456789' })).rejects.toThrow(/UNAUTHORIZED.*the API key is not valid/);
   });
 
+  it('a key limited to a session lists, reads and follows only that session\'s workflows and runs', async () => {
+    const { connect } = await serve(KEYED);
+    const admin = await connect({ authorization: `Bearer ${KEYS.admin}` });
+    await value(admin, 'workflows.save', { definition: GREETER }, z.object({ workflowId: z.string() }));
+    await value(admin, 'workflows.save', { session: 'team', definition: GREETER }, z.object({ workflowId: z.string() }));
+    const other = await value(admin, 'runs.start', { workflowId: 'greeter', payload: { name: 'x' } }, z.object({ executionId: z.string() }));
+    const team = await connect({ authorization: `Bearer ${KEYS.team}` });
+    const own = await value(team, 'runs.start', { session: 'team', workflowId: 'greeter', payload: { name: 'y' } }, z.object({ executionId: z.string() }));
+    const uris = (await team.listResources()).resources.map((r) => r.uri);
+    expect(uris).toEqual(expect.arrayContaining(['yukta://workflows/team/greeter', `yukta://runs/${own.executionId}`]));
+    expect(uris).not.toContain('yukta://workflows/default/greeter');
+    expect(uris).not.toContain(`yukta://runs/${other.executionId}`);
+    await expect(team.readResource({ uri: `yukta://runs/${other.executionId}` })).rejects.toMatchObject({ code: -32002 });
+    await expect(team.subscribeResource({ uri: `yukta://runs/${other.executionId}` })).rejects.toMatchObject({ code: -32002 });
+    const refused = await toolError(team, 'runs.start', { workflowId: 'greeter' });
+    expect(refused.error.code).toBe('FORBIDDEN');
+  });
+
   it('keeps a session to the key that opened it: another key on its session id is refused', async () => {
     const { url } = await serve(KEYED);
     const init = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${KEYS.viewer}` }, body: JSON.stringify(INITIALIZE) });
@@ -131,5 +151,22 @@ describe('EXT-04 /mcp keeps the Host/Origin rules of SEC-01 while no key is set'
     // The SDK client itself, from a foreign page's origin, cannot even initialize.
     await expect(connect({ origin: 'http://evil.example' })).rejects.toThrow(/FORBIDDEN.*cross-origin POST refused/);
     await expectExposedTools(await connect());
+  });
+});
+
+describe('EXT-04 MCP sessions over HTTP are bounded', () => {
+  it('opening one more than the cap closes the session idle longest', async () => {
+    const { host } = await serve();
+    const sessions = new McpHttpSessions(host, 2);
+    const caller = { actor: 'http:local', role: 'ADMIN' as const };
+    const first = await sessions.open(caller);
+    const second = await sessions.open(caller);
+    second.session.state.lastSeen = first.session.state.lastSeen + 1;
+    const third = await sessions.open(caller);
+    expect(sessions.size).toBe(2);
+    expect(sessions.get(first.id)).toBeUndefined();
+    expect([sessions.get(second.id), sessions.get(third.id)]).toEqual([second.session, third.session]);
+    await sessions.closeAll();
+    expect(sessions.size).toBe(0);
   });
 });
