@@ -130,9 +130,16 @@ export function registerMcpRoute(app: FastifyInstance, host: StudioHost, resolve
       const found = await sessionFor(sessions, request, reply, caller);
       if (!('session' in found)) return found;
       reply.hijack();
-      reply.raw.setHeader('X-Content-Type-Options', 'nosniff');
-      reply.raw.setHeader('Cache-Control', 'no-store');
-      await found.session.transport.handleRequest(request.raw, reply.raw, request.body);
+      const raw = reply.raw;
+      raw.setHeader('X-Content-Type-Options', 'nosniff');
+      raw.setHeader('Cache-Control', 'no-store');
+      try {
+        await found.session.transport.handleRequest(request.raw, raw, request.body);
+      } catch {
+        // The transport answers protocol errors itself; anything else must still end the request.
+        if (!raw.headersSent) raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+        else raw.end();
+      }
       // An initialize the transport refused leaves a session that never started: forget it.
       if (found.session.transport.sessionId === undefined) sessions.drop(found.id);
     },
