@@ -50,7 +50,8 @@ export class McpHttpSessions {
     if (this.sessions.size >= this.max) this.closeIdlest();
     const id = randomUUID();
     const state: SessionState = { caller, lastSeen: Date.now() };
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    // Answers as plain JSON: no server-to-client message belongs to a request here (updates go on the GET stream).
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
     transport.onclose = () => this.drop(id);
     const session: McpHttpSession = { transport, mcp: createStudioMcpServer(this.host, () => state.caller), state };
     await session.mcp.server.connect(transport);

@@ -1,5 +1,5 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, InitializeResultSchema, isInitializeRequest, isJSONRPCRequest, isJSONRPCResultResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_HTTP_PATH } from './mcp-http-route';
 
@@ -15,9 +15,32 @@ export function mcpEndpoint(url: string): URL {
   return base.pathname.replace(/\/+$/, '').endsWith(MCP_HTTP_PATH) ? base : new URL(MCP_HTTP_PATH, base);
 }
 
+/**
+ * `fetch` with a signal of its own per request. The SDK's transport hands one connection-wide signal to
+ * every request, and Node's fetch keeps an abort listener on it until garbage collection, so a long bridge
+ * would pile up thousands (MaxListenersExceededWarning). Ours is tied to the connection's signal while the
+ * request lasts — for an event stream, as long as the stream (closing the bridge must end it).
+ */
+export const isolatedAbortFetch: FetchLike = async (url, init) => {
+  const shared = init?.signal;
+  if (!shared) return fetch(url, init);
+  const own = new AbortController();
+  const abort = (): void => own.abort(shared.reason);
+  if (shared.aborted) abort();
+  else shared.addEventListener('abort', abort, { once: true });
+  let streaming = false;
+  try {
+    const response = await fetch(url, { ...init, signal: own.signal });
+    streaming = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    return response;
+  } finally {
+    if (!streaming) shared.removeEventListener('abort', abort);
+  }
+};
+
 /** The HTTP side of the bridge: the host's `/mcp`, presenting the key on every request (SEC-01). */
 export function remoteTransport(endpoint: URL, key: string | undefined): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } });
+  return new StreamableHTTPClientTransport(endpoint, { fetch: isolatedAbortFetch, requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } });
 }
 
 /**
