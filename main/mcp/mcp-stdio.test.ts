@@ -109,7 +109,7 @@ describe('EXT-04 yukta mcp --url bridges stdio to a running host\'s /mcp', () =>
 
   it('answers the agent with the host\'s refusal of a wrong key, and with an error naming an unreachable host, instead of hanging', async () => {
     const url = await keyedServer();
-    await expect(spawnMcp(['--url', url, '--key', 'not-a-key-0123456789'])).rejects.toThrow(/UNAUTHORIZED.*the API key is not valid/);
+    await expect(spawnMcp(['--url', url, '--key', 'not-a-key-0123456789'])).rejects.toThrow(/the host at http:\/\/127\.0\.0\.1:\d+\/mcp refused the message: .*UNAUTHORIZED.*the API key is not valid/);
     // Nothing listens on 4559 (one of this suite's ports): the initialize is answered with an error at once.
     await expect(spawnMcp(['--url', 'http://127.0.0.1:4559'])).rejects.toThrow(/cannot reach the host at http:\/\/127\.0\.0\.1:4559\/mcp/);
   });

@@ -1,4 +1,4 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, InitializeResultSchema, isInitializeRequest, isJSONRPCRequest, isJSONRPCResultResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_HTTP_PATH } from './mcp-http-route';
@@ -47,7 +47,7 @@ export function remoteTransport(endpoint: URL, key: string | undefined): Streama
  * Relays MCP messages between the agent (stdio) and a running host's streamable HTTP endpoint, unchanged:
  * the host's MCP server answers everything, with the key's role. Only protocol glue lives here — the
  * negotiated version is handed to the HTTP transport (as the SDK's client would), and a request the host
- * cannot be reached for is answered with an error instead of hanging. Resolves when either side closes.
+ * refuses at the HTTP level, or cannot be reached for, is answered with an error instead of hanging. Resolves when either side closes.
  */
 export async function relayStdioToHttp(local: Transport, remote: StreamableHTTPClientTransport, endpoint: URL, log: (line: string) => void): Promise<void> {
   const initializing = new Set<RequestId>();
@@ -58,7 +58,9 @@ export async function relayStdioToHttp(local: Transport, remote: StreamableHTTPC
   local.onmessage = (message) => {
     if (isInitializeRequest(message) && isJSONRPCRequest(message)) initializing.add(message.id);
     remote.send(message).catch((error: unknown) => {
-      const text = `cannot reach the host at ${endpoint.href}: ${error instanceof Error ? error.message : String(error)}`;
+      const detail = error instanceof Error ? error.message : String(error);
+      // An HTTP answer (401, 403, 404 for a session the host no longer has) is a refusal; anything else, no host.
+      const text = error instanceof StreamableHTTPError ? `the host at ${endpoint.href} refused the message: ${detail}` : `cannot reach the host at ${endpoint.href}: ${detail}`;
       log(`yukta mcp: ${text}`);
       if (isJSONRPCRequest(message)) void local.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InternalError, message: text } });
     });
