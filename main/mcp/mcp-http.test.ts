@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -67,7 +68,8 @@ describe('EXT-04 MCP over streamable HTTP (/mcp in serve mode, official SDK clie
   it('offers the exposed operations as tools; saves, starts, waits for and reads a run as a resource', async () => {
     const { connect } = await serve();
     const client = await connect();
-    expect(client.getServerVersion()?.name).toBe('yukta-studio');
+    const manifest = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')));
+    expect(client.getServerVersion()).toMatchObject({ name: 'yukta-studio', version: manifest.version });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { subscribe: true } });
     await expectExposedTools(client);
     await saveStartWaitRead(client);
