@@ -4,11 +4,11 @@
  * package.json and Node's build of it — so every case runs without touching the real node_modules.
  */
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQLITE_ADDON } from '../../main/electron/native-abi';
+export { closedPort } from '../../main/test-support/closed-port';
 import { desktopPaths, type DesktopPaths } from './first-start';
 import { platformExecutable } from './electron-package';
 
@@ -57,13 +57,4 @@ export function fakeScript(path: string, body: string): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `require('node:fs').writeFileSync(${JSON.stringify(`${path}.ran`)}, 'ran');\n${body}\n`);
   return path;
-}
-
-/** A loopback port with nothing listening: a download from it is refused at once, on any machine. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
