@@ -49,7 +49,7 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
       return { ok: true, value: channel };
     });
     expect(Object.keys(exposed)).toEqual(['yukta', 'yuktaDesktop']);
-    expect(Object.keys(exposed.yuktaDesktop as object).sort()).toEqual(['connect', 'disconnect', 'host', 'nativeEdit', 'onCommand', 'onOpenFile']);
+    expect(Object.keys(exposed.yuktaDesktop as object).sort()).toEqual(['connect', 'disconnect', 'host', 'nativeEdit', 'onCommand', 'onOpenFile', 'openFileDialog']);
     const bridge = exposed.yukta as YuktaBridge;
     expect(Object.keys(bridge).sort()).toEqual(['invoke', 'subscribe']);
     expect(await bridge.invoke('nope', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OPERATION' } });

@@ -16,6 +16,7 @@ function setup() {
       connect: async (url, key) => (calls.push(`connect ${url} ${key}`), { ok: true }),
       disconnect: async () => void calls.push('disconnect'),
       filesReady: () => void calls.push('filesReady'),
+      openFileDialog: () => void calls.push('openFileDialog'),
     },
   );
   return { handlers, calls, registration };
@@ -27,7 +28,7 @@ const UNTRUSTED = [null, { url: 'https://evil.example/', parent: null }, { url: 
 describe('STU-08 desktop bridge IPC (main side)', () => {
   it('refuses every channel from an untrusted frame, before anything runs', async () => {
     const { handlers, calls } = setup();
-    expect([...handlers.keys()].sort()).toEqual([DESKTOP_CHANNELS.connect, DESKTOP_CHANNELS.disconnect, DESKTOP_CHANNELS.filesReady, DESKTOP_CHANNELS.host, DESKTOP_CHANNELS.nativeEdit].sort());
+    expect([...handlers.keys()].sort()).toEqual([DESKTOP_CHANNELS.connect, DESKTOP_CHANNELS.disconnect, DESKTOP_CHANNELS.filesReady, DESKTOP_CHANNELS.host, DESKTOP_CHANNELS.nativeEdit, DESKTOP_CHANNELS.openDialog].sort());
     const sender = fakeContents();
     for (const [channel, handler] of handlers) {
       for (const frame of UNTRUSTED) expect(await handler({ sender, senderFrame: frame }, { url: 'x', apiKey: 'y' }), channel).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
@@ -46,10 +47,11 @@ describe('STU-08 desktop bridge IPC (main side)', () => {
     expect(await call(DESKTOP_CHANNELS.connect, { url: 'x', apiKey: 'y', extra: 1 })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     expect(await call(DESKTOP_CHANNELS.disconnect)).toEqual({ ok: true, value: null });
     expect(await call(DESKTOP_CHANNELS.filesReady)).toEqual({ ok: true, value: null });
+    expect(await call(DESKTOP_CHANNELS.openDialog)).toEqual({ ok: true, value: null });
     expect(await call(DESKTOP_CHANNELS.nativeEdit, 'copy')).toEqual({ ok: true, value: null });
     for (const edit of ['close', 'executeJavaScript', '__proto__', 'loadURL']) expect(await call(DESKTOP_CHANNELS.nativeEdit, edit)).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     expect(sender.edits).toEqual(['copy']);
-    expect(calls).toEqual(['host', `connect https://yukta.example.com ${'k'.repeat(20)}`, 'disconnect', 'filesReady']);
+    expect(calls).toEqual(['host', `connect https://yukta.example.com ${'k'.repeat(20)}`, 'disconnect', 'filesReady', 'openFileDialog']);
     registration.dispose();
     expect(handlers.size).toBe(0);
   });

@@ -20,6 +20,8 @@ export interface DesktopIpcDeps {
   disconnect(): Promise<void>;
   /** The renderer now listens for opened files (send those waiting). */
   filesReady(sender: WebContentsLike): void;
+  /** File → Open…'s native dialog. */
+  openFileDialog(): void;
 }
 
 const ConnectInput = z.strictObject({ url: z.string().max(2048), apiKey: z.string().max(MAX_API_KEY_LENGTH) });
@@ -47,6 +49,7 @@ export function registerDesktopIpc(ipcMain: IpcMainLike, deps: DesktopIpcDeps): 
   });
   handle(DESKTOP_CHANNELS.disconnect, () => deps.disconnect());
   handle(DESKTOP_CHANNELS.filesReady, (event) => deps.filesReady(event.sender));
+  handle(DESKTOP_CHANNELS.openDialog, () => deps.openFileDialog());
   handle(DESKTOP_CHANNELS.nativeEdit, (event, edit) => {
     if (!isNativeEdit(edit)) throw new Error('nativeEdit: unknown edit');
     event.sender[edit]?.();

@@ -167,6 +167,7 @@ function registerDesktopChannels(isTrustedSender: ReturnType<typeof createTruste
       remote = null;
     },
     filesReady: (sender) => files.ready(sender),
+    openFileDialog: () => actions.run('open-file'),
   });
 }
 

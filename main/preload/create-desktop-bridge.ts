@@ -61,6 +61,9 @@ export function createDesktopBridge(ipc: IpcRendererLike): DesktopBridge {
     nativeEdit(edit) {
       if (isNativeEdit(edit)) ipc.invoke(DESKTOP_CHANNELS.nativeEdit, edit).catch(() => undefined);
     },
+    openFileDialog() {
+      ipc.invoke(DESKTOP_CHANNELS.openDialog).catch(() => undefined);
+    },
     async host() {
       return hostTarget(unwrap(await ipc.invoke(DESKTOP_CHANNELS.host)));
     },

@@ -16,6 +16,11 @@ export interface DesktopBridge {
   onOpenFile(listener: (file: OpenedFile) => void): () => void;
   /** Native editing in the focused text field (Electron's `webContents.copy()`…), for menu and keys. */
   nativeEdit(edit: NativeEdit): void;
+  /**
+   * The native open dialog for workflow files (File → Open…); the chosen files arrive on `onOpenFile`.
+   * A page may not open its own file chooser without a click, which a menu command is not.
+   */
+  openFileDialog(): void;
   /** Which host the studio talks to. */
   host(): Promise<HostTarget>;
   /** Checks the server and key; on success main keeps them (key with safeStorage) and reloads the studio on it. */
@@ -43,6 +48,7 @@ export const DESKTOP_CHANNELS = {
   openFile: 'yukta:desktop:open-file',
   filesReady: 'yukta:desktop:files-ready',
   nativeEdit: 'yukta:desktop:native-edit',
+  openDialog: 'yukta:desktop:open-dialog',
   host: 'yukta:desktop:host',
   connect: 'yukta:desktop:connect',
   disconnect: 'yukta:desktop:disconnect',
