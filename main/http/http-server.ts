@@ -4,6 +4,7 @@ import type { StudioHost } from '../host/studio-host';
 import { apiKeyCallerResolver } from './api-key-auth';
 import type { CallerResolver } from './caller';
 import { registerEventStream, type OpenStreams } from './event-stream';
+import { installCors } from './cors';
 import { apiErrorFromThrown, sendApiError } from './http-errors';
 import { checkLocalAccess } from './local-access';
 import { registerMetricsRoute } from './metrics-route';
@@ -97,6 +98,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Stud
   const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: true });
   const streams: OpenStreams = new Set();
   const resolveCaller = options.resolveCaller ?? apiKeyCallerResolver(options.host.apiKeys);
+  installCors(app, { origins: options.host.settings['yukta.http.cors-origins'], keysRequired: () => options.host.apiKeys.enabled });
   installGuards(app, options, streams);
   registerOperationRoutes(app, options.host, resolveCaller);
   registerEventStream(app, options.host, resolveCaller, streams, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });
