@@ -7,13 +7,17 @@ import { clientFor, currentTarget, targetLabel } from './api/server-target';
 import { App } from './App';
 import { withStartupPrefetch } from './api/startup-prefetch';
 import { findDesktopBridge } from './desktop/desktop-bridge';
+import { finishPendingConnect } from './features/connect/connect-actions';
 import { useServerTarget } from './features/connect/connect-store';
+import { useStudio } from './store/studio-store';
 import { parseWorkflowHash } from './features/workflow/hash-route';
 
 /** Which host first (the desktop's choice, or this tab's team server, else local: STU-08), then the studio on it. */
 async function start(): Promise<void> {
-  const target = await currentTarget(findDesktopBridge(), window.sessionStorage);
-  useServerTarget.setState({ target });
+  const refusal = await finishPendingConnect({ storage: window.sessionStorage, fetch: (i, init) => fetch(i, init) }, window.location.search);
+  const target = await currentTarget(findDesktopBridge(), window.sessionStorage, window.location.search);
+  useServerTarget.setState({ target, refusal });
+  if (refusal) useStudio.getState().openDialog('connect-server');
   const created = clientFor(target);
   const client = withStartupPrefetch(created.client, parseWorkflowHash(window.location.hash));
   document.documentElement.dataset['transport'] = created.kind;

@@ -1,7 +1,7 @@
 import { createStudioClient, type StudioClient } from '../../shared/api/client';
 import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
 import { REMOTE_PROXY_PATH } from '../../shared/desktop/desktop-bridge';
-import { apiKeyProblem, parseServerUrl } from '../../shared/desktop/server-address';
+import { apiKeyProblem, parseServerUrl, serverOriginParam } from '../../shared/desktop/server-address';
 import { fetchEventSource } from './fetch-event-source';
 import { createHttpTransport } from './http-transport';
 import { chooseTransport, type TransportKind } from './index';
@@ -19,8 +19,11 @@ export const REMOTE_SERVER_KEY = 'yukta.remote-server';
 
 type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-/** The target of this page: the desktop's choice (asked over its bridge), else the tab's stored one, else local. */
-export async function currentTarget(desktop: DesktopBridge | null, storage: Storage | null): Promise<ServerTarget> {
+/**
+ * The target of this page: the desktop's choice (asked over its bridge); else the tab's stored server when
+ * the page was opened for it (`?server=<its origin>`, which its CSP allows); else local.
+ */
+export async function currentTarget(desktop: DesktopBridge | null, storage: Storage | null, search = ''): Promise<ServerTarget> {
   if (desktop) {
     const host = await desktop.host().catch(() => ({ kind: 'local' as const }));
     return host.kind === 'remote' ? { kind: 'remote', url: host.url, via: 'desktop' } : { kind: 'local' };
@@ -30,7 +33,8 @@ export async function currentTarget(desktop: DesktopBridge | null, storage: Stor
   try {
     const stored = JSON.parse(raw) as { url?: unknown; apiKey?: unknown };
     const url = typeof stored.url === 'string' ? parseServerUrl(stored.url) : null;
-    if (url?.ok && typeof stored.apiKey === 'string' && !apiKeyProblem(stored.apiKey)) return { kind: 'remote', url: url.url, via: 'browser', apiKey: stored.apiKey };
+    const opened = serverOriginParam(search);
+    if (url?.ok && opened === new URL(url.url).origin && typeof stored.apiKey === 'string' && !apiKeyProblem(stored.apiKey)) return { kind: 'remote', url: url.url, via: 'browser', apiKey: stored.apiKey };
   } catch {
     // A damaged entry counts as none.
   }
@@ -39,6 +43,28 @@ export async function currentTarget(desktop: DesktopBridge | null, storage: Stor
 
 export function rememberBrowserTarget(storage: Storage, url: string, apiKey: string): void {
   storage.setItem(REMOTE_SERVER_KEY, JSON.stringify({ url, apiKey }));
+}
+
+/** A connection asked for, to be checked by the page opened for that server (its CSP allows only it). */
+export const PENDING_SERVER_KEY = 'yukta.remote-server.pending';
+
+export function rememberPendingTarget(storage: Storage, url: string, apiKey: string): void {
+  storage.setItem(PENDING_SERVER_KEY, JSON.stringify({ url, apiKey }));
+}
+
+/** The pending connection this page was opened for (`?server=` its origin), taken out of storage; else null. */
+export function takePendingTarget(storage: Storage, search: string): { url: string; apiKey: string } | null {
+  const raw = storage.getItem(PENDING_SERVER_KEY);
+  storage.removeItem(PENDING_SERVER_KEY);
+  if (!raw) return null;
+  try {
+    const pending = JSON.parse(raw) as { url?: unknown; apiKey?: unknown };
+    const url = typeof pending.url === 'string' ? parseServerUrl(pending.url) : null;
+    if (url?.ok && typeof pending.apiKey === 'string' && serverOriginParam(search) === new URL(url.url).origin) return { url: url.url, apiKey: pending.apiKey };
+  } catch {
+    // A damaged entry is dropped.
+  }
+  return null;
 }
 
 export function forgetBrowserTarget(storage: Storage): void {

@@ -52,3 +52,21 @@ export function probeOutcome(url: string, answer: { status: number; json: unknow
   if (answer.status < 200 || answer.status > 299 || !Array.isArray(answer.json)) return { ok: false, field: 'url', message: `${url} answered HTTP ${answer.status}, but not as a Yukta server` };
   return { ok: true };
 }
+
+/**
+ * A browser studio on a team server is opened as `…/?server=<origin>` (STU-08): the page it is served from
+ * then allows exactly that origin in its CSP (`connect-src 'self' <origin>`), which a page can never widen
+ * itself. The value must be a bare http(s) origin.
+ */
+export const SERVER_QUERY = 'server';
+
+export function serverOriginParam(search: string): string | null {
+  const value = new URLSearchParams(search).get(SERVER_QUERY);
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value ? value : null;
+  } catch {
+    return null;
+  }
+}

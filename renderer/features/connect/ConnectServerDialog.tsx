@@ -13,12 +13,17 @@ import { useServerTarget } from './connect-store';
  */
 export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
   const target = useServerTarget((s) => s.target);
+  // A connection refused when the page opened for it comes back here, with its address.
+  const refusal = useServerTarget((s) => s.refusal);
   const connect = useMemo(() => deps ?? browserConnectDeps(findDesktopBridge()), [deps]);
-  const [url, setUrl] = useState(target.kind === 'remote' ? target.url : '');
-  const [apiKey, setApiKey] = useState('');
-  const [error, setError] = useState<{ field: 'url' | 'apiKey'; message: string } | null>(null);
+  const [url, setUrl] = useState(refusal?.url ?? (target.kind === 'remote' ? target.url : ''));
+  const [apiKey, setApiKey] = useState(refusal?.apiKey ?? '');
+  const [error, setError] = useState<{ field: 'url' | 'apiKey'; message: string } | null>(refusal && { field: refusal.field, message: refusal.message });
   const [busy, setBusy] = useState(false);
-  const close = () => useStudio.getState().openDialog(null);
+  const close = () => {
+    useServerTarget.setState({ refusal: null });
+    useStudio.getState().openDialog(null);
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
