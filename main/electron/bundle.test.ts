@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { builtinModules, createRequire } from 'node:module';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { OPERATION_NAMES } from '../../shared/api/contract';
 import { helloWorkflow } from '../http/test-workflows';
 import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
 import type { YuktaBridge } from '../preload/bridge-types';
+import { loadElectronBundle } from './bundle-support';
 import { fakeContents, fakeElectron, type FakeElectron } from './fake-electron';
 
 const run = promisify(execFile);
@@ -81,14 +82,7 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
   });
 });
 
-/** Loads the Electron main bundle in Node with a fake 'electron' module. */
-function loadElectronMain(fake: FakeElectron): void {
-  const file = join(OUT, 'electron.cjs');
-  const realRequire = createRequire(file);
-  const requireWithFake = (id: string): unknown => (id === 'electron' ? fake.module : realRequire(id));
-  const module = { exports: {} };
-  compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'])(module.exports, requireWithFake, module, file, OUT);
-}
+const loadElectronMain = (fake: FakeElectron) => loadElectronBundle(fake, OUT);
 
 describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
   const userData = mkdtempSync(join(tmpdir(), 'yukta-userdata-'));

@@ -22,6 +22,8 @@ export interface FakeContents extends EventEmitter {
   setWindowOpenHandler(handler: (details: { url: string; disposition?: string }) => unknown): void;
   getType(): string;
   close(): void;
+  /** The page's address (`loadURL`); tests may set it. */
+  url: string;
   /** Native edits called (`copy`, `paste`…) and messages sent. */
   edits: string[];
   sent: Array<[string, ...unknown[]]>;
@@ -99,6 +101,8 @@ export interface FakeElectron {
   /** Recent documents added (`app.addRecentDocument`). */
   recentDocuments: string[];
   nativeTheme: { themeSource: string };
+  /** Notifications shown (`new Notification(…).show()`); `click()` is the user clicking one. */
+  notifications: Array<{ title: string; body: string; click(): void }>;
   ready(): void;
 }
 
@@ -129,6 +133,7 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
     dialogs: [],
     recentDocuments: [],
     nativeTheme: { themeSource: 'system' },
+    notifications: [],
     ready,
   };
   const app = Object.assign(fake.app, {
@@ -179,6 +184,15 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
     show = () => undefined;
     focus = () => undefined;
   }
+  class Notification extends EventEmitter {
+    static isSupported = () => true;
+    constructor(private readonly options: { title: string; body: string }) {
+      super();
+    }
+    show(): void {
+      fake.notifications.push({ ...this.options, click: () => this.emit('click') });
+    }
+  }
   const display = { id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } };
   const messageBox = async (...args: unknown[]) => {
     fake.dialogs.push(args[args.length - 1] as Record<string, unknown>);
@@ -187,6 +201,7 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
   fake.module = {
     app,
     BrowserWindow,
+    Notification,
     Menu: {
       buildFromTemplate: (template: FakeMenuItem[]) => ({ template }),
       setApplicationMenu: (menu: { template: FakeMenuItem[] }) => void (fake.menu = menu.template),

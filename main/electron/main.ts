@@ -39,6 +39,9 @@ const csp = contentSecurityPolicy(devServerUrl);
 const PRELOAD_PATH = join(__dirname, 'preload.cjs');
 const RENDERER_DIR = join(__dirname, '..', 'renderer');
 const userData = app.getPath('userData');
+// Read now: the files and links this launch names (the OS's argv of the first instance).
+const launchArgv = [...process.argv];
+const launchCwd = process.cwd();
 const log = (message: string) => console.warn(message);
 
 let host: StudioHost | null = null;
@@ -192,7 +195,7 @@ async function start(): Promise<void> {
   });
   createWindow();
   hostReady();
-  handleLaunch(process.argv, process.cwd());
+  handleLaunch(launchArgv, launchCwd);
   // The installers register yukta:// (and .yukta.json) for a packaged app; a checkout does not claim them.
   if (app.isPackaged) app.setAsDefaultProtocolClient('yukta');
   app.on('activate', () => {
