@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { app, dialog, nativeTheme, shell, type BrowserWindow } from 'electron';
+import { packageRoot } from '../cli/paths';
 import { aboutText, type MainAction, type Theme } from './menu-template';
 
 export interface MainActionDeps {
@@ -13,7 +14,7 @@ export interface MainActionDeps {
 
 /** Where the reference page is: beside the app in a checkout, in the resources of a packaged app. */
 function documentationFile(): string {
-  return app.isPackaged ? join(process.resourcesPath, 'docs', 'reference.md') : join(app.getAppPath(), 'docs', 'reference.md');
+  return app.isPackaged ? join(process.resourcesPath, 'docs', 'reference.md') : join(packageRoot(__dirname), 'docs', 'reference.md');
 }
 
 /**

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import { DESKTOP_CHANNELS, REMOTE_PROXY_PATH } from '../../shared/desktop/desktop-bridge';
+import { packageRoot } from '../cli/paths';
 import { loadHostSettings } from '../host/host-settings';
 import { EncryptedSecretStore } from '../host/secret-store';
 import { LOCAL_UI_CALLER, StudioHost } from '../host/studio-host';
@@ -102,7 +103,9 @@ function handleLaunch(argv: readonly string[], cwd: string): void {
 function sqliteBinding(): { sqliteNativeBinding?: string } {
   const manifestPath = createRequire(__filename).resolve('better-sqlite3/package.json');
   const { version } = createRequire(__filename)('better-sqlite3/package.json') as { version: string };
-  const choice = chooseSqliteBinding({ packaged: app.isPackaged, appRoot: app.getAppPath(), sqliteVersion: version, packageAddon: join(dirname(manifestPath), SQLITE_ADDON), abi: Number(process.versions.modules), platform: process.platform, arch: process.arch });
+  // From a checkout the app may be started as `electron .` or `electron dist/main/electron.cjs`: find the checkout itself.
+  const appRoot = app.isPackaged ? app.getAppPath() : packageRoot(__dirname);
+  const choice = chooseSqliteBinding({ packaged: app.isPackaged, appRoot, sqliteVersion: version, packageAddon: join(dirname(manifestPath), SQLITE_ADDON), abi: Number(process.versions.modules), platform: process.platform, arch: process.arch });
   if (choice.kind === 'missing') throw new Error(choice.message);
   return choice.kind === 'binding' ? { sqliteNativeBinding: choice.path } : {};
 }

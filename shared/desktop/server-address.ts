@@ -15,12 +15,12 @@ export const MAX_API_KEY_LENGTH = 512;
  */
 export function parseServerUrl(text: string): { ok: true; url: string } | { ok: false; message: string } {
   const trimmed = text.trim();
-  if (!trimmed) return { ok: false, message: 'Type the server address, e.g. http://yukta.example.com:4310' };
+  if (!trimmed) return { ok: false, message: 'Type the server address, e.g. http://team-server.example:4310' };
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return { ok: false, message: `"${trimmed.slice(0, 80)}" is not a URL (e.g. http://yukta.example.com:4310)` };
+    return { ok: false, message: `"${trimmed.slice(0, 80)}" is not a URL (e.g. http://team-server.example:4310)` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `only http:// and https:// servers can be reached, not ${url.protocol}` };
   if (url.username || url.password) return { ok: false, message: 'put the API key in its own field, not in the address' };

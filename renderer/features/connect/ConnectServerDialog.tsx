@@ -46,7 +46,7 @@ export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
       <form onSubmit={(e) => void submit(e)}>
         <label className="field">
           <span className="field-label">Server address</span>
-          <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://yukta.example.com:4310" spellCheck={false} data-testid="connect-url" data-autofocus aria-invalid={error?.field === 'url'} />
+          <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://team-server.example:4310" spellCheck={false} data-testid="connect-url" data-autofocus aria-invalid={error?.field === 'url'} />
           {fieldError('url')}
         </label>
         <label className="field">
