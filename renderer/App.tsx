@@ -28,10 +28,14 @@ import { DiffBanner, VersionsPanel } from './features/versions/VersionsPanel';
 import { ActionBanner, AppBar } from './features/workflow/AppBar';
 import { ActionsProvider } from './features/workflow/actions-context';
 import { ShortcutsDialog } from './features/workflow/ShortcutsDialog';
-import { useStudioShortcuts } from './features/workflow/use-shortcuts';
+import { SaveAsDialog } from './features/workflow/SaveAsDialog';
+import { useFileDrop } from './features/workflow/use-file-drop';
 import { useStudioStartup, useUnsavedChangesGuard } from './features/workflow/use-studio-startup';
 import { createStudioActions, type StudioActions } from './features/workflow/workflow-actions';
 import { useStudio } from './store/studio-store';
+import { useStudioCommands } from './commands/use-commands';
+import { ConnectServerDialog } from './features/connect/ConnectServerDialog';
+import { useOpenedFiles } from './desktop/use-opened-files';
 
 /** The studio: app bar, palette | canvas | inspector, bottom panel. */
 export function App({ client, schedule }: { client: StudioClient; schedule?: FrameScheduler }) {
@@ -52,13 +56,15 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
   const inspectorOpen = useStudio((s) => s.inspectorOpen);
   useLiveValidation();
   useStudioStartup(api, actions, schedule);
-  useStudioShortcuts(actions);
+  const runCommand = useStudioCommands(actions);
+  useOpenedFiles(actions);
+  useFileDrop(actions);
   useUnsavedChangesGuard();
 
   return (
     <ActionsProvider actions={actions}>
       <div className="studio">
-        <AppBar actions={actions} />
+        <AppBar actions={actions} runCommand={runCommand} />
         <ActionBanner />
         <main className="workspace" data-palette={paletteOpen ? 'open' : 'closed'} data-inspector={inspectorOpen ? 'open' : 'closed'}>
           <CollapsiblePanel panel="palette" title="Nodes">
@@ -102,6 +108,12 @@ function StudioDialogs({ actions }: { actions: StudioActions }) {
       return <SaveNoteDialog onSave={(note) => void actions.save(note || undefined)} />;
     case 'sessions':
       return <SessionsDialog actions={actions} />;
+    case 'save-as':
+      return <SaveAsDialog onSave={() => void actions.save()} />;
+    case 'connect-server':
+      return <ConnectServerDialog />;
+    case 'run-payload':
+      return null; // the app bar shows it under its Run button
     case null:
       return null;
   }

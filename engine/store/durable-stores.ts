@@ -52,6 +52,8 @@ export interface OpenStoresOptions {
   warn?: (message: string) => void;
   /** A background write failed (it is retried). */
   onWriteError?: (error: StoreWriteError) => void;
+  /** `sqlite` only: better-sqlite3's addon to load (the desktop app's build for Electron's ABI). */
+  nativeBinding?: string | undefined;
 }
 
 /**
@@ -77,9 +79,9 @@ export function openStores(options: OpenStoresOptions): DurableStores {
     const definitions = new FileDefinitionStore(dataDir);
     return { kind: 'file', definitions, log, checkpoints, close: closeAll([log, checkpoints, definitions]) };
   }
-  const db = openDatabase(join(dataDir, DATABASE_FILE));
+  const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   if (s.fsync) db.pragma('synchronous = FULL');
-  const writer = new SqliteWriter(db, { onError: options.onWriteError });
+  const writer = new SqliteWriter(db, { onError: options.onWriteError, nativeBinding: options.nativeBinding });
   const log = s.logDir ? jsonl(s.logDir) : new SqliteExecutionLog(writer, s.retention);
   const checkpoints = s.checkpointDir ? files(s.checkpointDir) : new SqliteCheckpointStore(writer);
   const definitions = new SqliteDefinitionStore(db);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { builtinModules, createRequire } from 'node:module';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,9 @@ import { compileFunction } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATION_NAMES } from '../../shared/api/contract';
 import { helloWorkflow } from '../http/test-workflows';
+import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
 import type { YuktaBridge } from '../preload/bridge-types';
+import { loadElectronBundle } from './bundle-support';
 import { fakeContents, fakeElectron, type FakeElectron } from './fake-electron';
 
 const run = promisify(execFile);
@@ -24,11 +26,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 /** Loads the preload bundle the way a sandboxed renderer does: `require` knows only 'electron'. */
-function loadPreload(invoke: (channel: string, ...args: unknown[]) => Promise<unknown>) {
+function loadPreload(invoke: (channel: string, ...args: unknown[]) => Promise<unknown>, listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>()) {
   const exposed: Record<string, unknown> = {};
   const electron = {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
-    ipcRenderer: { invoke, on: () => undefined },
+    ipcRenderer: { invoke, on: (channel: string, listener: (event: unknown, ...args: unknown[]) => void) => void listeners.set(channel, listener) },
   };
   const requireInSandbox = (id: string): unknown => {
     if (id === 'electron') return electron;
@@ -40,19 +42,29 @@ function loadPreload(invoke: (channel: string, ...args: unknown[]) => Promise<un
 }
 
 describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
-  it('bundles a small preload that needs only electron and exposes only window.yukta', async () => {
+  it('bundles a small preload that needs only electron and exposes only window.yukta and window.yuktaDesktop', async () => {
     expect(statSync(join(OUT, 'preload.cjs')).size).toBeLessThan(20_000);
     const calls: string[] = [];
     const exposed = loadPreload(async (channel) => {
       calls.push(channel);
       return { ok: true, value: channel };
     });
-    expect(Object.keys(exposed)).toEqual(['yukta']);
+    expect(Object.keys(exposed)).toEqual(['yukta', 'yuktaDesktop']);
+    expect(Object.keys(exposed.yuktaDesktop as object).sort()).toEqual(['connect', 'disconnect', 'host', 'nativeEdit', 'onCommand', 'onOpenFile', 'openFileDialog']);
     const bridge = exposed.yukta as YuktaBridge;
     expect(Object.keys(bridge).sort()).toEqual(['invoke', 'subscribe']);
     expect(await bridge.invoke('nope', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OPERATION' } });
     expect(calls).toEqual([]);
     for (const name of OPERATION_NAMES) expect(await bridge.invoke(name, {})).toEqual({ ok: true, value: `yukta:op:${name}` });
+  });
+
+  it('lets only command ids of the table through the desktop bridge (STU-08)', () => {
+    const listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>();
+    const exposed = loadPreload(async () => ({ ok: true, value: null }), listeners);
+    const got: string[] = [];
+    (exposed.yuktaDesktop as DesktopBridge).onCommand((id) => got.push(id));
+    for (const id of ['file.save', '__proto__', 'toString', 'file.save ', 42, null, 'run.stop-kill']) listeners.get('yukta:desktop:command')!({}, id);
+    expect(got).toEqual(['file.save', 'run.stop-kill']);
   });
 
   it('keeps electron, native modules and the HTTP packages out of the Electron main bundle', () => {
@@ -70,14 +82,7 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
   });
 });
 
-/** Loads the Electron main bundle in Node with a fake 'electron' module. */
-function loadElectronMain(fake: FakeElectron): void {
-  const file = join(OUT, 'electron.cjs');
-  const realRequire = createRequire(file);
-  const requireWithFake = (id: string): unknown => (id === 'electron' ? fake.module : realRequire(id));
-  const module = { exports: {} };
-  compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'])(module.exports, requireWithFake, module, file, OUT);
-}
+const loadElectronMain = (fake: FakeElectron) => loadElectronBundle(fake, OUT);
 
 describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
   const userData = mkdtempSync(join(tmpdir(), 'yukta-userdata-'));

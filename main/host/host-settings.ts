@@ -28,6 +28,8 @@ export const HostSettings = z.object({
   'yukta.http.port': z.number().int().min(0).max(65535).optional(),
   'yukta.http.allow-private': z.boolean().default(false),
   'yukta.http.allowed-addresses': z.array(z.string().min(1)).default([]),
+  /** Origins whose pages may call the API while API keys are required (STU-08 Connect to server from a browser). */
+  'yukta.http.cors-origins': z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin: scheme://host[:port], no path')).default([]),
   'yukta.http.max-response-bytes': z.number().int().min(1024).default(10 * MIB),
   'yukta.http.max-redirects': z.number().int().min(0).max(20).default(5),
   'yukta.process.enabled': z.boolean().default(false),
@@ -63,7 +65,7 @@ export function envNameOf(key: string): string {
   return key.toUpperCase().replace(/[.-]/g, '_');
 }
 
-const LIST_KEYS = ['yukta.http.allowed-addresses', 'yukta.process.allowed-commands', 'yukta.variables.allowed'] as const;
+const LIST_KEYS = ['yukta.http.allowed-addresses', 'yukta.http.cors-origins', 'yukta.process.allowed-commands', 'yukta.variables.allowed'] as const;
 const BOOLEAN_KEYS = ['yukta.http.allow-private', 'yukta.process.enabled', 'yukta.http.enabled', 'yukta.execution-log.fsync', 'yukta.restart.auto-resume'] as const;
 const NUMBER_KEYS = [
   'yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes',

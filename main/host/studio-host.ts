@@ -37,6 +37,8 @@ export interface StudioHostOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Stored secrets (the desktop app's safeStorage store); none by default. */
   secretStore?: SecretStore;
+  /** better-sqlite3's addon for the `sqlite` store; only the desktop main sets it (a build for Electron's ABI). */
+  sqliteNativeBinding?: string;
 }
 
 /**
@@ -143,7 +145,7 @@ function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostS
   const control = options.engine?.control;
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
-  return openStores({ kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
+  return openStores({ kind, dataDir, settings: durability, warn, nativeBinding: options.sqliteNativeBinding, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */

@@ -5,6 +5,8 @@ import { registerMcpRoute } from '../mcp/mcp-http-route';
 import { apiKeyCallerResolver } from './api-key-auth';
 import type { CallerResolver } from './caller';
 import { registerEventStream, type OpenStreams } from './event-stream';
+import { serverOriginParam } from '../../shared/desktop/server-address';
+import { installCors } from './cors';
 import { apiErrorFromThrown, sendApiError } from './http-errors';
 import { checkLocalAccess } from './local-access';
 import { registerMetricsRoute } from './metrics-route';
@@ -50,6 +52,17 @@ function urlOf(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
+/**
+ * The page's policy: strict, except that a studio opened on a team server (`/?server=<origin>`, STU-08
+ * Connect to server) may also call that one origin — which still has to allow this page (CORS, with a key).
+ */
+export function contentSecurityPolicyFor(url: string): string {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  const origin = query < 0 || isApiPath(path) ? null : serverOriginParam(url.slice(query));
+  return origin ? CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${origin}`) : CONTENT_SECURITY_POLICY;
+}
+
 function installGuards(app: FastifyInstance, options: HttpServerOptions, streams: OpenStreams): void {
   const localAccessOnly = options.localAccessOnly ?? true;
   if (localAccessOnly) {
@@ -59,8 +72,8 @@ function installGuards(app: FastifyInstance, options: HttpServerOptions, streams
       if (refusal) return sendApiError(reply, refusal);
     });
   }
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('Content-Security-Policy', contentSecurityPolicyFor(request.url));
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     return payload;
@@ -98,6 +111,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Stud
   const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: true });
   const streams: OpenStreams = new Set();
   const resolveCaller = options.resolveCaller ?? apiKeyCallerResolver(options.host.apiKeys);
+  installCors(app, { origins: options.host.settings['yukta.http.cors-origins'], keysRequired: () => options.host.apiKeys.enabled });
   installGuards(app, options, streams);
   registerOperationRoutes(app, options.host, resolveCaller);
   registerEventStream(app, options.host, resolveCaller, streams, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });

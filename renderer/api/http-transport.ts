@@ -16,6 +16,8 @@ export interface HttpTransportOptions {
   baseUrl?: string;
   fetch?: typeof fetch;
   createEventSource?: (url: string) => EventSourceLike;
+  /** Sent with every request (a team server's `Authorization: Bearer <key>`, STU-08). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** StudioTransport over REST (one route per operation) and SSE (`event: batch`, data = JSON array). */
@@ -40,7 +42,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): StudioT
       try {
         response = await doFetch(baseUrl + request.url, {
           method: request.method,
-          headers: request.body ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+          headers: { ...options.headers, ...(request.body ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' }) },
           body: request.body ? JSON.stringify(request.body) : undefined,
         });
       } catch (error) {

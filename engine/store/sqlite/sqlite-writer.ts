@@ -95,6 +95,8 @@ export interface SqliteWriterOptions {
    * this connection take over again.
    */
   checkpointInWorker?: boolean;
+  /** The addon the connection was opened with (`SqliteOpenOptions.nativeBinding`); the worker loads the same. */
+  nativeBinding?: string | undefined;
 }
 
 /** Commits between two checkpoint requests to the worker (one at a time). */
@@ -116,7 +118,7 @@ const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 const CHECKPOINT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
-const db = new Database(workerData.file, { timeout: 5000 });
+const db = new Database(workerData.file, workerData.nativeBinding ? { timeout: 5000, nativeBinding: workerData.nativeBinding } : { timeout: 5000 });
 parentPort.on('message', () => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
@@ -264,7 +266,7 @@ export class SqliteWriter {
     const module = betterSqlitePath();
     if (module === null) return this.checkpointFailed(), false;
     try {
-      const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { module, file: this.db.name } });
+      const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { module, file: this.db.name, nativeBinding: this.options.nativeBinding ?? null } });
       worker.on('message', ({ error, log }: { error: string | null; log: number }) => {
         // A busy checkpoint (a long reader) is simply tried again later; anything else hands back to SQLite.
         if (error !== null && !/busy|locked/i.test(error)) return this.checkpointFailed();

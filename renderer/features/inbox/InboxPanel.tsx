@@ -4,7 +4,7 @@ import type { Approval, SignalDecision } from '../../../shared/api/control.schem
 import { JsonEditor } from '../../components/JsonEditor';
 import { JsonTree } from '../../components/JsonTree';
 import { approvalKey, selectedApproval, useInbox } from '../../store/inbox-store';
-import { isTextField } from '../workflow/use-shortcuts';
+import { isTextField } from '../../commands/command-table';
 import { pageNotifications } from './browser-notifications';
 import type { InboxActions } from './inbox-actions';
 
