@@ -8,7 +8,8 @@ import type { EventFilter } from '../../shared/events/events';
 import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
-import { configuredApiKeys, durabilitySettingsOf, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
+import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, type HostSettings } from './host-settings';
+import { LoadedSettings } from './loaded-settings';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -31,8 +32,12 @@ export interface StudioHostOptions {
   onInternalError?: (error: unknown) => void;
   /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
   onWarning?: (message: string) => void;
-  /** Settings (`loadHostSettings`: `<data>/settings.json` + environment); defaults when absent. */
-  settings?: HostSettings;
+  /**
+   * Settings (CFG-01): `loadSettings` (`<data>/settings.json`, environment, `--set` flags, with each value's
+   * source) or parsed values (`parseHostSettings`); the table's defaults when absent. Engine options given
+   * in `engine` win over them (tests).
+   */
+  settings?: HostSettings | LoadedSettings;
   /** The environment for `YUKTA_SECRET_*` secrets and `${env.X}` variables (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Stored secrets (the desktop app's safeStorage store); none by default. */
@@ -48,6 +53,8 @@ export class StudioHost {
   readonly dataDir: string | null;
   readonly storeKind: StoreKind;
   readonly settings: HostSettings;
+  /** The settings with the source of each value (`settings.get`). */
+  readonly loadedSettings: LoadedSettings;
   /** API keys (SEC-01): configured ones and those created in the studio. */
   readonly apiKeys: ApiKeyRegistry;
   readonly secretStore: SecretStore;
@@ -60,14 +67,13 @@ export class StudioHost {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
-    this.settings = options.settings ?? parseHostSettings({});
+    this.loadedSettings = options.settings instanceof LoadedSettings ? options.settings : LoadedSettings.fromValues(options.settings);
+    this.settings = this.loadedSettings.values;
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
-    const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
     try {
-      const tracker = { cleanupTtlMs: this.settings['yukta.tracker.cleanup-ttl'], maxSessions: this.settings['yukta.tracker.max-sessions'], ...options.engine?.tracker };
-      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, tracker, definitions: this.stores.definitions, onListenerError: options.onInternalError });
+      this.engine = new Engine(this.engineOptions(env));
     } catch (error) {
       void this.stores.close();
       throw error;
@@ -82,14 +88,25 @@ export class StudioHost {
     return this.engine.ready;
   }
 
+  /** The engine's options: the settings' (CFG-01), then the owner's `engine` options over them, then the stores. */
+  private engineOptions(env: Readonly<Record<string, string | undefined>>): EngineOptions {
+    const { settings, options } = this;
+    const extra = options.engine;
+    const fromSettings = engineSettingsOf(settings);
+    const security = { settings: securitySettingsOf(settings), secrets: this.secretStore, env, ...extra?.security };
+    const tracker = { ...fromSettings.tracker, ...extra?.tracker };
+    const scheduler = { ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
+    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, definitions: this.stores.definitions, onListenerError: options.onInternalError };
+  }
+
   /**
    * The engine's durability (DUR-01…03): the log for the journal and recovery (none with the memory store),
    * the checkpoint store for the control plane, `yukta.restart.auto-resume` and `yukta.restart.retained-executions`.
    */
-  private durableEngineOptions(): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
+  private durableEngineOptions(fromSettings: NonNullable<EngineOptions['control']>): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
-    const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    const control = { ...fromSettings, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
     // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
     const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
