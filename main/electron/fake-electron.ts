@@ -55,6 +55,10 @@ export interface FakeElectron {
   windowCreated: Promise<FakeWindow>;
   /** Resolves when a quit goes through (no before-quit listener prevented it). */
   quitCompleted: Promise<void>;
+  /** Error boxes shown (dialog.showErrorBox): title and content. */
+  errorBoxes: Array<{ title: string; content: string }>;
+  /** Resolves with the code of app.exit. */
+  exited: Promise<number>;
   ready(): void;
 }
 
@@ -63,6 +67,7 @@ export function fakeElectron(userData: string): FakeElectron {
   const whenReady = new Promise<void>((resolve) => (ready = resolve));
   let windowCreated!: (w: FakeWindow) => void;
   let quitCompleted!: () => void;
+  let exited!: (code: number) => void;
   const fake: FakeElectron = {
     module: {},
     app: new EventEmitter(),
@@ -74,6 +79,8 @@ export function fakeElectron(userData: string): FakeElectron {
     openedExternally: [],
     windowCreated: new Promise((resolve) => (windowCreated = resolve)),
     quitCompleted: new Promise((resolve) => (quitCompleted = resolve)),
+    errorBoxes: [],
+    exited: new Promise((resolve) => (exited = resolve)),
     ready,
   };
   const app = Object.assign(fake.app, {
@@ -86,9 +93,8 @@ export function fakeElectron(userData: string): FakeElectron {
       fake.app.emit('before-quit', event);
       if (!event.defaultPrevented) quitCompleted();
     },
-    exit: (code: number) => {
-      throw new Error(`app.exit(${code})`);
-    },
+    // Like Electron: exits without before-quit; here it only records the code.
+    exit: (code: number) => exited(code),
   });
   class BrowserWindow extends EventEmitter implements FakeWindow {
     url?: string;
@@ -110,6 +116,7 @@ export function fakeElectron(userData: string): FakeElectron {
     app,
     BrowserWindow,
     ipcMain: { handle: (c: string, h: Handler) => fake.ipcHandlers.set(c, h), removeHandler: (c: string) => fake.ipcHandlers.delete(c) },
+    dialog: { showErrorBox: (title: string, content: string) => void fake.errorBoxes.push({ title, content }) },
     shell: { openExternal: (url: string) => (fake.openedExternally.push(url), Promise.resolve()) },
     protocol: { registerSchemesAsPrivileged: (s: FakeElectron['schemes']) => fake.schemes.push(...s) },
     session: {

@@ -4,8 +4,9 @@
  * reachable: navigation, new windows, permissions and remote requests are refused (SEC-03).
  */
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
-import { loadHostSettings } from '../host/host-settings';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { loadSettings, type LoadedSettings } from '../host/loaded-settings';
+import { SettingsError } from '../host/settings-sources';
 import { EncryptedSecretStore } from '../host/secret-store';
 import { StudioHost } from '../host/studio-host';
 import type { StudioHttpServer } from '../http/http-server';
@@ -62,12 +63,29 @@ async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Prom
   console.log(`Yukta Studio HTTP API at ${url}`);
 }
 
+/**
+ * `<data>/settings.json` and the environment (CFG-01). A refused setting is shown in a dialog and the app
+ * quits (exit 1) instead of opening with defaults, which could leave a protection off.
+ */
+function desktopSettings(dataDir: string): LoadedSettings | null {
+  try {
+    return loadSettings({ dataDir, env: process.env });
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    dialog.showErrorBox('Yukta Studio cannot start', `${error.message}\n\nFix the setting and start Yukta Studio again.`);
+    app.exit(1);
+    return null;
+  }
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   secureSession(session.defaultSession, { rendererDir: RENDERER_DIR, csp, ...(devServerUrl ? { devServerUrl } : {}) });
   const dataDir = process.env.YUKTA_DATA_DIR || app.getPath('userData');
-  // Secrets stored in the studio are encrypted by the OS keychain (safeStorage); settings from <data>/settings.json + environment.
-  host = new StudioHost({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
+  const settings = desktopSettings(dataDir);
+  if (!settings) return;
+  // Secrets stored in the studio are encrypted by the OS keychain (safeStorage).
+  host = new StudioHost({ dataDir, settings, secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender: createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {}) });
   // STU-05: a native notification per new approval (a click opens it in the inbox) and the dock/taskbar badge.
   approvals = startDesktopApprovals(host, () => mainWindow);
@@ -78,7 +96,13 @@ async function start(): Promise<void> {
   });
 }
 
+/**
+ * App quit (ADM-01): first the host drains — new starts are refused (`reason=shutdown`), queued ones too, and
+ * running runs get `yukta.execution.shutdown-timeout` — while IPC and HTTP still answer (an approval can still
+ * let a run finish); then the transports close and the stores are flushed and closed.
+ */
 async function shutdown(): Promise<void> {
+  await host?.drain();
   approvals?.stop();
   ipc?.dispose();
   await http?.close();

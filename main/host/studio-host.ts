@@ -62,6 +62,7 @@ export class StudioHost {
   readonly stores: DurableStores;
   private readonly handlers: OperationHandlers;
   private readonly batchers = new Set<EventBatcher>();
+  private draining: Promise<void> | null = null;
 
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
@@ -141,10 +142,19 @@ export class StudioHost {
     };
   }
 
-  /** Ends the runs (ADM-01 shutdown), then writes what the stores still queue and closes them. */
+  /**
+   * Shutdown, first half (ADM-01): nothing new is admitted (refused `reason=shutdown`), queued starts are
+   * refused, running runs get `yukta.execution.shutdown-timeout` and are then killed. The stores stay open, so
+   * a transport may keep answering (refusing starts) until this settles. Called once; later calls share it.
+   */
+  drain(): Promise<void> {
+    return (this.draining ??= this.engine.shutdown());
+  }
+
+  /** Ends the runs (`drain`), then writes what the stores still queue and closes them. */
   async close(): Promise<void> {
     try {
-      await this.engine.shutdown();
+      await this.drain();
     } finally {
       for (const b of this.batchers) b.close();
       this.batchers.clear();
