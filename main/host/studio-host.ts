@@ -10,6 +10,8 @@ import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
 import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, type HostSettings } from './host-settings';
 import { LoadedSettings } from './loaded-settings';
+import { SettingsFile } from './settings-file';
+import { SettingsService } from './settings-service';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -55,6 +57,9 @@ export class StudioHost {
   readonly settings: HostSettings;
   /** The settings with the source of each value (`settings.get`). */
   readonly loadedSettings: LoadedSettings;
+  /** `settings.get` / `settings.set` (CFG-01). */
+  readonly settingsService: SettingsService;
+  private readonly settingsFile: SettingsFile;
   /** API keys (SEC-01): configured ones and those created in the studio. */
   readonly apiKeys: ApiKeyRegistry;
   readonly secretStore: SecretStore;
@@ -70,6 +75,7 @@ export class StudioHost {
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
     this.loadedSettings = options.settings instanceof LoadedSettings ? options.settings : LoadedSettings.fromValues(options.settings);
     this.settings = this.loadedSettings.values;
+    this.settingsFile = new SettingsFile(this.loadedSettings);
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
@@ -80,8 +86,9 @@ export class StudioHost {
       throw error;
     }
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
-    const settingsServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices), (id) => this.runSession(id));
+    const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
+    this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine });
+    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService), (id) => this.runSession(id));
   }
 
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */
@@ -107,7 +114,8 @@ export class StudioHost {
   private durableEngineOptions(fromSettings: NonNullable<EngineOptions['control']>): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
-    const control = { ...fromSettings, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    const settingsWriter = { write: (key: string, value: unknown) => this.settingsFile.write(key, value) };
+    const control = { ...fromSettings, settings: settingsWriter, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
     // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
     const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
