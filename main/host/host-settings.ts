@@ -79,7 +79,7 @@ export function durabilitySettingsOf(settings: HostSettings, dataDir: string | n
   };
 }
 
-/** The scheduler's configured limits (ADM-01) from the `yukta.execution.*` settings; the newest logged change wins over them (ADM-03). */
+/** The scheduler's configured limits (ADM-01) from their settings; the newest logged change wins over them (ADM-03). */
 export function schedulerLimitsOf(settings: HostSettings): SchedulerLimits {
   const byKey: Readonly<Record<string, unknown>> = settings;
   return SchedulerLimits.parse(Object.fromEntries(Object.entries(LIMIT_SETTING_NAMES).map(([field, key]) => [field, byKey[key]])));

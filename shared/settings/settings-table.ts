@@ -16,7 +16,7 @@ export const ApiKeyConfig = z.strictObject({
 });
 export type ApiKeyConfig = z.infer<typeof ApiKeyConfig>;
 
-const apiKeys = json(z.array(ApiKeyConfig), 'a JSON array of {name, key, role, sessions}', (keys) => (Array.isArray(keys) ? `${keys.length} key(s)` : 'invalid'));
+const apiKeys = json(z.array(ApiKeyConfig), 'a JSON array of {name, key, role, sessions}', (keys) => (Array.isArray(keys) && keys.length ? `${keys.length} key(s)` : '[]'));
 const ADMIN = 'ADMIN' as const;
 const live = { apply: 'live', role: ADMIN } as const;
 const restart = { apply: 'restart', role: ADMIN } as const;
