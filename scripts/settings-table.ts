@@ -20,7 +20,7 @@ function rowLine(row: SettingRow): string {
   const { spec } = row;
   const shown = spec.default === undefined ? 'unset' : spec.value.show(spec.default);
   const applies = spec.planned ? 'planned' : spec.apply;
-  const description = spec.planned ? `Planned (refused until ${spec.card} is built). ${spec.description}` : spec.description;
+  const description = spec.planned ? `Planned: ${spec.card} is not built, so it is refused today. ${spec.description}` : spec.description;
   return `| ${[code(row.pattern), code(shown), spec.value.unit, envOf(row), applies, spec.role, spec.card, cell(description)].join(' | ')} |`;
 }
 
