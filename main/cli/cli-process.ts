@@ -1,5 +1,8 @@
 /** Test helpers: the CLI from source as a real child process (`node --import tsx main/cli/index.ts …`). Not a test file. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -80,4 +83,18 @@ export async function startServe(args: string[], env: Record<string, string> = {
   const running = startCli(['serve', '--port', '0', ...args], env);
   const [, url] = await running.line(/^Yukta Studio serving at (http:\/\/127\.0\.0\.1:\d+)$/);
   return { ...running, url: url! };
+}
+
+/** Data folders made for a test file: `with(settings)` makes one holding that settings.json; `removeAll` cleans up. */
+export function tempDataFolders(prefix: string): { with(settings: Record<string, unknown>): string; removeAll(): void } {
+  const made: string[] = [];
+  return {
+    with(settings) {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      made.push(dir);
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
+      return dir;
+    },
+    removeAll: () => made.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })),
+  };
 }

@@ -1,18 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, startServe } from './cli-process';
+import { cli, startServe, tempDataFolders } from './cli-process';
 
-const folders: string[] = [];
-afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
-
-function dataWith(settings: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'yukta-cfg-'));
-  folders.push(dir);
-  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
-  return dir;
-}
+const folders = tempDataFolders('yukta-cfg-');
+afterAll(folders.removeAll);
+const dataWith = folders.with;
 
 const HELLO = join(import.meta.dirname, 'test-fixtures', 'hello.json');
 

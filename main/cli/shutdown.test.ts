@@ -1,20 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseHostSettings } from '../host/host-settings';
 import { CLI_CALLER, StudioHost } from '../host/studio-host';
-import { startCli, startServe } from './cli-process';
+import { startCli, startServe, tempDataFolders } from './cli-process';
 
-const folders: string[] = [];
-afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
-
-function dataWith(settings: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'yukta-stop-'));
-  folders.push(dir);
-  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
-  return dir;
-}
+const folders = tempDataFolders('yukta-stop-');
+afterAll(folders.removeAll);
+const dataWith = folders.with;
 
 const FIXTURES = join(import.meta.dirname, 'test-fixtures');
 const WAIT_SIGNAL = JSON.parse(readFileSync(join(FIXTURES, 'wait-signal.json'), 'utf8')) as Record<string, unknown>;
@@ -22,6 +15,15 @@ const WAIT_SIGNAL = JSON.parse(readFileSync(join(FIXTURES, 'wait-signal.json'), 
 async function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}${path}`, { method, ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** `yukta serve` on a new data folder with `settings`, the approval workflow saved and one run of it waiting. */
+async function serveWithWaitingRun(settings: Record<string, unknown>) {
+  const dir = dataWith(settings);
+  const serve = await startServe(['--data', dir]);
+  expect((await call(serve.url, 'POST', '/api/workflows', { definition: WAIT_SIGNAL })).status).toBe(200);
+  const start = async () => (await call(serve.url, 'POST', '/api/workflow/start', { workflowId: 'approve' })).body.executionId as string;
+  return { dir, serve, start, running: await start() };
 }
 
 /** Reads the runs back from the data folder with a fresh host (what the stopped server flushed). */
@@ -42,11 +44,8 @@ async function statusesIn(dataDir: string, ids: string[]): Promise<string[]> {
 
 describe('ADM-01 shutdown of yukta serve (SIGTERM, real child process)', () => {
   it('refuses new and queued starts (reason=shutdown), lets the running run finish, flushes the stores and exits 0', async () => {
-    const dir = dataWith({ 'yukta.execution.max-concurrent': 1, 'yukta.execution.shutdown-timeout': '1h' });
-    const serve = await startServe(['--data', dir]);
-    expect((await call(serve.url, 'POST', '/api/workflows', { definition: WAIT_SIGNAL })).status).toBe(200);
-    const running = (await call(serve.url, 'POST', '/api/workflow/start', { workflowId: 'approve' })).body.executionId as string;
-    const queued = (await call(serve.url, 'POST', '/api/workflow/start', { workflowId: 'approve' })).body.executionId as string;
+    const { dir, serve, start, running } = await serveWithWaitingRun({ 'yukta.execution.max-concurrent': 1, 'yukta.execution.shutdown-timeout': '1h' });
+    const queued = await start();
     expect((await call(serve.url, 'GET', `/api/executions/${queued}`)).body.status).toBe('QUEUED');
 
     serve.signal('SIGTERM');
@@ -67,10 +66,7 @@ describe('ADM-01 shutdown of yukta serve (SIGTERM, real child process)', () => {
   });
 
   it('kills a run still going when yukta.execution.shutdown-timeout is over, and exits 0', async () => {
-    const dir = dataWith({ 'yukta.execution.shutdown-timeout': '200ms' });
-    const serve = await startServe(['--data', dir]);
-    await call(serve.url, 'POST', '/api/workflows', { definition: WAIT_SIGNAL });
-    const running = (await call(serve.url, 'POST', '/api/workflow/start', { workflowId: 'approve' })).body.executionId as string;
+    const { dir, serve, running } = await serveWithWaitingRun({ 'yukta.execution.shutdown-timeout': '200ms' });
     serve.signal('SIGTERM');
     expect(await serve.exited).toBe(0);
     expect(serve.lines).toContain('Stopped.');
@@ -78,10 +74,7 @@ describe('ADM-01 shutdown of yukta serve (SIGTERM, real child process)', () => {
   });
 
   it('exits at once on a second SIGTERM; the unfinished run is ABORTED at the next start', async () => {
-    const dir = dataWith({ 'yukta.execution.shutdown-timeout': '1h' });
-    const serve = await startServe(['--data', dir]);
-    await call(serve.url, 'POST', '/api/workflows', { definition: WAIT_SIGNAL });
-    const running = (await call(serve.url, 'POST', '/api/workflow/start', { workflowId: 'approve' })).body.executionId as string;
+    const { dir, serve, running } = await serveWithWaitingRun({ 'yukta.execution.shutdown-timeout': '1h' });
     serve.signal('SIGTERM');
     await serve.line(/^Stopping \(SIGTERM\)/);
     serve.signal('SIGTERM');

@@ -29,24 +29,24 @@ const DIGITS = /^\d+$/;
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-/** `30s`, `10m`, `1h`, `250ms`, `2d`, or a plain number of milliseconds → milliseconds; null when it is neither. */
-export function parseDuration(value: unknown): number | null {
+/** A whole number ≥ 0, or digits, or a number with one of `units` (e.g. `30s`, `10MiB`) → the base unit; null otherwise. */
+function parseWithUnit(value: unknown, pattern: RegExp, units: Readonly<Record<string, number>>): number | null {
   if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : null;
   if (typeof value !== 'string') return null;
   const text = value.trim();
   if (DIGITS.test(text)) return Number(text);
-  const m = DURATION.exec(text);
-  return m ? Math.round(Number(m[1]) * DURATION_UNITS[m[2]!]!) : null;
+  const m = pattern.exec(text);
+  return m ? Math.round(Number(m[1]) * units[m[2]!]!) : null;
+}
+
+/** `30s`, `10m`, `1h`, `250ms`, `2d`, or a plain number of milliseconds → milliseconds; null when it is neither. */
+export function parseDuration(value: unknown): number | null {
+  return parseWithUnit(value, DURATION, DURATION_UNITS);
 }
 
 /** `10MiB`, `512KiB`, `1GB`, or a plain number of bytes → bytes; null when it is neither. */
 export function parseSize(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : null;
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  if (DIGITS.test(text)) return Number(text);
-  const m = SIZE.exec(text);
-  return m ? Math.round(Number(m[1]) * SIZE_UNITS[m[2]!]!) : null;
+  return parseWithUnit(value, SIZE, SIZE_UNITS);
 }
 
 /** Milliseconds as the seeds write them: `30s`, `10m`, `1h`, `250ms`; `0` stays `0`. */
