@@ -114,8 +114,8 @@ export class StudioHost {
   private durableEngineOptions(fromSettings: NonNullable<EngineOptions['control']>): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
-    const settingsWriter = { write: (key: string, value: unknown) => this.settingsFile.write(key, value) };
-    const control = { ...fromSettings, settings: settingsWriter, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    // SetSetting commands reach the settings file after the reviewers (CFG-01).
+    const control = { ...fromSettings, settings: this.settingsFile, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
     // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
     const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
