@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { showDuration } from '../../shared/settings/setting-values';
+import { lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
 import { STORE_KINDS, StudioHost, type StoreKind } from '../host/studio-host';
 import { createHttpServer, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../http/http-server';
 import { LOOPBACK_HOSTNAMES } from '../http/local-access';
@@ -20,11 +21,20 @@ const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
   memory: 'in memory only (lost when the server stops; no crash recovery)',
 };
 
-function parseStore(text: string | undefined): StoreKind {
+export function parseStore(text: string | undefined): StoreKind {
   if (text === undefined) return 'sqlite';
   const kind = STORE_KINDS.find((k) => k === text);
   if (!kind) throw new CliError(`--store must be one of ${STORE_KINDS.join(', ')}, not "${text}"`, EXIT_USAGE);
   return kind;
+}
+
+/** One host per data folder: a second `serve` (or `yukta mcp`, or the desktop app) on it is refused. */
+function takeDataFolder(folder: string): DataFolderLock {
+  try {
+    return lockDataFolder(folder, { command: 'serve' });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}: stop it, or pass another --data folder`, EXIT_FAILED);
+  }
 }
 
 /**
@@ -47,10 +57,12 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const folder = dataDir(values.data);
   const settings = cliSettings(folder, values.set ?? []);
   const port = parsePort(values.port, settings.values['yukta.http.port'] ?? DEFAULT_HTTP_PORT);
+  const lock = takeDataFolder(folder);
   let host: StudioHost;
   try {
     host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
+    lock.release();
     throw new CliError(`cannot open the ${store} store in ${folder}: ${(error as Error).message}`, EXIT_FAILED);
   }
   try {
@@ -58,6 +70,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     await host.ready;
   } catch (error) {
     await host.close().catch(() => undefined);
+    lock.release();
     throw new CliError(`recovery of the execution log failed: ${(error as Error).message}`, EXIT_FAILED);
   }
   const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
@@ -66,10 +79,12 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     url = (await server.listen()).url;
   } catch (error) {
     await host.close();
+    lock.release();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is in use on ${bindHost}: pass --port N, or --port 0 for a free port`, EXIT_FAILED);
     throw new CliError(`cannot listen on ${bindHost}:${port}: ${(error as Error).message}`, EXIT_FAILED);
   }
+  lock.update({ url });
   const signals = stopSignals(io);
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
@@ -84,6 +99,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   await host.drain();
   await server.close();
   await host.close();
+  lock.release();
   signals.dispose();
   io.out('Stopped.');
   return EXIT_OK;

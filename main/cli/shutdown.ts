@@ -15,6 +15,12 @@ export function cliSettings(dataDir: string | null, flags: readonly string[], en
   }
 }
 
+/** Resolves on the first SIGINT or SIGTERM (for commands with nothing to drain, such as `yukta mcp`). */
+export function stopSignal(): Promise<NodeJS.Signals> {
+  const signals = stopSignals({ out: () => undefined, err: () => undefined }, () => undefined);
+  return signals.first.finally(() => signals.dispose());
+}
+
 export interface StopSignals {
   /** Resolves on the first SIGINT or SIGTERM. */
   readonly first: Promise<NodeJS.Signals>;

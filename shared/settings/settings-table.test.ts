@@ -73,6 +73,6 @@ describe('CFG-01 the settings table', () => {
     expect(nearestSettingKey('yukta.llm.ratelimit.openai')).toBe('yukta.llm.rate-limit.openai');
     expect(looksLikeSettingEnv('YUKTA_EXECUTION_MAX_CONCURENT')).toBe(true);
     expect(looksLikeSettingEnv('YUKTA_API_KEYZ')).toBe(true);
-    for (const other of ['YUKTA_DATA_DIR', 'YUKTA_SECRET_OPENAI', 'YUKTA_VAR_REGION', 'YUKTA_DEV_SERVER_URL', 'YUKTA_E2E_PORT', 'HOME']) expect(looksLikeSettingEnv(other), other).toBe(false);
+    for (const other of ['YUKTA_DATA_DIR', 'YUKTA_SECRET_OPENAI', 'YUKTA_VAR_REGION', 'YUKTA_DEV_SERVER_URL', 'YUKTA_E2E_PORT', 'YUKTA_URL', 'YUKTA_KEY', 'YUKTA_CLI_FROM_SOURCE', 'HOME']) expect(looksLikeSettingEnv(other), other).toBe(false);
   });
 });
