@@ -1,4 +1,4 @@
-import { SCHEDULER_RUN, type AuditType, type ControlCommand, type ControlCommandType, type ControlResult } from '../../shared/api/control.schema';
+import { PSEUDO_RUNS, SCHEDULER_RUN, SETTINGS_RUN, type AuditType, type ControlCommand, type ControlCommandType, type ControlResult } from '../../shared/api/control.schema';
 import { StudioApiError } from '../../shared/api/errors';
 import type { UnnumberedEvent } from '../../shared/events/events';
 import type { Clock } from '../runtime/clock';
@@ -49,7 +49,7 @@ export class ControlPipeline {
 
   /** Applies a command in its run's order; resolves with the answer once applied, rejects with the refusal. */
   send(executionId: string, command: ControlCommand, actor: string): Promise<ControlResult> {
-    const key = command.type === 'SetLimits' ? SCHEDULER_RUN : executionId;
+    const key = command.type === 'SetLimits' ? SCHEDULER_RUN : command.type === 'SetSetting' ? SETTINGS_RUN : executionId;
     return this.sequencer.run(key, () => this.apply(executionId, command, actor));
   }
 
@@ -68,7 +68,7 @@ export class ControlPipeline {
   }
 
   private async apply(executionId: string, command: ControlCommand, actor: string): Promise<ControlResult> {
-    if (executionId !== SCHEDULER_RUN && this.options.services.runStatus(executionId) === null) {
+    if (!PSEUDO_RUNS.has(executionId) && this.options.services.runStatus(executionId) === null) {
       throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
     }
     const gated = GATED_COMMANDS.has(command.type);
@@ -84,8 +84,9 @@ export class ControlPipeline {
       throw error;
     }
     const at = this.options.clock.now();
-    if (!gated) await this.audit(executionId, 'CONTROL_APPLIED', command.type, actor, at);
-    return { executionId, command: command.type, at, ...outcome };
+    const { auditData, ...answer } = outcome ?? {};
+    if (!gated) await this.audit(executionId, 'CONTROL_APPLIED', command.type, actor, at, auditData);
+    return { executionId, command: command.type, at, ...answer };
   }
 
   /** Runs the handler; events published while it runs synchronously are attributed to the actor. */
@@ -109,14 +110,14 @@ export class ControlPipeline {
     throw error;
   }
 
-  private async audit(runId: string, type: AuditType, status: string, actor: string, at = this.options.clock.now()): Promise<void> {
+  private async audit(runId: string, type: AuditType, status: string, actor: string, at = this.options.clock.now(), data?: unknown): Promise<void> {
     this.applying = actor;
     try {
       this.options.emit({ type: 'CONTROL', executionId: runId, at, outcome: type, status, actor });
     } finally {
       this.applying = null;
     }
-    await this.options.log.append({ runId, type, status, actor, at });
+    await this.options.log.append({ runId, type, status, actor, at, ...(data === undefined ? {} : { data }) });
   }
 }
 

@@ -13,7 +13,7 @@ import type { CheckpointStore } from '../store/checkpoint-store';
 import type { ExecutionLog } from '../store/execution-log';
 import { DEFAULT_CHECKPOINT_CAPS, MemoryCheckpointStore } from '../store/memory/memory-checkpoint-store';
 import { MemoryExecutionLog } from '../store/memory/memory-execution-log';
-import type { CommandTable, ControlServices } from './command-handler';
+import type { CommandTable, ControlServices, SettingsWriter } from './command-handler';
 import { ControlPipeline } from './control-pipeline';
 import { recordedNode, recordedSummary, type RecordedPage } from './recordings';
 import { PluginControlBus, type NodeKey } from './plugin-bus/plugin-control-bus';
@@ -50,7 +50,13 @@ export interface ControlOptions {
   checkpoints?: CheckpointStore;
   /** The command handlers (tests wrap them); the built-in table by default. */
   handlers?: CommandTable;
+  /** Where SetSetting commands are written (CFG-01): the host's settings file; without it they are refused. */
+  settings?: SettingsWriter;
 }
+
+const NO_SETTINGS: SettingsWriter = {
+  write: () => Promise.reject(new StudioApiError('UNAVAILABLE', 'settings are kept by the host; this engine has no settings writer')),
+};
 
 /** What the control plane needs of the engine; supplied lazily, so it can be built before the launcher. */
 export interface ControlPlaneEngine {
@@ -109,6 +115,7 @@ export class ControlPlane {
       retryNode: (id, nodeId) => restarter.retryNode(id, nodeId),
       setLimits: (limits, actor) => engine.setLimits(limits, actor),
       setPriority: (id, priority, actor) => engine.setPriority(id, priority, actor),
+      setSetting: (key, value, actor) => (options.settings ?? NO_SETTINGS).write(key, value, actor),
       stepMode: this.stepMode,
     };
     this.pipeline = new ControlPipeline({ clock, log: this.log, reviewers: this.reviewers, services, liveRun: (id) => engine.liveRun(id), emit: (e) => engine.publish(e), handlers: options.handlers });

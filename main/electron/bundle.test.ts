@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 import { compileFunction } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATION_NAMES } from '../../shared/api/contract';
+import { parseHostSettings } from '../host/host-settings';
+import { LOCAL_UI_CALLER, StudioHost } from '../host/studio-host';
 import { helloWorkflow } from '../http/test-workflows';
 import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
 import type { YuktaBridge } from '../preload/bridge-types';
@@ -171,5 +173,68 @@ describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
     (fake.module.app as { quit(): void }).quit();
     await fake.quitCompleted;
     await expect(fetch(`${url}/api/workflows`)).rejects.toThrow();
+  });
+});
+
+describe('CFG-01 ADM-01 desktop main process: settings and app quit (bundle, fake Electron)', () => {
+  const folders: string[] = [];
+  afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
+  const sender = { id: 1, send: () => undefined, isDestroyed: () => false, once: () => undefined };
+  const frame = { sender, senderFrame: { url: 'app://studio/index.html', parent: null } };
+
+  function userDataWith(settings: Record<string, unknown>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'yukta-userdata-'));
+    folders.push(dir);
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
+    return dir;
+  }
+
+  function started(userData: string): FakeElectron {
+    for (const name of ['YUKTA_DATA_DIR', 'YUKTA_DEV_SERVER_URL', 'YUKTA_HTTP_ENABLED']) delete process.env[name];
+    const fake = fakeElectron(userData);
+    loadElectronMain(fake);
+    fake.ready();
+    return fake;
+  }
+
+  it('shows a refused setting in an error box and exits 1 instead of opening with defaults', async () => {
+    const userData = userDataWith({ 'yukta.execution.max-concurent': 1 });
+    const fake = started(userData);
+    expect(await fake.exited).toBe(1);
+    expect(fake.errorBoxes).toEqual([{ title: 'Yukta Studio cannot start', content: `unknown setting "yukta.execution.max-concurent" in settings file ${join(userData, 'settings.json')}: did you mean yukta.execution.max-concurrent?\n\nFix the setting and start Yukta Studio again.` }]);
+    expect(fake.windows).toEqual([]);
+    expect(fake.ipcHandlers.size).toBe(0);
+  });
+
+  it('on quit refuses new starts (reason=shutdown) while a running run may still finish, then flushes the stores', async () => {
+    const userData = userDataWith({ 'yukta.execution.shutdown-timeout': '1h' });
+    const fake = started(userData);
+    await fake.windowCreated;
+    const invoke = (op: string, input: unknown) => fake.ipcHandlers.get(`yukta:op:${op}`)!(frame, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+    const definition = JSON.parse(readFileSync(join(ROOT, 'main/cli/test-fixtures/wait-signal.json'), 'utf8')) as Record<string, unknown>;
+    expect(await invoke('workflows.save', { definition })).toMatchObject({ ok: true });
+    const { executionId } = (await invoke('runs.start', { workflowId: 'approve' })).value as { executionId: string };
+
+    let quit = false;
+    void fake.quitCompleted.then(() => (quit = true));
+    fake.dialogAnswers.push(0); // STU-08: a run is active, so quitting asks first; the user picks Drain
+    (fake.module.app as { quit(): void }).quit();
+    await vi.waitFor(async () => expect(((await invoke('scheduler.get', {})).value as { shuttingDown: boolean }).shuttingDown).toBe(true));
+    expect(fake.dialogs).toHaveLength(1);
+    expect(await invoke('runs.start', { workflowId: 'approve' })).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(((await invoke('metrics.get', {})).value as { rejected: Record<string, number> }).rejected.shutdown).toBe(1);
+    expect(quit).toBe(false);
+    expect(await invoke('signals.send', { executionId, nodeId: 'ok' })).toMatchObject({ ok: true });
+    await fake.quitCompleted;
+    expect(fake.ipcHandlers.size).toBe(0);
+
+    const reopened = new StudioHost({ dataDir: userData, settings: parseHostSettings({}), env: {} });
+    try {
+      await reopened.ready;
+      // Drained (CTL-03): its message in flight got its signal and went to the end; a drained run ends STOPPED.
+      expect(await reopened.invoke('runs.get', { executionId }, LOCAL_UI_CALLER)).toMatchObject({ ok: true, value: { status: 'STOPPED' } });
+    } finally {
+      await reopened.close();
+    }
   });
 });

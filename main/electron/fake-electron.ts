@@ -103,6 +103,10 @@ export interface FakeElectron {
   nativeTheme: { themeSource: string };
   /** Notifications shown (`new Notification(…).show()`); `click()` is the user clicking one. */
   notifications: Array<{ title: string; body: string; click(): void }>;
+  /** Error boxes shown (dialog.showErrorBox): title and content. */
+  errorBoxes: Array<{ title: string; content: string }>;
+  /** Resolves with the code of app.exit. */
+  exited: Promise<number>;
   ready(): void;
 }
 
@@ -117,6 +121,7 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
   const whenReady = new Promise<void>((resolve) => (ready = resolve));
   let windowCreated!: (w: FakeWindow) => void;
   let quitCompleted!: () => void;
+  let exited!: (code: number) => void;
   const fake: FakeElectron = {
     module: {},
     app: new EventEmitter(),
@@ -134,6 +139,8 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
     recentDocuments: [],
     nativeTheme: { themeSource: 'system' },
     notifications: [],
+    errorBoxes: [],
+    exited: new Promise((resolve) => (exited = resolve)),
     ready,
   };
   const app = Object.assign(fake.app, {
@@ -153,9 +160,8 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
       fake.app.emit('before-quit', event);
       if (!event.defaultPrevented) quitCompleted();
     },
-    exit: (code: number) => {
-      throw new Error(`app.exit(${code})`);
-    },
+    // Like Electron: exits without before-quit; here it only records the code.
+    exit: (code: number) => exited(code),
   });
   class BrowserWindow extends EventEmitter implements FakeWindow {
     url?: string;
@@ -207,7 +213,11 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
       setApplicationMenu: (menu: { template: FakeMenuItem[] }) => void (fake.menu = menu.template),
     },
     screen: { getPrimaryDisplay: () => display, getAllDisplays: () => [display] },
-    dialog: { showMessageBox: messageBox, showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showErrorBox: () => undefined },
+    dialog: {
+      showMessageBox: messageBox,
+      showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+      showErrorBox: (title: string, content: string) => void fake.errorBoxes.push({ title, content }),
+    },
     nativeTheme: fake.nativeTheme,
     // Reversible, so tests can read what was stored; the real one is the OS keychain.
     safeStorage: { isEncryptionAvailable: () => true, encryptString: (t: string) => Buffer.from(`enc:${t}`), decryptString: (b: Buffer) => b.toString().replace(/^enc:/, '') },

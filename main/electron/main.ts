@@ -11,7 +11,8 @@ import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, sh
 import { DESKTOP_CHANNELS, REMOTE_PROXY_PATH } from '../../shared/desktop/desktop-bridge';
 import { packageRoot } from '../cli/paths';
 import { lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
-import { loadHostSettings } from '../host/host-settings';
+import { loadSettings, type LoadedSettings } from '../host/loaded-settings';
+import { SettingsError } from '../host/settings-sources';
 import { EncryptedSecretStore } from '../host/secret-store';
 import { LOCAL_UI_CALLER, StudioHost } from '../host/studio-host';
 import type { StudioHttpServer } from '../http/http-server';
@@ -180,6 +181,21 @@ function registerDesktopChannels(isTrustedSender: ReturnType<typeof createTruste
   });
 }
 
+/**
+ * `<data>/settings.json` and the environment (CFG-01). A refused setting is shown in a dialog and the app
+ * quits (exit 1) instead of opening with defaults, which could leave a protection off.
+ */
+function desktopSettings(dataDir: string): LoadedSettings | null {
+  try {
+    return loadSettings({ dataDir, env: process.env });
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    dialog.showErrorBox('Yukta Studio cannot start', `${error.message}\n\nFix the setting and start Yukta Studio again.`);
+    app.exit(1);
+    return null;
+  }
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   const servers = new RemoteServerStore(userData, safeStorage);
@@ -187,10 +203,12 @@ async function start(): Promise<void> {
   const forward = (request: Request) => (new URL(request.url).pathname.startsWith(`${REMOTE_PROXY_PATH}/`) ? forwardToServer(remote, request) : null);
   secureSession(session.defaultSession, { rendererDir: RENDERER_DIR, csp, forward, ...(devServerUrl ? { devServerUrl } : {}) });
   const dataDir = process.env.YUKTA_DATA_DIR || userData;
+  const settings = desktopSettings(dataDir);
+  if (!settings) return;
   // The single-instance lock covers other copies of the app; this one covers `yukta serve` and `yukta mcp` too.
   dataLock = lockDataFolder(dataDir, { command: 'desktop' });
-  // Secrets stored in the studio are encrypted by the OS keychain (safeStorage); settings from <data>/settings.json + environment.
-  host = new StudioHost({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e), ...sqliteBinding() });
+  // Secrets stored in the studio are encrypted by the OS keychain (safeStorage).
+  host = new StudioHost({ dataDir, settings, secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e), ...sqliteBinding() });
   const isTrustedSender = createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {});
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender });
   registerDesktopChannels(isTrustedSender, servers);
@@ -211,7 +229,13 @@ async function start(): Promise<void> {
   });
 }
 
+/**
+ * App quit (ADM-01): first the host drains — new starts are refused (`reason=shutdown`), queued ones too, and
+ * running runs get `yukta.execution.shutdown-timeout` — while IPC and HTTP still answer (an approval can still
+ * let a run finish); then the transports close and the stores are flushed and closed.
+ */
 async function shutdown(): Promise<void> {
+  await host?.drain();
   approvals?.stop();
   desktopIpc?.dispose();
   ipc?.dispose();

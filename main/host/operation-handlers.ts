@@ -4,6 +4,7 @@ import type { Engine } from '../../engine/index';
 import { createControlHandlers } from './control-handlers';
 import { waitForRunEnd } from './run-wait';
 import { createSecurityHandlers, type SecurityServices } from './security-handlers';
+import type { SettingsService } from './settings-service';
 
 export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, caller: Caller) => Promise<OperationOutput<K>>;
 
@@ -11,7 +12,7 @@ export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, 
 export type OperationHandlers = { [K in OperationName]: OperationHandler<K> };
 
 /** The StudioApi implemented on the engine. */
-export function createOperationHandlers(engine: Engine, security: SecurityServices): OperationHandlers {
+export function createOperationHandlers(engine: Engine, security: SecurityServices, settings: SettingsService): OperationHandlers {
   return {
     'nodeTypes.list': async () => engine.nodeTypes(),
     'workflows.list': async ({ session }) => engine.listWorkflows(session),
@@ -37,6 +38,8 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
     'metrics.get': async () => engine.metrics.snapshot(engine.clock.now()),
     'triggers.list': async ({ session, workflowId }) => engine.triggers.view({ session, workflowId }),
+    'settings.get': async () => settings.view(),
+    'settings.set': async ({ key, value }, caller) => settings.set(key, value, caller),
     ...createControlHandlers(engine),
     ...createSecurityHandlers(security),
   };

@@ -8,7 +8,10 @@ import type { EventFilter } from '../../shared/events/events';
 import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
-import { configuredApiKeys, durabilitySettingsOf, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
+import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, type HostSettings } from './host-settings';
+import { LoadedSettings } from './loaded-settings';
+import { SettingsFile } from './settings-file';
+import { SettingsService } from './settings-service';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -31,8 +34,12 @@ export interface StudioHostOptions {
   onInternalError?: (error: unknown) => void;
   /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
   onWarning?: (message: string) => void;
-  /** Settings (`loadHostSettings`: `<data>/settings.json` + environment); defaults when absent. */
-  settings?: HostSettings;
+  /**
+   * Settings (CFG-01): `loadSettings` (`<data>/settings.json`, environment, `--set` flags, with each value's
+   * source) or parsed values (`parseHostSettings`); the table's defaults when absent. Engine options given
+   * in `engine` win over them (tests).
+   */
+  settings?: HostSettings | LoadedSettings;
   /** The environment for `YUKTA_SECRET_*` secrets and `${env.X}` variables (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Stored secrets (the desktop app's safeStorage store); none by default. */
@@ -50,6 +57,11 @@ export class StudioHost {
   readonly dataDir: string | null;
   readonly storeKind: StoreKind;
   readonly settings: HostSettings;
+  /** The settings with the source of each value (`settings.get`). */
+  readonly loadedSettings: LoadedSettings;
+  /** `settings.get` / `settings.set` (CFG-01). */
+  readonly settingsService: SettingsService;
+  private readonly settingsFile: SettingsFile;
   /** API keys (SEC-01): configured ones and those created in the studio. */
   readonly apiKeys: ApiKeyRegistry;
   readonly secretStore: SecretStore;
@@ -57,26 +69,28 @@ export class StudioHost {
   readonly stores: DurableStores;
   private readonly handlers: OperationHandlers;
   private readonly batchers = new Set<EventBatcher>();
+  private draining: Promise<void> | null = null;
 
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
-    this.settings = options.settings ?? parseHostSettings({});
+    this.loadedSettings = options.settings instanceof LoadedSettings ? options.settings : LoadedSettings.fromValues(options.settings);
+    this.settings = this.loadedSettings.values;
+    this.settingsFile = new SettingsFile(this.loadedSettings);
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
-    const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
     try {
-      const tracker = { cleanupTtlMs: this.settings['yukta.tracker.cleanup-ttl'], maxSessions: this.settings['yukta.tracker.max-sessions'], ...options.engine?.tracker };
-      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, tracker, definitions: this.stores.definitions, onListenerError: options.onInternalError });
+      this.engine = new Engine(this.engineOptions(env));
     } catch (error) {
       void this.stores.close();
       throw error;
     }
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
-    const settingsServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices), (id) => this.runSession(id));
+    const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
+    this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine });
+    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService), (id) => this.runSession(id));
   }
 
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */
@@ -84,14 +98,26 @@ export class StudioHost {
     return this.engine.ready;
   }
 
+  /** The engine's options: the settings' (CFG-01), then the owner's `engine` options over them, then the stores. */
+  private engineOptions(env: Readonly<Record<string, string | undefined>>): EngineOptions {
+    const { settings, options } = this;
+    const extra = options.engine;
+    const fromSettings = engineSettingsOf(settings);
+    const security = { settings: securitySettingsOf(settings), secrets: this.secretStore, env, ...extra?.security };
+    const tracker = { ...fromSettings.tracker, ...extra?.tracker };
+    const scheduler = { ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
+    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, definitions: this.stores.definitions, onListenerError: options.onInternalError };
+  }
+
   /**
    * The engine's durability (DUR-01…03): the log for the journal and recovery (none with the memory store),
    * the checkpoint store for the control plane, `yukta.restart.auto-resume` and `yukta.restart.retained-executions`.
    */
-  private durableEngineOptions(): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
+  private durableEngineOptions(fromSettings: NonNullable<EngineOptions['control']>): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
-    const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    // SetSetting commands reach the settings file after the reviewers (CFG-01).
+    const control = { ...fromSettings, settings: this.settingsFile, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
     // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
     const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
@@ -126,10 +152,19 @@ export class StudioHost {
     };
   }
 
-  /** Ends the runs (ADM-01 shutdown), then writes what the stores still queue and closes them. */
+  /**
+   * Shutdown, first half (ADM-01): nothing new is admitted (refused `reason=shutdown`), queued starts are
+   * refused, running runs get `yukta.execution.shutdown-timeout` and are then killed. The stores stay open, so
+   * a transport may keep answering (refusing starts) until this settles. Called once; later calls share it.
+   */
+  drain(): Promise<void> {
+    return (this.draining ??= this.engine.shutdown());
+  }
+
+  /** Ends the runs (`drain`), then writes what the stores still queue and closes them. */
   async close(): Promise<void> {
     try {
-      await this.engine.shutdown();
+      await this.drain();
     } finally {
       for (const b of this.batchers) b.close();
       this.batchers.clear();

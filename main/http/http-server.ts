@@ -78,9 +78,16 @@ function installGuards(app: FastifyInstance, options: HttpServerOptions, streams
     reply.header('Referrer-Policy', 'no-referrer');
     return payload;
   });
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     for (const stream of streams) stream.end();
     streams.clear();
+  });
+  // A keep-alive connection whose request was still being answered when the server began to close is
+  // dropped as soon as that answer is out, so close() does not wait for the client's keep-alive timeout.
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
   });
   app.setErrorHandler((error, _request, reply) => {
     const data = apiErrorFromThrown(error);
@@ -108,7 +115,9 @@ function installNotFound(app: FastifyInstance, servesRenderer: boolean): void {
  * stream, MCP at `/mcp`, the built renderer, and the SEC-01 local-access filter. Does not listen until `listen()`.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<StudioHttpServer> {
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: true });
+  // On close, idle keep-alive connections are dropped but a request in flight gets its answer (ADM-01
+  // shutdown: a signal that lets the last run end must not lose its reply); event streams end in preClose.
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: 'idle' });
   const streams: OpenStreams = new Set();
   const resolveCaller = options.resolveCaller ?? apiKeyCallerResolver(options.host.apiKeys);
   installCors(app, { origins: options.host.settings['yukta.http.cors-origins'], keysRequired: () => options.host.apiKeys.enabled });

@@ -3,9 +3,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Caller } from '../../shared/api/roles';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from '../cli/cli-io';
 import { dataDir } from '../cli/paths';
-import { parseStore, stopSignal } from '../cli/serve.command';
+import { parseStore } from '../cli/serve.command';
+import { cliSettings, stopSignal } from '../cli/shutdown';
 import { DataFolderInUseError, lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
-import { loadHostSettings } from '../host/host-settings';
 import { StudioHost } from '../host/studio-host';
 import { createStudioMcpServer } from './mcp-server';
 import { mcpEndpoint, relayStdioToHttp, remoteTransport } from './stdio-bridge';
@@ -51,12 +51,7 @@ function callerFor(host: StudioHost, key: string | undefined): Caller {
 }
 
 async function openHost(folder: string, store: ReturnType<typeof parseStore>, io: CliIo): Promise<StudioHost> {
-  let settings;
-  try {
-    settings = loadHostSettings(folder, process.env);
-  } catch (error) {
-    throw new CliError(`settings: ${(error as Error).message}`, EXIT_USAGE);
-  }
+  const settings = cliSettings(folder, []);
   const host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
   await host.ready;
   return host;

@@ -53,6 +53,8 @@ export const MCP_TOOL_DECISIONS: { readonly [K in OperationName]: ToolDecision }
   'sessions.rename': { notForAgents: 'changes the name every client, key scope and integration uses for the session; left to a person' },
   'sessions.delete': { notForAgents: 'irreversible: deletes a session with all its workflows; left to a person' },
   'sessions.applyConfig': { notForAgents: 'replaces a whole session\'s workflows at once: a deployment step (CI over REST), not an agent\'s edit' },
+  'settings.get': { tool: 'settings.get', hint: 'Each setting with its value, default and source; secrets are masked.' },
+  'settings.set': { notForAgents: 'changes the host\'s configuration, API keys and execution safety switches (yukta.process.enabled) included; left to a person in Settings or over REST (limits: scheduler.setLimits)' },
   'apiKeys.list': { notForAgents: CREDENTIALS },
   'apiKeys.create': { notForAgents: CREDENTIALS },
   'apiKeys.revoke': { notForAgents: CREDENTIALS },

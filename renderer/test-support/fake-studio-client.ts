@@ -15,6 +15,7 @@ import { createFakeHistory } from './fake-history';
 import { createFakeMetrics } from './fake-metrics';
 import { createFakeScheduler } from './fake-scheduler';
 import { createFakeSecurity } from './fake-security';
+import { createFakeSettings } from './fake-settings';
 
 const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
 
@@ -50,6 +51,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     ...createFakeControl().ops,
     ...createFakeSecurity().ops,
     ...createFakeMetrics().ops,
+    ...createFakeSettings().ops,
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),

@@ -13,6 +13,7 @@ import { MetricsSnapshot } from './metrics.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
+import { SetSettingInput, SetSettingResult, SettingsView } from './settings.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 
@@ -312,6 +313,20 @@ export const STUDIO_API = {
     output: ApplySessionResult,
     role: 'ADMIN',
     http: { method: 'PUT', path: '/api/sessions/:session/config' },
+  }),
+  'settings.get': op({
+    summary: 'Every yukta.* setting (CFG-01): its value, default and source (default, file, env, flag or log), live or at restart, and a value saved for the next start; secrets are masked.',
+    input: z.object({}),
+    output: SettingsView,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/settings' },
+  }),
+  'settings.set': op({
+    summary: 'Change a setting (CFG-01): a live one (the scheduler limits) applies at once and is recorded; another is saved to settings.json for the next start. Reviewed and audited; a bad key or value is refused naming it.',
+    input: SetSettingInput,
+    output: SetSettingResult,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/settings' },
   }),
   'apiKeys.list': op({
     summary: 'List API keys (SEC-01): name, role, sessions, source and fingerprint; never a key or its hash.',

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Status } from '../../../shared/status/status';
 import { parseEndStatus, parseRecordedMessage, recordedLine } from '../checkpoint-codec';
@@ -37,12 +37,18 @@ export class FileCheckpointStore implements CheckpointStore {
   private readonly knownRuns = new Set<string>();
   private scheduled = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Bytes of the `.jsonl` files per run; their sum is `yukta.checkpoint.bytes` (a gauge, read from disk at open). */
+  private readonly runBytes = new Map<string, number>();
   private bytes = 0;
   private errors = 0;
   private lastError: StoreWriteError | null = null;
 
   constructor(private readonly options: FileCheckpointOptions) {
     mkdirSync(options.dir, { recursive: true });
+    for (const name of readdirSync(options.dir)) {
+      const id = decodeName(name);
+      if (id !== null) this.addBytes(id, sizeOfRun(join(options.dir, name)));
+    }
   }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
@@ -79,6 +85,8 @@ export class FileCheckpointStore implements CheckpointStore {
     }
     this.knownRuns.delete(executionId);
     rmSync(this.runDir(executionId), { recursive: true, force: true });
+    this.bytes -= this.runBytes.get(executionId) ?? 0;
+    this.runBytes.delete(executionId);
   }
 
   executions(): string[] {
@@ -170,7 +178,7 @@ export class FileCheckpointStore implements CheckpointStore {
         throw error;
       }
       node.size += data.length;
-      this.bytes += data.length;
+      this.addBytes(node.executionId, data.length);
       node.lines = [];
     }
     if (node.end === null) return;
@@ -195,6 +203,20 @@ export class FileCheckpointStore implements CheckpointStore {
 
   private runDir(executionId: string): string {
     return join(this.options.dir, encodeName(executionId));
+  }
+
+  private addBytes(executionId: string, bytes: number): void {
+    this.runBytes.set(executionId, (this.runBytes.get(executionId) ?? 0) + bytes);
+    this.bytes += bytes;
+  }
+}
+
+/** Bytes of a run folder's `.jsonl` files (0 for anything that is not a readable folder). */
+function sizeOfRun(dir: string): number {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+  } catch {
+    return 0;
   }
 }
 

@@ -50,6 +50,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   private readonly caps: CheckpointCaps;
   private readonly spill: SpillFolder | null;
   private bytes = 0;
+  private spillErrors = 0;
 
   constructor(options: MemoryCheckpointOptions = DEFAULT_CHECKPOINT_CAPS) {
     this.caps = { ...DEFAULT_CHECKPOINT_CAPS, ...definedCaps(options) };
@@ -73,7 +74,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
 
   private appendTo(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage): void {
     if (node.overCap !== null) return;
-    if (node.spilled) return this.spill!.append(executionId, nodeId, message);
+    if (node.spilled) return this.spilling(node, () => this.spill!.append(executionId, nodeId, message));
     const size = payloadBytes(message.payload);
     const bytes = node.bytes + size;
     if (node.messages.length >= this.caps.maxMessagesPerNode) return this.over(executionId, nodeId, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
@@ -109,8 +110,9 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return Promise.resolve();
   }
 
+  /** Bytes held in memory (by the caps' measure; spilled output is on disk) and spills that failed. */
   stats(): CheckpointStats {
-    return { bytes: this.bytes, errors: 0 };
+    return { bytes: this.bytes, errors: this.spillErrors };
   }
 
   async close(): Promise<void> {}
@@ -130,13 +132,31 @@ export class MemoryCheckpointStore implements CheckpointStore {
 
   private over(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage, reason: string): void {
     this.bytes -= node.bytes;
-    if (this.spill !== null) {
-      // The whole output moves to the spill folder and recording goes on there.
-      this.spill.move(executionId, nodeId, [...node.messages, message]);
-      node.spilled = true;
-    } else node.overCap = reason;
+    const messages = [...node.messages, message];
     node.messages = []; // a partial output is never replayed, so it is not kept either
     node.bytes = 0;
+    if (this.spill === null) {
+      node.overCap = reason;
+      return;
+    }
+    // The whole output moves to the spill folder and recording goes on there.
+    node.spilled = true;
+    this.spilling(node, () => this.spill!.move(executionId, nodeId, messages));
+  }
+
+  /**
+   * A write to the spill folder. One that fails (disk full, folder gone) is counted in
+   * `yukta.checkpoint.errors` and leaves the node over its cap: a restart that needs it refuses rather than
+   * replaying part of its output; the run itself goes on.
+   */
+  private spilling(node: MutableCheckpoint, write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.spillErrors++;
+      node.spilled = false;
+      node.overCap = `writing to the spill folder failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 }
 

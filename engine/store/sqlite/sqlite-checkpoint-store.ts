@@ -18,6 +18,8 @@ const SQL = {
   dropMessages: 'DELETE FROM checkpoint_messages WHERE execution_id = ?',
   dropStates: 'DELETE FROM checkpoint_nodes WHERE execution_id = ?',
   executions: 'SELECT execution_id FROM checkpoint_nodes UNION SELECT execution_id FROM checkpoint_messages',
+  allBytes: 'SELECT COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) AS bytes FROM checkpoint_messages',
+  runBytes: 'SELECT COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) AS bytes FROM checkpoint_messages WHERE execution_id = ?',
 } as const;
 
 type Statements = { [K in keyof typeof SQL]: Database.Statement };
@@ -41,15 +43,19 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly queue: SqliteWriteQueue<Row>;
   /** Next sequence number of nodes written through `append` (signal answers), by run and node. */
   private readonly seqs = new Map<string, number>();
-  private bytes = 0;
+  /** Payload bytes stored (`yukta.checkpoint.bytes`, a gauge): read at open, moved by each committed write. */
+  private bytes: number;
+  /** The change each written row made to `bytes`, taken back if its transaction rolls back. */
+  private readonly byteDeltas = new WeakMap<Row, number>();
   private errors = 0;
 
   constructor(private readonly sqlite: SqliteWriter) {
     this.sql = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, sqlite.db.prepare(text)])) as Statements;
+    this.bytes = (this.sql.allBytes.get() as { bytes: number }).bytes;
     this.queue = new SqliteWriteQueue<Row>(
       sqlite,
       (row) => this.write(row),
-      (rows) => (this.errors += rows.filter((r) => r.kind === 'end' && r.status !== null).length),
+      (rows) => this.rolledBack(rows),
     );
   }
 
@@ -135,15 +141,31 @@ export class SqliteCheckpointStore implements CheckpointStore {
     if (row.kind === 'message') {
       const m = row.message;
       const payload = m.payload === undefined ? null : JSON.stringify(m.payload);
-      if (payload !== null) this.bytes += payload.length;
+      if (payload !== null) this.moveBytes(row, Buffer.byteLength(payload));
       const metadata = Object.keys(m.metadata).length === 0 ? EMPTY_METADATA : JSON.stringify(m.metadata);
       this.sql.insertMessage.run(row.executionId, row.nodeId, row.seq, m.port, payload, metadata, m.messageId ?? null);
     } else if (row.kind === 'end') {
       this.sql.putState.run(row.executionId, row.nodeId, row.status);
     } else {
+      this.moveBytes(row, -(this.sql.runBytes.get(row.executionId) as { bytes: number }).bytes);
       this.sql.dropMessages.run(row.executionId);
       this.sql.dropStates.run(row.executionId);
     }
+  }
+
+  private moveBytes(row: Row, delta: number): void {
+    this.bytes += delta;
+    this.byteDeltas.set(row, delta);
+  }
+
+  /** A transaction rolled back: its rows' byte changes are undone; end markers among the waiting rows count as errors. */
+  private rolledBack(rows: readonly Row[]): void {
+    for (const row of rows) {
+      const delta = this.byteDeltas.get(row);
+      if (delta !== undefined) this.bytes -= delta;
+      this.byteDeltas.delete(row);
+    }
+    this.errors += rows.filter((r) => r.kind === 'end' && r.status !== null).length;
   }
 
   /** The highest sequence number stored or queued for a node. */
