@@ -146,7 +146,7 @@ export class WorkflowRun implements StageRun {
 
   abortRun(nodeId: string, error: ErrorInfo): void {
     this.rootCause ??= { nodeId, error };
-    this.endRun('FAILURE', { ...error, message: `node "${nodeId}" ended the run: ${error.message}` });
+    this.endRun('FAILURE', { ...error, message: `node "${nodeId}" ended the run: ${error.message}`, nodeId });
   }
 
   edgeDropped(nodeId: string): void {
@@ -231,7 +231,7 @@ export class WorkflowRun implements StageRun {
   private failureInfo(sinkId: string, status: Status): ErrorInfo {
     const cause = this.rootCause;
     if (!cause) return { name: 'NodeFailed', message: `node "${sinkId}" ended ${status}` };
-    return { name: cause.error.name, message: `node "${cause.nodeId}" failed: ${cause.error.message}`, ...(cause.error.code ? { code: cause.error.code } : {}) };
+    return { name: cause.error.name, message: `node "${cause.nodeId}" failed: ${cause.error.message}`, ...(cause.error.code ? { code: cause.error.code } : {}), nodeId: cause.nodeId };
   }
 
   private onAllEnded(): void {
