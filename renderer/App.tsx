@@ -6,6 +6,7 @@ import type { FrameScheduler } from './api/event-coalescer';
 import { BottomPanel } from './components/BottomPanel';
 import { CollapsiblePanel } from './components/CollapsiblePanel';
 import { ConfirmHost } from './components/confirm';
+import { TooltipProvider } from './components/Tooltip';
 import { CanvasToolbar } from './features/editor/CanvasToolbar';
 import { EditorCanvas } from './features/editor/EditorCanvas';
 import { Inspector } from './features/editor/Inspector';
@@ -38,7 +39,9 @@ export function App({ client, schedule }: { client: StudioClient; schedule?: Fra
   return (
     <ApiProvider client={client}>
       <ReactFlowProvider>
-        <Studio schedule={schedule} />
+        <TooltipProvider>
+          <Studio schedule={schedule} />
+        </TooltipProvider>
       </ReactFlowProvider>
     </ApiProvider>
   );

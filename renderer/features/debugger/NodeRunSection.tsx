@@ -1,6 +1,8 @@
 import { Pause, Play, RotateCcw, SkipForward, StepForward, Undo2 } from 'lucide-react';
 import { isTerminal } from '../../../shared/status/status';
+import { formatMs } from '../../components/format-duration';
 import { StatusBadge } from '../../components/status';
+import { heldMs, splitDuration } from '../../store/hold-clock';
 import { nodeControl, useDebug } from '../../store/debug-store';
 import { useLive, type LiveNodeState } from '../../store/live-store';
 import { useActions } from '../workflow/actions-context';
@@ -56,14 +58,9 @@ function timing(live: LiveNodeState): string {
   if (live.startedAt === undefined) return 'Not started.';
   const start = `Started ${new Date(live.startedAt).toLocaleTimeString()}`;
   if (live.endedAt === undefined) return `${start}, still going.`;
-  return `${start}, took ${formatMs(live.endedAt - live.startedAt)}.`;
+  return `${start}, took ${splitDuration(live.endedAt - live.startedAt, heldMs(live.hold, live.endedAt), 'held or waiting', formatMs)}.`;
 }
 
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
 
 function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefined }) {
   const actions = useActions();

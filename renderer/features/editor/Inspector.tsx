@@ -10,6 +10,8 @@ import { ConfigForm } from './config-form/ConfigForm';
 import { RawConfigEditor } from './config-form/RawConfigEditor';
 import { BreakpointEditor } from '../debugger/BreakpointEditor';
 import { NodeRunSection } from '../debugger/NodeRunSection';
+import { NodeApprovalBlock } from '../inbox/NodeApprovalBlock';
+import { NodeErrorBlock } from '../runs/NodeErrorBlock';
 import { DiffInspector } from '../versions/DiffInspector';
 import { useActions } from '../workflow/actions-context';
 import { NodeTypeIcon } from './node-icons';
@@ -74,6 +76,8 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   };
   return (
     <div className="inspector-body">
+      <NodeErrorBlock nodeId={nodeId} />
+      <NodeApprovalBlock nodeId={nodeId} />
       <div className="inspector-type">
         <NodeTypeIcon type={data.type} kind={info?.kind} size={16} />
         <div>

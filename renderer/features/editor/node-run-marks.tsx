@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { currentBreakpoints, useDebug } from '../../store/debug-store';
+import { heldMs } from '../../store/hold-clock';
 import { useLive } from '../../store/live-store';
 import { useActions } from '../workflow/actions-context';
 import { renderProbe } from './render-probe';
@@ -48,7 +49,7 @@ export const NodeRunFigures = memo(function NodeRunFigures({ id }: { id: string 
         {counts.failed ? <span className="is-error">{counts.failed} failed</span> : null}
         {counts.retried ? <span title="attempts retried (beyond each message's first)">↻ {counts.retried}</span> : null}
         {live.attempt ? <span className="is-warning" title="the attempt running now for a message being retried" data-testid={`node-attempt-${id}`}>try {live.attempt}</span> : null}
-        {duration !== null && <span title="time from start to end">{formatShort(duration)}</span>}
+        {duration !== null && <NodeDuration total={duration} held={heldMs(live.hold, live.endedAt ?? 0)} />}
         {buffer && (
           <span className="node-buffer" title={`input buffer ${buffer.used} / ${buffer.size}`} data-testid={`node-buffer-${id}`} role="meter" aria-valuemin={0} aria-valuemax={buffer.size} aria-valuenow={buffer.used} aria-label="Input buffer">
             <span className="node-buffer-fill" style={{ width: `${Math.min(100, (100 * buffer.used) / Math.max(1, buffer.size))}%` }} />
@@ -58,6 +59,16 @@ export const NodeRunFigures = memo(function NodeRunFigures({ id }: { id: string 
     </>
   );
 });
+
+/** Active time; time held at a breakpoint or waiting for a signal apart (STU-04). */
+function NodeDuration({ total, held }: { total: number; held: number }) {
+  if (held <= 0) return <span title="time from start to end">{formatShort(total)}</span>;
+  return (
+    <span title={`active ${formatShort(total - held)}, held or waiting ${formatShort(held)}`} data-testid="node-duration-split">
+      {formatShort(total - held)} · {formatShort(held)} held
+    </span>
+  );
+}
 
 function formatShort(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
