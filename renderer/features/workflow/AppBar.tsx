@@ -115,11 +115,19 @@ export function AppBar({ actions }: { actions: StudioActions }) {
 /** The banner under the bar: a save refusal, a run that did not start, or a workflow that did not open. */
 export function ActionBanner() {
   const banner = useStudio((s) => s.banner);
+  const more = useStudio((s) => s.moreBanners.length);
   const showBanner = useStudio((s) => s.showBanner);
   if (!banner) return null;
   return (
     <div className={`banner banner-${banner.kind}`} role="alert">
-      <span data-testid={banner.kind}>{banner.message}</span>
+      <span className="banner-text" data-testid={banner.kind} title={banner.message}>
+        {banner.message}
+      </span>
+      {more > 0 && (
+        <span className="banner-count" data-testid="banner-count" title="Dismiss this message to see the older ones">
+          +{more} more
+        </span>
+      )}
       <button type="button" className="icon-button" onClick={() => showBanner(null)} aria-label="Dismiss" data-testid="banner-dismiss">
         <X size={14} aria-hidden="true" />
       </button>

@@ -52,6 +52,8 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     },
 
     async refreshWorkflows() {
+      // The session picker counts workflows: a save, restore, import or delete changes both labels.
+      void actions.refreshSessions();
       try {
         const session = studio.getState().session;
         const list = await api['workflows.list']({ session });
@@ -64,9 +66,9 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     async openWorkflow(session, workflowId) {
       try {
         const stored = await api['workflows.get']({ session, workflowId });
-        const sessionChanged = stored.session !== studio.getState().session;
         studio.getState().openWorkflow(stored.session, { definition: stored.definition, version: stored.version });
-        if (sessionChanged) void actions.refreshWorkflows();
+        // Also after a restore: the picker's node count follows the version now current.
+        void actions.refreshWorkflows();
         void actions.refreshVersions();
         studio.getState().replaceRuns([]);
         showNoRun();
@@ -112,7 +114,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         const previousId = now.storedWorkflowId;
         // Only what was sent is saved: an edit made while saving keeps the workflow dirty.
         if (now.nodes === sent.nodes && now.edges === sent.edges && now.workflowId === sent.workflowId) now.markSaved(result.workflowId, result.version);
-        else studio.setState({ storedWorkflowId: result.workflowId, storedVersion: result.version });
+        else studio.setState({ storedWorkflowId: result.workflowId, storedVersion: result.version, savedGraph: { nodes: sent.nodes, edges: sent.edges } });
         now.setSaveState('saved');
         clearBanner('save-error');
         replaceWorkflowHash({ session: now.session, workflowId: result.workflowId });
