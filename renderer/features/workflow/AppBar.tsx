@@ -5,7 +5,7 @@ import { useStudio } from '../../store/studio-store';
 import { DebugControls } from '../debugger/DebugControls';
 import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
-import { RunPayloadDialog } from './RunPayloadDialog';
+import { RunPayloadPopover } from './RunPayloadDialog';
 import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
 
@@ -93,21 +93,23 @@ export function AppBar({ actions }: { actions: StudioActions }) {
         <button type="button" className="button primary" onClick={() => void actions.run()} disabled={running} data-testid="run-button" title="Save if needed and run with an empty payload (F5)">
           <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
         </button>
-        <button type="button" className="button primary caret" onClick={() => setPayloadOpen(true)} disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
-          <ChevronDown size={15} aria-hidden="true" />
-        </button>
-      </div>
-      <DebugControls actions={actions} />
-      <InboxButton actions={actions} />
-      {payloadOpen && (
-        <RunPayloadDialog
-          onCancel={() => setPayloadOpen(false)}
+        <RunPayloadPopover
+          open={payloadOpen}
+          onOpenChange={setPayloadOpen}
+          workflowKey={`${session}/${workflowId}`}
           onRun={(payload, options) => {
             setPayloadOpen(false);
             void actions.run(payload, options);
           }}
+          trigger={
+            <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
+              <ChevronDown size={15} aria-hidden="true" />
+            </button>
+          }
         />
-      )}
+      </div>
+      <DebugControls actions={actions} />
+      <InboxButton actions={actions} />
     </header>
   );
 }
