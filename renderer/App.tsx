@@ -8,6 +8,7 @@ import { CollapsiblePanel } from './components/CollapsiblePanel';
 import { ConfirmHost } from './components/confirm';
 import { TooltipProvider } from './components/Tooltip';
 import { CanvasToolbar } from './features/editor/CanvasToolbar';
+import { ExamplesDialog } from './features/examples/ExamplesDialog';
 import { EditorCanvas } from './features/editor/EditorCanvas';
 import { Inspector } from './features/editor/Inspector';
 import { NodeSearch } from './features/editor/NodeSearch';
@@ -105,6 +106,8 @@ function StudioDialogs({ actions }: { actions: StudioActions }) {
       return <SaveNoteDialog onSave={(note) => void actions.save(note || undefined)} />;
     case 'sessions':
       return <SessionsDialog actions={actions} />;
+    case 'examples':
+      return <ExamplesDialog />;
     case null:
       return null;
   }

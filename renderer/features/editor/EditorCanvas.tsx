@@ -1,5 +1,5 @@
 import { Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
-import { MousePointerClick } from 'lucide-react';
+import { BookOpen, MousePointerClick } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, type DragEvent, type ReactNode, type RefObject } from 'react';
 import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { STATUS_STYLES } from '../../components/status';
@@ -119,6 +119,9 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
           <MousePointerClick size={28} aria-hidden="true" />
           <p className="canvas-empty-title">Drag a trigger from the palette</p>
           <p>Start with an API trigger, add processors, end in a terminal, then connect them handle to handle.</p>
+          <button type="button" className="button primary" onClick={() => useStudio.getState().openDialog('examples')} data-testid="open-example">
+            <BookOpen size={15} aria-hidden="true" /> Open an example
+          </button>
         </div>
       )}
     </div>
