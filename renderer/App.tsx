@@ -7,6 +7,7 @@ import { BottomPanel } from './components/BottomPanel';
 import { CollapsiblePanel } from './components/CollapsiblePanel';
 import { ConfirmHost } from './components/confirm';
 import { TooltipProvider } from './components/Tooltip';
+import { BreakpointsPanel } from './features/debugger/BreakpointsPanel';
 import { CanvasToolbar } from './features/editor/CanvasToolbar';
 import { ExamplesDialog } from './features/examples/ExamplesDialog';
 import { EditorCanvas } from './features/editor/EditorCanvas';
@@ -17,6 +18,7 @@ import { useAddNode } from './features/editor/use-add-node';
 import { ProblemsPanel } from './features/problems/ProblemsPanel';
 import { useLiveValidation } from './features/problems/live-validation';
 import { InboxPanel } from './features/inbox/InboxPanel';
+import { AuditPanel } from './features/runs/AuditPanel';
 import { LogsPanel } from './features/runs/LogsPanel';
 import { ResultsPanel } from './features/runs/ResultsPanel';
 import { RunBanner } from './features/runs/RunBanner';
@@ -84,7 +86,9 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
           results={<ResultsPanel />}
           timeline={<TimelinePanel />}
           versions={<VersionsPanel actions={actions} />}
+          breakpoints={<BreakpointsPanel />}
           scheduler={<SchedulerPanel schedule={schedule} />}
+          audit={<AuditPanel />}
         />
         <InboxPanel actions={actions} onShowRun={(approval) => void showApprovalRun(actions, approval)} />
         <StudioDialogs actions={actions} />

@@ -1,6 +1,7 @@
 import type { OperationName, OperationOutput, ParsedInput } from '../../shared/api/contract';
 import type { Caller } from '../../shared/api/roles';
 import type { Engine } from '../../engine/index';
+import type { BreakpointStore } from './breakpoint-store';
 import { createControlHandlers } from './control-handlers';
 import { createSecurityHandlers, type SecurityServices } from './security-handlers';
 
@@ -10,7 +11,7 @@ export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, 
 export type OperationHandlers = { [K in OperationName]: OperationHandler<K> };
 
 /** The StudioApi implemented on the engine. */
-export function createOperationHandlers(engine: Engine, security: SecurityServices): OperationHandlers {
+export function createOperationHandlers(engine: Engine, security: SecurityServices, breakpoints: BreakpointStore): OperationHandlers {
   return {
     'nodeTypes.list': async () => engine.nodeTypes(),
     'workflows.list': async ({ session }) => engine.listWorkflows(session),
@@ -35,6 +36,8 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
     'metrics.get': async () => engine.metrics.snapshot(engine.clock.now()),
     'triggers.list': async ({ session, workflowId }) => engine.triggers.view({ session, workflowId }),
+    'breakpoints.get': async ({ session, workflowId }) => ({ breakpoints: breakpoints.get(session, workflowId) }),
+    'breakpoints.set': async ({ session, workflowId, breakpoints: list }) => ({ breakpoints: breakpoints.set(session, workflowId, list) }),
     ...createControlHandlers(engine),
     ...createSecurityHandlers(security),
   };

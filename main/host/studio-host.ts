@@ -9,6 +9,7 @@ import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
 import { configuredApiKeys, durabilitySettingsOf, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
+import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -59,6 +60,8 @@ export class StudioHost {
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
+    // Read first: a broken breakpoints file stops the host before any store is opened.
+    const breakpoints = new BreakpointStore(this.dataDir ? join(this.dataDir, BREAKPOINTS_FILE) : null);
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
     this.settings = options.settings ?? parseHostSettings({});
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
@@ -74,7 +77,7 @@ export class StudioHost {
     }
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const settingsServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices), (id) => this.runSession(id));
+    this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices, breakpoints), (id) => this.runSession(id));
   }
 
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */

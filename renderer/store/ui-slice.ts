@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { GraphClip } from './clipboard';
 import type { StudioState } from './studio-store';
 
-export type BottomTab = 'problems' | 'runs' | 'logs' | 'results' | 'timeline' | 'versions' | 'scheduler' | 'metrics';
+export type BottomTab = 'problems' | 'runs' | 'logs' | 'results' | 'timeline' | 'versions' | 'breakpoints' | 'scheduler' | 'metrics' | 'audit';
 /** The studio's modal dialogs opened from the keyboard or the canvas toolbar. */
 export type StudioDialog = 'node-search' | 'shortcuts' | 'save-note' | 'sessions' | 'examples' | null;
 export type InspectorTab = 'form' | 'json';

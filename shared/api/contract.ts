@@ -11,6 +11,7 @@ import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, ResumeResult, RunDeta
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
+import { WorkflowBreakpoints } from './breakpoints.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
@@ -190,6 +191,20 @@ export const STUDIO_API = {
     output: MetricsSnapshot,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/metrics' },
+  }),
+  'breakpoints.get': op({
+    summary: "A workflow's breakpoints, kept beside the data outside its definition (STU-04: no version is made).",
+    input: z.object({ session: Session, workflowId: Identifier }),
+    output: WorkflowBreakpoints,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows/:session/:workflowId/breakpoints' },
+  }),
+  'breakpoints.set': op({
+    summary: "Replace a workflow's breakpoints (each enabled or not, with an optional value condition).",
+    input: z.object({ session: Session, workflowId: Identifier, breakpoints: WorkflowBreakpoints.shape.breakpoints }),
+    output: WorkflowBreakpoints,
+    role: 'OPERATOR',
+    http: { method: 'PUT', path: '/api/workflows/:session/:workflowId/breakpoints' },
   }),
   'triggers.list': op({
     summary: 'List the armed CRON_TRIGGER schedules (EXT-01) with their next fire time and the newest fire each handled.',

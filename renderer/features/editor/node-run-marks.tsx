@@ -12,8 +12,14 @@ import { renderProbe } from './render-probe';
 export const BreakpointDot = memo(function BreakpointDot({ nodeId }: { nodeId: string }) {
   const breakpoint = useDebug((s) => currentBreakpoints(s)[nodeId]);
   const actions = useActions();
-  const state = !breakpoint ? 'off' : breakpoint.condition ? 'conditional' : 'on';
-  const label = !breakpoint ? 'Set a breakpoint (F9)' : breakpoint.condition ? `Breakpoint when ${breakpoint.condition.path} == ${breakpoint.condition.equals} (click to remove)` : 'Breakpoint before the next message (click to remove)';
+  const state = !breakpoint ? 'off' : breakpoint.enabled === false ? 'disabled' : breakpoint.condition ? 'conditional' : 'on';
+  const label = !breakpoint
+    ? 'Set a breakpoint (F9)'
+    : breakpoint.enabled === false
+      ? 'Breakpoint disabled in the Breakpoints list (click to remove)'
+      : breakpoint.condition
+        ? `Breakpoint when ${breakpoint.condition.path} == ${breakpoint.condition.equals} (click to remove)`
+        : 'Breakpoint before the next message (click to remove)';
   return (
     <button
       type="button"

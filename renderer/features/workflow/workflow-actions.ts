@@ -73,6 +73,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         studio.getState().replaceRuns([]);
         showNoRun();
         useDebug.getState().setWorkflowKey(`${stored.session}/${workflowId}`);
+        void actions.loadBreakpoints(stored.session, workflowId);
         clearBanner('load-error');
         replaceWorkflowHash({ session: stored.session, workflowId });
         await actions.refreshRuns();
@@ -122,6 +123,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         void actions.refreshVersions();
         if (previousId !== result.workflowId) {
           rekeyBreakpoints(`${now.session}/${result.workflowId}`);
+          void actions.persistBreakpoints();
           now.replaceRuns([]);
           void actions.refreshRuns();
         }
