@@ -140,7 +140,9 @@ export class WorkflowRun implements StageRun {
   }
 
   result(nodeId: string, message: Message): void {
-    this.emit({ type: 'NODE_RESULT', executionId: this.executionId, at: this.options.clock.now(), nodeId, messageId: message.id, payload: message.payload });
+    const event: UnnumberedEvent = { type: 'NODE_RESULT', executionId: this.executionId, at: this.options.clock.now(), nodeId, messageId: message.id, payload: message.payload };
+    if (hasKeys(message.metadata)) event.metadata = { ...message.metadata };
+    this.emit(event);
     if (this.options.collectResults) this.results.push({ nodeId, payload: message.payload });
   }
 
@@ -273,4 +275,9 @@ export class WorkflowRun implements StageRun {
     if (nodeIds) event.nodeIds = nodeIds;
     this.emit(event);
   }
+}
+
+function hasKeys(record: Readonly<Record<string, string>>): boolean {
+  for (const _ in record) return true;
+  return false;
 }

@@ -72,6 +72,8 @@ export const NodeResultEvent = z.object({
   nodeId: z.string(),
   messageId: z.string(),
   payload: z.unknown(),
+  /** The message's metadata when it has any (e.g. `signal.decision`, `signal.actor`, `signal.data` after an approval). */
+  metadata: z.record(z.string(), z.string()).optional(),
 });
 
 export const LogEvent = z.object({

@@ -71,7 +71,7 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
         if (event.held !== undefined) out.controlChanged = true;
         break;
       case 'NODE_RESULT':
-        if (event.executionId === shown) out.results.push({ nodeId: event.nodeId, messageId: event.messageId, payload: event.payload });
+        if (event.executionId === shown) out.results.push({ nodeId: event.nodeId, messageId: event.messageId, payload: event.payload, ...(event.metadata ? { metadata: event.metadata } : {}) });
         break;
       case 'LOG':
         if (scope.logged.has(event.executionId)) pushLog(out.logs, event);
