@@ -7,6 +7,7 @@ import type { StudioEdge, StudioNode } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
+import { effectiveTheme, useTheme } from '../theme/theme-store';
 import { StatusIconSprite } from './status-icon-sprite';
 import { placeByLeftTop, useEdgesAfterFirstPaint, useFitOnLoad, useLowDetail, usePrefit, ZoomAwareBackground } from './canvas-view';
 import { isPaletteDrag, readDroppedType } from './drag-data';
@@ -72,6 +73,7 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   );
 
   const readOnly = diffView !== null;
+  const colorMode = useTheme((s) => effectiveTheme(s.choice, s.system));
   const lowDetail = useLowDetail();
   // A large graph seen up close draws only what is on screen: its nodes then carry their details, and a
   // live run updating hundreds of them off screen cost most of each frame (bench/ui-live --zoom-in). Zoomed
@@ -99,7 +101,7 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
         selectionOnDrag={boxSelect}
         selectionMode={SelectionMode.Partial}
         panOnDrag={boxSelect ? PAN_BUTTONS_IN_BOX_MODE : true}
-        colorMode="system"
+        colorMode={colorMode}
         minZoom={0.1}
         snapToGrid
         snapGrid={[10, 10]}

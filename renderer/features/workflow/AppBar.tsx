@@ -5,6 +5,7 @@ import { useStudio } from '../../store/studio-store';
 import { DebugControls } from '../debugger/DebugControls';
 import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
+import { ThemeMenu } from '../theme/ThemeMenu';
 import { RunPayloadPopover } from './RunPayloadDialog';
 import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
@@ -110,6 +111,7 @@ export function AppBar({ actions }: { actions: StudioActions }) {
       </div>
       <DebugControls actions={actions} />
       <InboxButton actions={actions} />
+      <ThemeMenu />
     </header>
   );
 }
