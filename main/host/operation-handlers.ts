@@ -4,6 +4,7 @@ import type { Engine } from '../../engine/index';
 import type { BreakpointStore } from './breakpoint-store';
 import { createControlHandlers } from './control-handlers';
 import { createSecurityHandlers, type SecurityServices } from './security-handlers';
+import { deleteWorkflow } from './workflow-delete';
 
 export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, caller: Caller) => Promise<OperationOutput<K>>;
 
@@ -22,7 +23,7 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'workflows.getVersion': async ({ session, workflowId, version }) => engine.workflows.getVersion(session, workflowId, version),
     'workflows.restore': async ({ session, workflowId, version, note }) => engine.workflows.restore(session, workflowId, version, note),
     'workflows.diff': async ({ session, workflowId, from, to }) => engine.workflows.diff(session, workflowId, from, to),
-    'workflows.delete': async ({ session, workflowId }) => engine.workflows.delete(session, workflowId),
+    'workflows.delete': async ({ session, workflowId }, caller) => deleteWorkflow(engine, session, workflowId, caller.actor),
     'sessions.list': async () => engine.sessions.list(),
     'sessions.create': async ({ session, defaultExecutionTimeoutSeconds }) => engine.sessions.create(session, defaultExecutionTimeoutSeconds),
     'sessions.rename': async ({ session, newSession }) => engine.sessions.rename(session, newSession),

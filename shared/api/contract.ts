@@ -106,7 +106,7 @@ export const STUDIO_API = {
     http: { method: 'GET', path: '/api/workflows/:session/:workflowId/diff' },
   }),
   'workflows.delete': op({
-    summary: 'Delete a workflow and its version history.',
+    summary: 'Delete a workflow and its version history (audited); refused while a run of it is still going. Finished runs stay in the history.',
     input: z.object({ session: Session, workflowId: Identifier }),
     output: z.object({ deleted: z.literal(true) }),
     role: 'ADMIN',
