@@ -1,4 +1,4 @@
-import { Pause, Play, RotateCcw, SkipForward, StepForward, Undo2 } from 'lucide-react';
+import { Pause, Play, RotateCcw, SkipForward, Square, StepForward, Undo2 } from 'lucide-react';
 import { isTerminal } from '../../../shared/status/status';
 import { formatMs } from '../../components/format-duration';
 import { StatusBadge } from '../../components/status';
@@ -82,6 +82,9 @@ function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefi
         )}
         <button type="button" className="button small" onClick={() => void send({ type: 'Step', nodeId, count: stepCount })} data-testid="node-step" title={`Let ${stepCount} message(s) through, then hold again`}>
           <StepForward size={12} aria-hidden="true" /> Step {stepCount}
+        </button>
+        <button type="button" className="button small danger" onClick={() => void actions.stopNode(nodeId)} data-testid="node-stop" title="Stop this node: it ends STOPPED and its children see the end of their input">
+          <Square size={11} aria-hidden="true" /> Stop node
         </button>
         {kind === 'processor' && (
           <button type="button" className="button small" aria-pressed={valve?.skipped ?? false} onClick={() => void send({ type: valve?.skipped ? 'Unskip' : 'Skip', nodeId })} data-testid="node-skip">

@@ -33,6 +33,10 @@ export interface DebugActions {
   replaceHeld(nodeId: string, payload: unknown): Promise<boolean>;
   /** Restart, restart from a node or retry a node: the new run is shown. */
   restart(kind: 'Restart' | 'RestartFromNode' | 'RetryNode', nodeId?: string): Promise<void>;
+  /** Resumes the shown ABORTED run from its last checkpoint (DUR-03): the new run is shown. */
+  resume(): Promise<void>;
+  /** Stops one node of the shown run (CTL-03): it ends STOPPED, its children see the end of their input. */
+  stopNode(nodeId: string): Promise<void>;
 }
 
 /** True while the shown run can take commands. */
@@ -148,6 +152,20 @@ export function createDebugActions(api: StudioClient, showRun: (executionId: str
       } catch (error) {
         debug.getState().setError(`${kind} refused: ${describeError(error)}`);
       }
+    },
+    async resume() {
+      const executionId = live.getState().executionId;
+      if (executionId === null) return;
+      try {
+        const result = await api['runs.resume']({ executionId });
+        debug.getState().setError(null);
+        await showRun(result.executionId);
+      } catch (error) {
+        debug.getState().setError(`Resume refused: ${describeError(error)}`);
+      }
+    },
+    async stopNode(nodeId) {
+      await actions.command({ type: 'StopNode', nodeId, mode: 'CANCEL' });
     },
   };
   return actions;

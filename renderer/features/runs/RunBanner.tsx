@@ -1,4 +1,4 @@
-import { Crosshair, GitCompare, OctagonX, Radio, X } from 'lucide-react';
+import { Crosshair, GitCompare, OctagonX, Play, Radio, RotateCcw, X } from 'lucide-react';
 import { useMemo } from 'react';
 import { isTerminal } from '../../../shared/status/status';
 import { HoldBadge, StatusBadge } from '../../components/status';
@@ -7,6 +7,7 @@ import { useInbox } from '../../store/inbox-store';
 import { useLive } from '../../store/live-store';
 import { useStudio } from '../../store/studio-store';
 import { useShowNode } from '../editor/use-show-node';
+import { useActions } from '../workflow/actions-context';
 import { runFailure, runHoldState } from './run-state';
 
 /** "Paused at breakpoint (node)" and "Waiting for approval (n waiting)" while the shown run is held. */
@@ -20,6 +21,25 @@ function RunHold({ executionId }: { executionId: string }) {
     <>
       {hold.heldAt.length > 0 && <HoldBadge kind="held" detail={hold.heldAt.join(', ')} testId="run-banner-held" />}
       {hold.waiting > 0 && <HoldBadge kind="waiting" detail={`${hold.waiting} waiting`} testId="run-banner-waiting" />}
+    </>
+  );
+}
+
+/** Restart the whole run (a new run, same version and payload) once it ended; Resume an ABORTED one (DUR-03). */
+function RunActions() {
+  const runStatus = useLive((s) => s.runStatus);
+  const actions = useActions();
+  if (!actions || runStatus === null || !isTerminal(runStatus)) return null;
+  return (
+    <>
+      {runStatus === 'ABORTED' && (
+        <button type="button" className="button small primary" onClick={() => void actions.resume()} data-testid="run-banner-resume" title="Continue this run from its last checkpoint (it was interrupted by a crash or a kill)">
+          <Play size={12} aria-hidden="true" /> Resume
+        </button>
+      )}
+      <button type="button" className="button small" onClick={() => void actions.restart('Restart')} data-testid="run-banner-restart" title="A new run of the same version with the same start payload">
+        <RotateCcw size={12} aria-hidden="true" /> Restart run
+      </button>
     </>
   );
 }
@@ -93,6 +113,7 @@ export function RunBanner({ onDiff, onExit }: { onDiff: (runVersion: string) => 
         </span>
       )}
       <span className="app-bar-spacer" />
+      <RunActions />
       <button type="button" className="button small" onClick={onExit} data-testid="run-banner-exit" title="Back to editing: no run on the canvas">
         <X size={12} aria-hidden="true" /> Exit run view
       </button>

@@ -14,6 +14,7 @@ import { createInboxActions, type InboxActions } from '../inbox/inbox-actions';
 import { createSessionActions, type SessionActions } from '../sessions/session-actions';
 import { createVersionActions, type VersionActions } from '../versions/version-actions';
 import { describeError } from './describe-error';
+import { createDeleteActions, type DeleteActions } from './delete-workflow';
 import { createFileActions, type FileActions } from './file-actions';
 import { replaceSessionHash, replaceWorkflowHash } from './hash-route';
 
@@ -21,7 +22,7 @@ type StudioStore = typeof useStudio;
 type LiveStore = typeof useLive;
 
 /** What the app bar, the keyboard and the panels can do; each talks to the server through the client. */
-export interface StudioActions extends FileActions, VersionActions, SessionActions, DebugActions, InboxActions {
+export interface StudioActions extends FileActions, VersionActions, SessionActions, DebugActions, InboxActions, DeleteActions {
   loadCatalog(): Promise<void>;
   refreshWorkflows(): Promise<void>;
   openWorkflow(session: string, workflowId: string): Promise<void>;
@@ -42,7 +43,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     if (studio.getState().banner?.kind === kind) studio.getState().showBanner(null);
   };
 
-  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions | keyof DebugActions | keyof InboxActions> = {
+  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions | keyof DebugActions | keyof InboxActions | keyof DeleteActions> = {
     async loadCatalog() {
       try {
         studio.getState().setNodeTypes(await api['nodeTypes.list']({}));
@@ -208,6 +209,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     ...createFileActions(api, studio),
     ...createVersionActions(api, (session, workflowId) => actions.openWorkflow(session, workflowId), studio),
     ...createSessionActions(api, { newWorkflow: (session) => actions.newWorkflow(session), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
+    ...createDeleteActions(api, { newWorkflow: () => actions.newWorkflow(), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
   };
   return actions;
 }
