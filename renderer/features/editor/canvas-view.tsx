@@ -78,7 +78,9 @@ export function useFitOnLoad(nodeCount: number): void {
     if (loadCount === 0 && diffKey === 'edit') return;
     if (fitted.current === key || (nodeCount > 0 && !measured)) return;
     fitted.current = key;
-    void fitView(FIT_VIEW_OPTIONS);
+    // React Flow queues a fit asked for with no nodes until nodes arrive: it would fit the first drop of an
+    // empty workflow (zoom in and centre it under the pointer). An empty workflow needs no fit.
+    if (nodeCount > 0) void fitView(FIT_VIEW_OPTIONS);
   }, [loadCount, diffKey, measured, nodeCount, fitView]);
 }
 
