@@ -98,7 +98,7 @@ export function RunPayloadDialog({ onRun, onCancel, workflowKey }: { onRun: (pay
         <button type="button" className="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="button primary" onClick={submit} disabled={!parsed.ok} data-testid="run-payload-submit">
+        <button type="button" className="button primary" onClick={submit} data-testid="run-payload-submit">
           Run
         </button>
       </div>
