@@ -105,12 +105,16 @@ async function main(): Promise<void> {
     await page.getByTestId('breakpoints-tab').click();
     await shot(page, 'studio-breakpoint');
     await page.getByTestId('debug-stop').click();
+    await page.getByTestId('run-banner-status').and(page.locator('[data-status="CANCELLED"]')).waitFor();
 
     await open(page, 'refunds', 'manager');
     await runWithPayload(page, { refund: 'R-17', amount: 120, customer: 'grace@example.com' });
     await page.getByTestId('node-waiting-manager').waitFor();
     await page.getByTestId('inbox-button').click();
     await shot(page, 'studio-inbox');
+    // Answered, so no run is left waiting when the server stops.
+    await page.getByTestId('inbox-approve').click();
+    await page.getByTestId('inbox-empty').waitFor();
     await page.getByTestId('inbox-close').click();
 
     await open(page, 'refunds', 'manager');

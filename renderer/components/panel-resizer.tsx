@@ -1,6 +1,6 @@
 import { useCallback, useState, type KeyboardEvent, type PointerEvent } from 'react';
 
-const HEIGHT_KEY = 'yukta.studio.bottom-panel-height';
+const HEIGHT_KEY = 'yukta-studio:bottom-panel-height';
 export const DEFAULT_BOTTOM_HEIGHT = 220;
 const MIN_HEIGHT = 96;
 const KEY_STEP = 24;

@@ -1,11 +1,12 @@
 import { Pause, Play, RotateCcw, SkipForward, Square, StepForward, Undo2 } from 'lucide-react';
 import { isTerminal } from '../../../shared/status/status';
 import { formatMs } from '../../components/format-duration';
-import { StatusBadge } from '../../components/status';
+import { HoldBadge, StatusBadge } from '../../components/status';
 import { heldMs, splitDuration } from '../../store/hold-clock';
 import { nodeControl, useDebug } from '../../store/debug-store';
 import { useLive, type LiveNodeState } from '../../store/live-store';
 import { useActions } from '../workflow/actions-context';
+import { useWaitingCount } from '../editor/node-run-state';
 import { HeldMessage } from './HeldMessage';
 import { RecordedMessages } from './RecordedMessages';
 
@@ -22,7 +23,7 @@ export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string 
   const runLive = runStatus === null || !isTerminal(runStatus);
   return (
     <div className="inspector-run" data-testid="inspector-run">
-      {live ? <NodeFigures live={live} /> : <p className="field-hint" data-testid="inspector-status">Not part of this run.</p>}
+      {live ? <NodeFigures nodeId={nodeId} live={live} /> : <p className="field-hint" data-testid="inspector-status">Not part of this run.</p>}
       {runLive && live && <ValveControls nodeId={nodeId} kind={kind} />}
       {live && <RestartControls nodeId={nodeId} status={live.status} />}
       {live && <RecordedMessages key={`${executionId}/${nodeId}`} executionId={executionId} nodeId={nodeId} progress={`${live.status}/${live.counts.received}/${live.counts.emitted}`} />}
@@ -30,11 +31,14 @@ export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string 
   );
 }
 
-function NodeFigures({ live }: { live: LiveNodeState }) {
+function NodeFigures({ nodeId, live }: { nodeId: string; live: LiveNodeState }) {
   const { counts } = live;
+  const waiting = useWaitingCount(nodeId);
+  // Held or waiting is its own state here too, never "Running" (UI.md).
+  const running = live.status === 'RUNNING' || live.status === 'PENDING';
   return (
     <div className="inspector-live" data-testid="inspector-status">
-      <StatusBadge status={live.status} />
+      {running && live.held ? <HoldBadge kind="held" /> : running && waiting > 0 ? <HoldBadge kind="waiting" detail={`${waiting} waiting`} /> : <StatusBadge status={live.status} />}
       <span data-testid="inspector-counts">
         {counts.received} received · {counts.emitted} emitted
         {counts.failed ? ` · ${counts.failed} failed` : ''}

@@ -52,7 +52,7 @@ export function nodeTypeIcon(type: string, kind: NodeKind | undefined): LucideIc
 }
 
 export function NodeTypeIcon({ type, kind, ...props }: { type: string; kind: NodeKind | undefined } & LucideProps) {
-  const Icon = nodeTypeIcon(type, kind);
+  const Icon = TYPE_ICONS[type] ?? (kind ? KIND_ICONS[kind] : Box);
   return <Icon aria-hidden="true" {...props} />;
 }
 

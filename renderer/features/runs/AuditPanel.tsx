@@ -1,5 +1,5 @@
 import { RefreshCw, ScrollText } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ControlAuditPage } from '../../../shared/api/control.schema';
 import { useApi } from '../../api/api-context';
 import { useStudio } from '../../store/studio-store';
@@ -17,15 +17,16 @@ export function AuditPanel() {
   const [runId, setRunId] = useState('');
   const [page, setPage] = useState<ControlAuditPage | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setPage(await api['control.audit']({ ...(runId ? { executionId: runId } : {}), offset: 0, limit: PAGE }));
-      setError(null);
-    } catch (e) {
-      setError(`Could not read the audit: ${describeError(e)}`);
-    }
-  }, [api, runId]);
-  useEffect(() => void load(), [load]);
+  const [reads, setReads] = useState(0);
+  useEffect(() => {
+    let current = true;
+    api['control.audit']({ ...(runId ? { executionId: runId } : {}), offset: 0, limit: PAGE }).then(
+      (p) => current && (setPage(p), setError(null)),
+      (e: unknown) => current && setError(`Could not read the audit: ${describeError(e)}`),
+    );
+    return () => void (current = false);
+  }, [api, runId, reads]);
+  const load = () => setReads((n) => n + 1);
   return (
     <div className="audit-panel" data-testid="audit-panel">
       <div className="runs-toolbar">
@@ -40,7 +41,7 @@ export function AuditPanel() {
             ))}
           </select>
         </label>
-        <button type="button" className="button small" onClick={() => void load()} data-testid="audit-refresh">
+        <button type="button" className="button small" onClick={load} data-testid="audit-refresh">
           <RefreshCw size={12} aria-hidden="true" /> Refresh
         </button>
         {page && <span className="muted">{page.total} row(s)</span>}

@@ -1,5 +1,5 @@
 import { CalendarClock, RefreshCw } from 'lucide-react';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { CronTriggerInfo } from '../../../shared/api/triggers.schema';
 import { useApi } from '../../api/api-context';
 import { describeError } from '../workflow/describe-error';
@@ -11,20 +11,21 @@ export function CronSchedules() {
   const api = useApi();
   const [list, setList] = useState<CronTriggerInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setList(await api['triggers.list']({}));
-      setError(null);
-    } catch (e) {
-      setError(`Could not read the schedules: ${describeError(e)}`);
-    }
-  }, [api]);
-  useEffect(() => void load(), [load]);
+  const [reads, setReads] = useState(0);
+  useEffect(() => {
+    let current = true;
+    api['triggers.list']({}).then(
+      (l) => current && (setList(l), setError(null)),
+      (e: unknown) => current && setError(`Could not read the schedules: ${describeError(e)}`),
+    );
+    return () => void (current = false);
+  }, [api, reads]);
+  const load = () => setReads((n) => n + 1);
   return (
     <section className="scheduler-section" aria-label="Cron schedules" data-testid="cron-schedules">
       <h3 className="section-title">
         <CalendarClock size={13} aria-hidden="true" /> Cron schedules
-        <button type="button" className="icon-button" onClick={() => void load()} aria-label="Read the schedules again" data-testid="cron-schedules-refresh">
+        <button type="button" className="icon-button" onClick={load} aria-label="Read the schedules again" data-testid="cron-schedules-refresh">
           <RefreshCw size={12} aria-hidden="true" />
         </button>
       </h3>

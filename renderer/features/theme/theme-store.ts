@@ -4,7 +4,7 @@ import { create } from 'zustand';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 export type Theme = 'light' | 'dark';
 
-export const THEME_KEY = 'yukta.studio.theme';
+export const THEME_KEY = 'yukta-studio:theme';
 const CHOICES: readonly ThemeChoice[] = ['system', 'light', 'dark'];
 
 function storedChoice(): ThemeChoice {

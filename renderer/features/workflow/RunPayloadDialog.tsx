@@ -17,7 +17,7 @@ const SMALL_FIELDS: Array<{ field: StartField; label: string; placeholder: strin
   { field: 'idempotencyKey', label: 'Idempotency key', placeholder: 'none', hint: 'a retry returns the same run' },
 ];
 
-const PAYLOAD_KEY_PREFIX = 'yukta.studio.last-payload:';
+const PAYLOAD_KEY_PREFIX = 'yukta-studio:last-payload:';
 
 /** The payload last run with Run with payload… for a workflow (`session/workflowId`), kept in this browser. */
 export function lastPayload(workflowKey: string): string | null {
