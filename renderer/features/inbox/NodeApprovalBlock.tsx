@@ -8,6 +8,7 @@ import { approvalKey, useInbox } from '../../store/inbox-store';
 import { useLive } from '../../store/live-store';
 import { waitingAt } from '../editor/node-run-state';
 import { useActions } from '../workflow/actions-context';
+import { parseDecisionData } from './inbox-actions';
 
 /**
  * In the inspector of a node whose messages wait for a signal (CTL-05): how many wait and since when, the
@@ -23,16 +24,10 @@ export function NodeApprovalBlock({ nodeId }: { nodeId: string }) {
   const oldest = waiting[0];
   if (!oldest || !actions) return null;
   const decide = async (decision: SignalDecision) => {
-    let parsed: unknown = undefined;
-    if (data.trim() !== '') {
-      try {
-        parsed = JSON.parse(data);
-      } catch (e) {
-        return setDataError(`The data is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
+    const parsed = parseDecisionData(data);
+    if (!parsed.ok) return setDataError(parsed.error);
     setDataError(null);
-    if (await actions.decide(oldest, decision, parsed)) setData('');
+    if (await actions.decide(oldest, decision, parsed.data)) setData('');
   };
   return (
     <section className="approval-block" aria-label="Waiting for approval" data-testid="inspector-approval">

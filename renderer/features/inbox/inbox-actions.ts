@@ -7,6 +7,16 @@ import { describeError } from '../workflow/describe-error';
 
 type ApprovalEvent = Extract<StudioEvent, { type: 'APPROVAL' }>;
 
+/** The optional JSON data typed with a decision: none when blank, else the value, or why it is not JSON. */
+export function parseDecisionData(text: string): { ok: true; data: unknown } | { ok: false; error: string } {
+  if (text.trim() === '') return { ok: true, data: undefined };
+  try {
+    return { ok: true, data: JSON.parse(text) as unknown };
+  } catch (e) {
+    return { ok: false, error: `The data is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
 /** Most approvals the inbox reads at once (the host's `approvals.list` cap). */
 export const INBOX_LIMIT = 1000;
 
