@@ -36,6 +36,25 @@ describe('STU-04 held and waiting states in the live store (issue 15 item 4)', (
     expect(live.getState().nodes['gate']!.hold?.open).toBe(0);
   });
 
+  it('a wait that began before the run was shown counts from its since (the inbox), and is not counted twice', () => {
+    const live = createLiveStore();
+    live.getState().show('r4');
+    const approvals = [{ executionId: 'r4', nodeId: 'gate', since: 1000 }, { executionId: 'other', nodeId: 'gate', since: 10 }];
+    live.getState().reconcileWaits(approvals);
+    live.getState().reconcileWaits(approvals);
+    expect(live.getState().nodes['gate']!.hold?.open).toBe(1);
+    live.getState().applyWaits('r4', [{ nodeId: 'gate', open: false, at: 3500 }]);
+    expect(heldMs(live.getState().nodes['gate']!.hold, 9999)).toBe(2500);
+  });
+
+  it('a held message learned from a control.state read (no event time) holds from when it was read', () => {
+    const live = createLiveStore();
+    live.getState().show('r5');
+    live.getState().applyNodes('r5', [{ nodeId: 'mark', status: 'RUNNING', counts, heldAt: 2000, held: 'm1' }]);
+    live.getState().applyNodes('r5', [{ nodeId: 'mark', status: 'RUNNING', counts, at: 2600, held: null }]);
+    expect(heldMs(live.getState().nodes['mark']!.hold, 9999)).toBe(600);
+  });
+
   it('keeps the first error a node reported (the Error block and the strip read it)', () => {
     const live = createLiveStore();
     live.getState().show('r3');

@@ -48,6 +48,8 @@ export interface LiveNodeUpdate {
   /** From a NODE_STATUS event: the attempt running now, or null for none; absent (a snapshot): unchanged. */
   attempt?: number | null;
   error?: ErrorInfo;
+  /** When a held message was learned without an event time (a `control.state` read): the hold starts then. */
+  heldAt?: number;
 }
 
 /**
@@ -71,10 +73,15 @@ export interface LiveState {
   applyRunStatus(executionId: string, status: Status): void;
   /** Messages starting or ending a wait for a signal at nodes of the shown run. */
   applyWaits(executionId: string, changes: readonly WaitChange[]): void;
+  /**
+   * Opens the waits the inbox lists for the shown run that no event opened here (they began before the run
+   * was shown), each from its `since`.
+   */
+  reconcileWaits(approvals: ReadonlyArray<{ executionId: string; nodeId: string; since: number }>): void;
 }
 
 export function createLiveStore() {
-  return create<LiveState>()((set) => ({
+  return create<LiveState>()((set, get) => ({
     executionId: null,
     runStatus: null,
     nodes: {},
@@ -106,6 +113,18 @@ export function createLiveStore() {
         }
         return { nodes, runHold };
       }),
+    reconcileWaits: (approvals) => {
+      const { executionId, nodes } = get();
+      if (executionId === null) return;
+      const missing: WaitChange[] = [];
+      const listed = new Map<string, number[]>();
+      for (const a of approvals) if (a.executionId === executionId) listed.set(a.nodeId, [...(listed.get(a.nodeId) ?? []), a.since]);
+      for (const [nodeId, since] of listed) {
+        const open = nodes[nodeId]?.hold?.open ?? 0;
+        for (const at of since.sort((x, y) => x - y).slice(open)) missing.push({ nodeId, open: true, at });
+      }
+      if (missing.length) get().applyWaits(executionId, missing);
+    },
     applyRunStatus: (executionId, status) =>
       set((s) => {
         if (s.executionId !== executionId) return {};
@@ -154,7 +173,7 @@ function mergeNode(prev: LiveNodeState | undefined, u: LiveNodeUpdate): LiveNode
   const buffer = u.buffer && !(prev?.buffer && sameBuffer(prev.buffer, u.buffer)) ? { used: u.buffer.used, size: u.buffer.size } : prev?.buffer;
   const attempt = u.attempt !== undefined ? (u.attempt ?? undefined) : prev?.attempt;
   const error = prev?.error ?? u.error;
-  const hold = holdAfter(prev, held, u.at);
+  const hold = holdAfter(prev, held, u.at ?? u.heldAt);
   if (prev && status === prev.status && counts === prev.counts && startedAt === prev.startedAt && endedAt === prev.endedAt && held === prev.held && buffer === prev.buffer && attempt === prev.attempt && error === prev.error && hold === prev.hold) return prev;
   const next: LiveNodeState = { status, counts };
   if (startedAt !== undefined) next.startedAt = startedAt;

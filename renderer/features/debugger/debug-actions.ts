@@ -57,7 +57,7 @@ export function createDebugActions(api: StudioClient, showRun: (executionId: str
       // The snapshot also says which nodes hold a message (events only say when that changes).
       live.getState().applyNodes(executionId, control.nodes.flatMap((n) => {
         const known = live.getState().nodes[n.nodeId];
-        return known ? [{ nodeId: n.nodeId, status: known.status, counts: known.counts, held: n.held?.id ?? null }] : [];
+        return known ? [{ nodeId: n.nodeId, status: known.status, counts: known.counts, held: n.held?.id ?? null, heldAt: Date.now() }] : [];
       }));
     } catch (error) {
       debug.getState().setError(`Could not read the run's valves: ${describeError(error)}`);

@@ -5,6 +5,7 @@ import { DEFAULT_SESSION, identifierProblem } from '../../../shared/workflow/ide
 import { isTerminal } from '../../../shared/status/status';
 import { currentBreakpoints, debugSettingsOf, useDebug } from '../../store/debug-store';
 import { toDefinition } from '../../store/graph-model';
+import { useInbox } from '../../store/inbox-store';
 import { useLive } from '../../store/live-store';
 import { useRunFeed } from '../../store/run-feed-store';
 import { useStudio } from '../../store/studio-store';
@@ -172,6 +173,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         if (live.getState().executionId !== executionId) return;
         live.getState().applyNodes(executionId, detail.nodes);
         live.getState().applyRunStatus(executionId, detail.status);
+        live.getState().reconcileWaits(useInbox.getState().approvals);
         useRunFeed.getState().showResults(executionId, detail.results, detail.resultsTruncated);
         studio.getState().upsertRun(summaryOf(detail));
         if (!isTerminal(detail.status)) void actions.refreshControl();
