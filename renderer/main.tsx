@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { clientFor, currentTarget, targetLabel } from './api/server-target';
 import { App } from './App';
 import { withStartupPrefetch } from './api/startup-prefetch';
+import { installTheme } from './features/theme/theme-store';
 import { findDesktopBridge } from './desktop/desktop-bridge';
 import { finishPendingConnect } from './features/connect/connect-actions';
 import { useServerTarget } from './features/connect/connect-store';
@@ -22,6 +23,7 @@ async function start(): Promise<void> {
   const client = withStartupPrefetch(created.client, parseWorkflowHash(window.location.hash));
   document.documentElement.dataset['transport'] = created.kind;
   document.documentElement.dataset['host'] = target.kind;
+  installTheme();
   // The window (desktop) or tab says which host it is on.
   if (target.kind === 'remote') document.title = `Yukta Studio — ${targetLabel(target)}`;
   const root = document.getElementById('root');

@@ -31,12 +31,14 @@ export async function runWithPolicy(stage: NodeStage, message: Message): Promise
       if (attempt < policy.maxAttempts && isRetryable(policy, error)) {
         stage.countRetry(attempt + 1);
         const delay = backoffDelay(policy, attempt + 1, stage.runRandom);
-        stage.ctx.log.warn(`attempt ${attempt} of ${policy.maxAttempts} failed (${describe(error)}); retrying in ${delay} ms`);
+        stage.ctx.log.error(`attempt ${attempt} of ${policy.maxAttempts} failed (${describe(error)}); retrying in ${delay} ms`);
         await stage.guard(stage.timers.sleep(delay, stage.ctx.signal));
         continue;
       }
       if (attempt > 1) stage.attemptsEnded();
-      await messageFailed(stage, message, error);
+      // OBS-02: every failed attempt is an ERROR line, the last one too (the Logs tab shows the failure).
+      stage.ctx.log.error(`attempt ${attempt} of ${policy.maxAttempts} failed: ${describe(error)}`);
+      await messageFailed(stage, message, error, attempt);
       return;
     }
   }
@@ -79,9 +81,9 @@ async function collect(stage: NodeStage, result: PluginResult): Promise<OutputMe
   }
 }
 
-async function messageFailed(stage: NodeStage, message: Message, error: unknown): Promise<void> {
+async function messageFailed(stage: NodeStage, message: Message, error: unknown, attempt: number): Promise<void> {
   const { policy, nodeId } = stage.node;
-  stage.countFailure();
+  stage.countFailure({ attempt, maxAttempts: policy.maxAttempts, input: message.payload });
   if (policy.onError === 'FAIL') throw error;
   if (policy.failureBudget) {
     let budget = budgets.get(stage);

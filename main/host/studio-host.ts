@@ -12,6 +12,7 @@ import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLim
 import { LoadedSettings } from './loaded-settings';
 import { SettingsFile } from './settings-file';
 import { SettingsService } from './settings-service';
+import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -74,6 +75,8 @@ export class StudioHost {
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
+    // Read first: a broken breakpoints file stops the host before any store is opened.
+    const breakpoints = new BreakpointStore(this.dataDir ? join(this.dataDir, BREAKPOINTS_FILE) : null);
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
     this.loadedSettings = options.settings instanceof LoadedSettings ? options.settings : LoadedSettings.fromValues(options.settings);
     this.settings = this.loadedSettings.values;
@@ -90,7 +93,7 @@ export class StudioHost {
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
     this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine });
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService), (id) => this.runSession(id));
+    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints), (id) => this.runSession(id));
   }
 
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */

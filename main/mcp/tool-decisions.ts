@@ -26,6 +26,8 @@ export const MCP_TOOL_DECISIONS: { readonly [K in OperationName]: ToolDecision }
   'workflows.getVersion': { tool: 'workflows.getVersion' },
   'workflows.restore': { tool: 'workflows.restore' },
   'workflows.diff': { tool: 'workflows.diff' },
+  'breakpoints.get': { notForAgents: 'the studio debugger\'s own breakpoints of a workflow (kept outside the definition); an agent steers runs with control.send' },
+  'breakpoints.set': { notForAgents: 'rewrites the studio user\'s breakpoint list of a workflow; an agent steers runs with control.send' },
   'workflows.delete': { notForAgents: 'irreversible: deletes the workflow with its whole version history; left to a person in the studio or over REST' },
   'runs.start': { tool: 'runs.start', hint: 'Answers at once with the executionId; then call runs.wait, or subscribe to yukta://runs/<executionId>.' },
   'runs.get': { tool: 'runs.get' },

@@ -11,6 +11,7 @@ import { DEFAULT_RUN_WAIT_SECONDS, MAX_RECORDED_PAGE, MAX_RUN_WAIT_SECONDS, Reco
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
+import { WorkflowBreakpoints } from './breakpoints.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
 import { SetSettingInput, SetSettingResult, SettingsView } from './settings.schema';
@@ -106,7 +107,7 @@ export const STUDIO_API = {
     http: { method: 'GET', path: '/api/workflows/:session/:workflowId/diff' },
   }),
   'workflows.delete': op({
-    summary: 'Delete a workflow and its version history.',
+    summary: 'Delete a workflow and its version history (audited); refused while a run of it is still going. Finished runs stay in the history.',
     input: z.object({ session: Session, workflowId: Identifier }),
     output: z.object({ deleted: z.literal(true) }),
     role: 'ADMIN',
@@ -201,6 +202,20 @@ export const STUDIO_API = {
     output: MetricsSnapshot,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/metrics' },
+  }),
+  'breakpoints.get': op({
+    summary: "A workflow's breakpoints, kept beside the data outside its definition (STU-04: no version is made).",
+    input: z.object({ session: Session, workflowId: Identifier }),
+    output: WorkflowBreakpoints,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows/:session/:workflowId/breakpoints' },
+  }),
+  'breakpoints.set': op({
+    summary: "Replace a workflow's breakpoints (each enabled or not, with an optional value condition).",
+    input: z.object({ session: Session, workflowId: Identifier, breakpoints: WorkflowBreakpoints.shape.breakpoints }),
+    output: WorkflowBreakpoints,
+    role: 'OPERATOR',
+    http: { method: 'PUT', path: '/api/workflows/:session/:workflowId/breakpoints' },
   }),
   'triggers.list': op({
     summary: 'List the armed CRON_TRIGGER schedules (EXT-01) with their next fire time and the newest fire each handled.',

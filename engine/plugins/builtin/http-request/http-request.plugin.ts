@@ -98,6 +98,8 @@ export const httpRequestPlugin = definePlugin({
   configSchema: HttpRequestConfig,
   defaultConfig: { method: 'GET', url: 'https://example.com/', headers: {}, timeoutMs: 30_000 },
   outputs: [DEFAULT_PORT, ...STATUS_PORTS],
+  // The status ports appear on the canvas (and take edges) only with routeByStatus on.
+  outputsWhen: { flag: 'routeByStatus', ports: STATUS_PORTS },
   defaultTimeoutMs: (config) => config.timeoutMs + IDLE_MARGIN_MS,
   async process(message, config, ctx) {
     const scope = scopeOf(message, ctx, true);
