@@ -163,7 +163,7 @@ export class RunLauncher {
    * different payload is a CONFLICT.
    */
   async start(request: StartRequest): Promise<{ executionId: string }> {
-    checkStartPayload(request.payload, this.options.services?.limits.maxMessageBytes);
+    checkStartPayload(request.payload, this.options.services?.limits.maxMessageBytes, this.options.services?.limits.maxDepth);
     const options = readStartOptions(request.payload);
     const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false, debug: request.debug, timeBudgetMs: options.timeBudgetMs };
     const key = request.idempotencyKey;

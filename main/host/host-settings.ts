@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { Role } from '../../shared/api/roles';
+import { DEFAULT_MAX_DEPTH } from '../../shared/json/json-limits';
 import { ApiKeyName } from '../../shared/api/security.schema';
 import { Identifier } from '../../shared/workflow/identifier';
 import { joinPath } from '../../shared/workflow/validation-issue';
@@ -34,6 +35,8 @@ export const HostSettings = z.object({
   'yukta.process.allowed-commands': z.array(z.string().min(1)).default([]),
   'yukta.variables.allowed': z.array(z.string().min(1)).default([]),
   'yukta.execution.max-message-bytes': z.number().int().min(1024).default(10 * MIB),
+  /** Deepest JSON nesting accepted at every boundary (bodies, IPC, CLI, imports, plugin outputs); why 128: docs/security.md. */
+  'yukta.execution.max-depth': z.number().int().min(1).default(DEFAULT_MAX_DEPTH),
   /** `yukta.llm.rate-limit.<provider>`: requests per minute, gathered from the flat keys. */
   'yukta.llm.rate-limit': z.record(z.string(), z.number().positive()).default({}),
   /** `yukta.var.*`: values readable as `${sys.yukta.var.x}`. */
@@ -66,7 +69,7 @@ export function envNameOf(key: string): string {
 const LIST_KEYS = ['yukta.http.allowed-addresses', 'yukta.process.allowed-commands', 'yukta.variables.allowed'] as const;
 const BOOLEAN_KEYS = ['yukta.http.allow-private', 'yukta.process.enabled', 'yukta.http.enabled', 'yukta.execution-log.fsync', 'yukta.restart.auto-resume'] as const;
 const NUMBER_KEYS = [
-  'yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes',
+  'yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes', 'yukta.execution.max-depth',
   'yukta.execution-log.retained-runs', 'yukta.execution-log.compact-after',
   'yukta.restart.retained-executions', 'yukta.restart.max-messages-per-node', 'yukta.restart.max-bytes-per-node',
   'yukta.tracker.cleanup-ttl', 'yukta.tracker.max-sessions',
@@ -139,7 +142,7 @@ export function loadHostSettings(dataDir: string | null, env: Readonly<Record<st
 }
 
 /** Keys under these prefixes belong to this page; a typo there is refused. Other `yukta.*` keys are left to their owners. */
-const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|execution-log\.|restart\.|tracker\.|llm\.|var\b)/;
+const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-(message-bytes|depth)|execution-log\.|restart\.|tracker\.|llm\.|var\b)/;
 
 export function parseHostSettings(raw: Record<string, unknown>): HostSettings {
   const known = new Set(Object.keys(HostSettings.shape));
@@ -175,6 +178,7 @@ export function securitySettingsOf(settings: HostSettings): SecuritySettingsPatc
     process: { enabled: settings['yukta.process.enabled'], allowedCommands: settings['yukta.process.allowed-commands'] },
     variables: { allowed: settings['yukta.variables.allowed'], values: settings['yukta.var'] },
     maxMessageBytes: settings['yukta.execution.max-message-bytes'],
+    maxDepth: settings['yukta.execution.max-depth'],
     llmRateLimits: settings['yukta.llm.rate-limit'],
   };
 }
