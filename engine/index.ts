@@ -29,6 +29,7 @@ export { openStores, STORE_KINDS, type DurabilitySettings, type DurableStores, t
 export type { ExecutionLog, ExecutionLogEntry, ExecutionLogType } from './store/execution-log';
 export type { CheckpointStore, RecordedMessage } from './store/checkpoint-store';
 export { StoreWriteError, LogCorruptionError } from './store/store-errors';
+export { UnwritableEntryError } from './store/unwritable-entry-error';
 export type { EngineDurabilityOptions } from './tracker/durable-runs';
 export type { Resumed } from './control/restart/resumer';
 export { FileTriggerStateStore, MemoryTriggerStateStore, type TriggerStateStore } from './triggers/trigger-state-store';

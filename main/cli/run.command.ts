@@ -81,7 +81,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   if (!file || extra.length) throw new CliError('run takes exactly one FILE', EXIT_USAGE, true);
   const payload = parsePayload(values.payload);
   const definition = await readWorkflowFile(file);
-  const host = new StudioHost({ onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  const host = new StudioHost({ onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   try {
     return await runWorkflow(host, io, values.session, definition, payload);
   } finally {

@@ -8,6 +8,8 @@ import type { EventFilter } from '../../shared/events/events';
 import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
+import type { InputLimits } from './input-parse';
+import { internalErrorData, type InternalErrorReporter } from './internal-error';
 import { configuredApiKeys, durabilitySettingsOf, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
@@ -27,8 +29,8 @@ export interface StudioHostOptions {
   store?: StoreKind;
   /** Extra engine options (plugins, clock) — mainly for tests. */
   engine?: Omit<EngineOptions, 'definitions'>;
-  /** Where unexpected errors are reported (the transports only ever send `INTERNAL`). */
-  onInternalError?: (error: unknown) => void;
+  /** Where unexpected errors are reported with their id (the transports only ever send `internal error <id>`). */
+  onInternalError?: InternalErrorReporter;
   /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
   onWarning?: (message: string) => void;
   /** Settings (`loadHostSettings`: `<data>/settings.json` + environment); defaults when absent. */
@@ -54,6 +56,8 @@ export class StudioHost {
   /** Definitions, execution log and checkpoints of the data folder (`openStores`); the log is null for `memory`. */
   readonly stores: DurableStores;
   private readonly handlers: OperationHandlers;
+  /** What every operation's input is held to (SEC-03): `yukta.execution.max-depth` and `max-message-bytes`. */
+  private readonly inputLimits: InputLimits;
   private readonly batchers = new Set<EventBatcher>();
 
   constructor(private readonly options: StudioHostOptions = {}) {
@@ -61,13 +65,14 @@ export class StudioHost {
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
     this.settings = options.settings ?? parseHostSettings({});
+    this.inputLimits = { maxDepth: this.settings['yukta.execution.max-depth'], maxBytes: this.settings['yukta.execution.max-message-bytes'] };
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
     const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
     try {
       const tracker = { cleanupTtlMs: this.settings['yukta.tracker.cleanup-ttl'], maxSessions: this.settings['yukta.tracker.max-sessions'], ...options.engine?.tracker };
-      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, tracker, definitions: this.stores.definitions, onListenerError: options.onInternalError });
+      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, tracker, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined });
     } catch (error) {
       void this.stores.close();
       throw error;
@@ -99,7 +104,12 @@ export class StudioHost {
 
   /** Runs one operation for a caller; never throws, errors come back as data. */
   invoke(operation: unknown, input: unknown, caller: Caller): Promise<ApiResult<unknown>> {
-    return dispatch(this.handlers, operation, input, caller, this.options.onInternalError);
+    return dispatch(this.handlers, operation, input, caller, { limits: this.inputLimits, onInternalError: this.options.onInternalError });
+  }
+
+  /** Reports an unexpected error a transport met, under the id its caller was given. */
+  reportInternalError(error: unknown, id: string): void {
+    this.options.onInternalError?.(error, id);
   }
 
   /** The session of a run the host knows (live, queued or in history), or null. */
@@ -144,6 +154,11 @@ function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostS
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
   return openStores({ kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
+}
+
+/** Errors of event listeners have no caller to answer; they are reported under an id of their own. */
+function reportListenerError(report: InternalErrorReporter): (error: unknown) => void {
+  return (error) => void internalErrorData(error, report);
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */

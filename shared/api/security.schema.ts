@@ -24,7 +24,7 @@ export const ApiKeyInfo = z.object({
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
 
-export const CreateApiKeyInput = z.object({
+export const CreateApiKeyInput = z.strictObject({
   name: ApiKeyName,
   role: Role,
   /** Limits the key to these sessions; absent for every session. */
@@ -52,4 +52,4 @@ export type SecretInfo = z.infer<typeof SecretInfo>;
 
 /** Largest secret value accepted (64 KiB). */
 export const MAX_SECRET_BYTES = 64 * 1024;
-export const SetSecretInput = z.object({ name: SecretName, value: z.string().min(1).max(MAX_SECRET_BYTES) });
+export const SetSecretInput = z.strictObject({ name: SecretName, value: z.string().min(1).max(MAX_SECRET_BYTES) });
