@@ -28,7 +28,7 @@ export type { EventListener } from './tracker/event-bus';
 export { openStores, STORE_KINDS, type DurabilitySettings, type DurableStores, type OpenStoresOptions, type StoreKind } from './store/durable-stores';
 export type { ExecutionLog, ExecutionLogEntry, ExecutionLogType } from './store/execution-log';
 export type { CheckpointStore, RecordedMessage } from './store/checkpoint-store';
-export { StoreWriteError, LogCorruptionError } from './store/store-errors';
+export { StoreWriteError, LogCorruptionError, type StoreWriteProblem } from './store/store-errors';
 export { UnwritableEntryError } from './store/unwritable-entry-error';
 export type { EngineDurabilityOptions } from './tracker/durable-runs';
 export type { Resumed } from './control/restart/resumer';

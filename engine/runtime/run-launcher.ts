@@ -17,6 +17,7 @@ import { readStartOptions, type StartOptions } from '../scheduler/start-options'
 import { childBudget, withTimeBudget } from '../scheduler/time-budget';
 import type { DefinitionStore } from '../store/definition-store';
 import type { IdempotencyRecord, StartRecord } from '../store/start-record';
+import { UnwritableEntryError } from '../store/unwritable-entry-error';
 import type { EventBus } from '../tracker/event-bus';
 import type { Slot, Ticket } from '../scheduler/admission-types';
 import type { Clock } from './clock';
@@ -191,6 +192,8 @@ export class RunLauncher {
     } catch (error) {
       this.cancel(executionId);
       const reason = error instanceof Error ? error.message : String(error);
+      // A start record no store can write is the caller's input (400), not a store that is down (503).
+      if (error instanceof UnwritableEntryError) throw new StudioApiError('BAD_INPUT', `the start was refused and its run cancelled: ${reason}`, 'payload');
       throw new StudioApiError('UNAVAILABLE', `the start could not be saved, so it was refused and its run cancelled: ${reason}`);
     }
     return executionId;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
+import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteProblem } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -153,12 +153,16 @@ function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostS
   const control = options.engine?.control;
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
-  return openStores({ kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
+  return openStores({ kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteProblem) => warn(storeProblemMessage(error)) });
 }
 
 /** Errors of event listeners have no caller to answer; they are reported under an id of their own. */
 function reportListenerError(report: InternalErrorReporter): (error: unknown) => void {
   return (error) => void internalErrorData(error, report);
+}
+
+function storeProblemMessage(error: StoreWriteProblem): string {
+  return error.retryable ? `store write failed (retried at the next flush): ${error.message}` : `store entry dropped (it can never be written): ${error.message}`;
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */

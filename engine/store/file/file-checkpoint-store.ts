@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Status } from '../../../shared/status/status';
 import { parseEndStatus, parseRecordedMessage, recordedLine } from '../checkpoint-codec';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
-import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+import { isTransientWriteError, toStoreWriteError, type StoreWriteProblem } from '../store-errors';
+import { UnwritableEntryError } from '../unwritable-entry-error';
 import { decodeName, encodeName } from './file-names';
 import { readJsonl } from './jsonl-lines';
 
@@ -21,8 +22,8 @@ interface NodeFile {
 export interface FileCheckpointOptions {
   /** `yukta.restart.dir`. */
   dir: string;
-  /** A background write failed (its lines stay queued and are retried). */
-  onWriteError?: (error: StoreWriteError) => void;
+  /** A background write failed (its lines stay queued and are retried), or a node's lines were dropped (not I/O). */
+  onWriteError?: (error: StoreWriteProblem) => void;
 }
 
 /**
@@ -39,7 +40,7 @@ export class FileCheckpointStore implements CheckpointStore {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private bytes = 0;
   private errors = 0;
-  private lastError: StoreWriteError | null = null;
+  private lastError: StoreWriteProblem | null = null;
 
   constructor(private readonly options: FileCheckpointOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -145,10 +146,24 @@ export class FileCheckpointStore implements CheckpointStore {
       this.dirty.delete(node);
     } catch (error) {
       if (node.end !== null) this.errors++;
+      if (!isTransientWriteError(error)) return this.dropLines(node, error);
       this.lastError = toStoreWriteError(error, `writing checkpoints of ${node.nodeId}`);
       this.options.onWriteError?.(this.lastError);
       this.retryLater();
     }
+  }
+
+  /**
+   * A failure that is not I/O fails the same way every time: the node's queued lines are dropped (its end
+   * marker is not written, so the node runs again on resume) instead of being retried ahead of the others.
+   */
+  private dropLines(node: NodeFile, cause: unknown): void {
+    node.lines = [];
+    if (node.fd !== null) closeQuietly(node.fd);
+    node.fd = null;
+    this.dirty.delete(node);
+    this.open.delete(keyOf(node.executionId, node.nodeId));
+    this.options.onWriteError?.(new UnwritableEntryError(`the checkpoints of node "${node.nodeId}"`, cause));
   }
 
   /** Writes a node's queued lines; at its end forces the file, writes and forces `<node>.done` and the folder. */
@@ -195,6 +210,14 @@ export class FileCheckpointStore implements CheckpointStore {
 
   private runDir(executionId: string): string {
     return join(this.options.dir, encodeName(executionId));
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed or gone: nothing of it is used again.
   }
 }
 

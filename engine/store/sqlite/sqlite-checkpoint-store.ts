@@ -2,10 +2,19 @@ import type Database from 'better-sqlite3';
 import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
 import { parseEndStatus } from '../checkpoint-codec';
+import { serializeForStore } from '../unwritable-entry-error';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
 
+/** A recorded message as it will be stored: serialized when it is queued, so a value that cannot be is the caller's error. */
+interface QueuedMessage {
+  port: string;
+  payload: string | null;
+  metadata: string;
+  messageId: string | null;
+}
+
 type Row =
-  | { kind: 'message'; executionId: string; nodeId: string; seq: number; message: RecordedMessage }
+  | { kind: 'message'; executionId: string; nodeId: string; seq: number; message: QueuedMessage }
   | { kind: 'end'; executionId: string; nodeId: string; status: Status | null }
   | { kind: 'drop'; executionId: string };
 
@@ -60,8 +69,9 @@ export class SqliteCheckpointStore implements CheckpointStore {
       seq = this.pendingMaxSeq(executionId, nodeId);
       this.queue.push({ kind: 'end', executionId, nodeId, status: null });
     }
+    const queued = queuedMessage(nodeId, message);
     this.seqs.set(key, ++seq);
-    this.queue.push({ kind: 'message', executionId, nodeId, seq, message });
+    this.queue.push({ kind: 'message', executionId, nodeId, seq, message: queued });
   }
 
   /**
@@ -74,7 +84,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
     return {
       full: false,
       append(message) {
-        queue.push({ kind: 'message', executionId, nodeId, seq: ++seq, message });
+        const queued = queuedMessage(nodeId, message);
+        queue.push({ kind: 'message', executionId, nodeId, seq: ++seq, message: queued });
       },
       markDone: (status) => queue.push({ kind: 'end', executionId, nodeId, status }),
     };
@@ -98,7 +109,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
         continue;
       }
       found = true;
-      if (row.kind === 'message') messages = [...messages, row.message];
+      if (row.kind === 'message') messages = [...messages, toMessage({ port: row.message.port, payload: row.message.payload, metadata: row.message.metadata, message_id: row.message.messageId })];
       else end = row.status ?? end;
     }
     return found ? { messages, end, overCap: null } : null;
@@ -134,10 +145,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private write(row: Row): void {
     if (row.kind === 'message') {
       const m = row.message;
-      const payload = m.payload === undefined ? null : JSON.stringify(m.payload);
-      if (payload !== null) this.bytes += payload.length;
-      const metadata = Object.keys(m.metadata).length === 0 ? EMPTY_METADATA : JSON.stringify(m.metadata);
-      this.sql.insertMessage.run(row.executionId, row.nodeId, row.seq, m.port, payload, metadata, m.messageId ?? null);
+      if (m.payload !== null) this.bytes += m.payload.length;
+      this.sql.insertMessage.run(row.executionId, row.nodeId, row.seq, m.port, m.payload, m.metadata, m.messageId);
     } else if (row.kind === 'end') {
       this.sql.putState.run(row.executionId, row.nodeId, row.status);
     } else {
@@ -162,6 +171,14 @@ export class SqliteCheckpointStore implements CheckpointStore {
       return this.queue.waiting();
     }
   }
+}
+
+/** Serializes a message for its row; throws `UnwritableEntryError` (nothing queued) when it cannot be. */
+function queuedMessage(nodeId: string, m: RecordedMessage): QueuedMessage {
+  const what = `a checkpoint of node "${nodeId}"`;
+  const payload = m.payload === undefined ? null : (serializeForStore(what, m.payload) ?? null);
+  const metadata = Object.keys(m.metadata).length === 0 ? EMPTY_METADATA : serializeForStore(what, m.metadata);
+  return { port: m.port, payload, metadata, messageId: m.messageId ?? null };
 }
 
 function toMessage(row: MessageRow): RecordedMessage {
