@@ -1,5 +1,5 @@
 import { StudioApiError } from '../../shared/api/errors';
-import { checkJsonLimits, describeJsonProblem, measureJson, underField, type JsonLimitProblem } from '../../shared/json/json-limits';
+import { checkJsonLimits, describeJsonProblem, jsonBytes, type JsonLimits } from '../../shared/json/json-limits';
 import { BadInputError } from '../runtime/errors';
 import type { SecuritySettings } from './security-settings';
 
@@ -30,28 +30,23 @@ function nodeByteLength(text: string): number {
  * costs no more than the limit to refuse). Returns a number above `limit` when it stopped early.
  */
 export function jsonSize(value: unknown, limit: number): number {
-  return measureJson(value, { maxDepth: Number.POSITIVE_INFINITY, maxBytes: limit, stringBytes: nodeByteLength }).bytes;
+  return jsonBytes(value, limit, nodeByteLength);
 }
 
-/** The first limit a message breaks, or null (an iterative walk: hostile nesting never reaches the stack). */
-export function messageProblem(value: unknown, limits: MessageLimits): JsonLimitProblem | null {
-  return checkJsonLimits(value, { maxDepth: limits.maxDepth, maxBytes: limits.maxMessageBytes, stringBytes: nodeByteLength });
-}
-
-/** Throws MessageTooLargeError when `value` is over `max` bytes as JSON. */
-export function checkMessageSize(what: string, value: unknown, max: number): void {
-  if (jsonSize(value, max) > max) throw new MessageTooLargeError(what, max);
+/** The JSON limits of messages, built once per node (the check runs for every output). */
+export function messageJsonLimits(limits: MessageLimits, at?: string): JsonLimits {
+  return { maxDepth: limits.maxDepth, maxBytes: limits.maxMessageBytes, stringBytes: nodeByteLength, ...(at === undefined ? {} : { at }) };
 }
 
 /**
  * Checks one output of a node where it leaves the plugin (the node wrapper): over a limit it throws the
  * typed error, which fails that message like a failed attempt (the node's failure policy applies).
  */
-export function checkNodeOutput(nodeId: string, payload: unknown, limits: MessageLimits): void {
-  const problem = messageProblem(payload, limits);
+export function checkNodeOutput(nodeId: string, payload: unknown, limits: JsonLimits): void {
+  const problem = checkJsonLimits(payload, limits);
   if (problem === null) return;
   const what = `node "${nodeId}" output`;
-  throw problem.kind === 'bytes' ? new MessageTooLargeError(what, limits.maxMessageBytes) : new MessageTooDeepError(what, limits.maxDepth);
+  throw problem.kind === 'bytes' ? new MessageTooLargeError(what, problem.limit) : new MessageTooDeepError(what, limits.maxDepth);
 }
 
 /**
@@ -59,9 +54,8 @@ export function checkNodeOutput(nodeId: string, payload: unknown, limits: Messag
  * `yukta.execution.max-depth` (400) before anything runs, naming the path under `payload`.
  */
 export function checkStartPayload(payload: unknown, maxBytes: number | undefined, maxDepth?: number): void {
-  const problem = messageProblem(payload, { maxMessageBytes: maxBytes ?? Number.POSITIVE_INFINITY, maxDepth: maxDepth ?? Number.POSITIVE_INFINITY });
+  const problem = checkJsonLimits(payload, messageJsonLimits({ maxMessageBytes: maxBytes ?? Number.POSITIVE_INFINITY, maxDepth: maxDepth ?? Number.POSITIVE_INFINITY }, 'payload'));
   if (problem === null) return;
   if (problem.kind === 'bytes') throw new StudioApiError('PAYLOAD_TOO_LARGE', `the start payload is larger than ${problem.limit} bytes as JSON (yukta.execution.max-message-bytes)`, 'payload');
-  const path = underField('payload', problem.path);
-  throw new StudioApiError('BAD_INPUT', describeJsonProblem({ ...problem, path }), path);
+  throw new StudioApiError('BAD_INPUT', describeJsonProblem(problem), problem.path);
 }

@@ -45,6 +45,14 @@ describe('SEC-03 JSON limits: size', () => {
     expect(checkJsonLimits({ a: 'x'.repeat(20) }, { maxDepth: 5, maxBytes: 11 })).toEqual({ kind: 'bytes', path: 'a', limit: 11 });
   });
 
+  it('measures exactly when the quick upper bound (3 bytes a character, 24 a number) cannot clear a value', () => {
+    const ascii = { text: 'a'.repeat(900) }; // bound ≈ 2,700 bytes, exact 911
+    expect(checkJsonLimits(ascii, { maxDepth: 5, maxBytes: 1000 })).toBeNull();
+    const numbers = Array.from({ length: 100 }, (_, i) => i); // bound 2,502, exact 392
+    expect(checkJsonLimits(numbers, { maxDepth: 5, maxBytes: 500 })).toBeNull();
+    expect(checkJsonLimits({ text: 'é'.repeat(600) }, { maxDepth: 5, maxBytes: 1000 })).toEqual({ kind: 'bytes', path: 'text', limit: 1000 });
+  });
+
   it('names the top-level field that tipped the size over', () => {
     const value = { small: 'ok', big: ['a'.repeat(600), 'b'.repeat(600)] };
     expect(checkJsonLimits(value, { maxDepth: 5, maxBytes: 1000 })).toEqual({ kind: 'bytes', path: 'big', limit: 1000 });

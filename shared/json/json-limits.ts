@@ -1,8 +1,8 @@
 /**
  * Limits on JSON values that cross a boundary (SEC-03): nesting depth (`yukta.execution.max-depth`), size
  * (`yukta.execution.max-message-bytes`) and, for request bodies, keys that name prototype machinery.
- * The walk is iterative on purpose: it is what stands between hostile input and the recursive code behind
- * it (JSON.stringify, structuredClone, canonical hashing, zod), so it must never recurse itself.
+ * The walks are iterative on purpose: they are what stands between hostile input and the recursive code
+ * behind them (JSON.stringify, structuredClone, canonical hashing, zod), so they must never recurse.
  */
 
 /** Default `yukta.execution.max-depth`: see docs/security.md for where our own recursive code overflows. */
@@ -20,6 +20,8 @@ export interface JsonLimits {
   forbidPrototypeKeys?: boolean;
   /** UTF-8 length of a string; Node passes `Buffer.byteLength`, the browser gets a portable count. */
   stringBytes?: (text: string) => number;
+  /** The value's own path, put in front of the paths reported (`payload` for a start payload). */
+  at?: string;
 }
 
 /** The first limit a value breaks; `path` is dotted from the value's root (`''` is the value itself). */
@@ -28,107 +30,126 @@ export type JsonLimitProblem =
   | { kind: 'bytes'; path: string; limit: number }
   | { kind: 'key'; path: string; key: string };
 
-/** Where the walk is in the value: parallel stacks, so a well-formed value costs no allocation per node. */
-interface Walk {
-  values: unknown[];
-  depths: number[];
-}
-
 /**
- * The first limit `value` breaks, or null. One pass over the value, stopping as soon as a limit is
- * broken (a huge value costs no more than the limit to refuse); the path is worked out afterwards, by a
- * second walk that only runs for refused values.
+ * The first limit `value` breaks, or null. The common case — a value well within every limit — costs one
+ * quick pass that counts no exact sizes: strings at 3 bytes per UTF-16 unit and numbers at 24 bytes are an
+ * upper bound of their JSON size. Only a value that may break a limit is walked again, exactly and with
+ * paths, to name where.
  */
 export function checkJsonLimits(value: unknown, limits: JsonLimits): JsonLimitProblem | null {
-  const { broken } = measureJson(value, limits);
-  return broken === null ? null : locate(value, limits, broken);
+  return mayBreak(value, limits) ? walkExact(value, limits, true).problem : null;
 }
 
-type Broken = 'depth' | 'bytes' | 'key';
+/** Longest JSON text of a number (`-1.7976931348623157e+308`). */
+const MAX_NUMBER_CHARS = 24;
+
+function scalarBound(v: unknown): number {
+  if (typeof v === 'string') return 3 * v.length + 2;
+  if (typeof v === 'number' || typeof v === 'bigint') return MAX_NUMBER_CHARS;
+  return 5; // true, false, null
+}
 
 /**
- * The JSON size of a value counted without building the text, abandoned once past `maxBytes` (the bytes
- * counted so far are then above it), with the first limit broken if any.
+ * The quick pass: false when the value surely keeps every limit. Scalars are counted where they are
+ * found instead of being pushed; objects go on two parallel stacks (value, depth), no allocation per leaf.
  */
-export function measureJson(value: unknown, limits: JsonLimits): { broken: Broken | null; bytes: number } {
+function mayBreak(value: unknown, limits: JsonLimits): boolean {
+  if (value === null || typeof value !== 'object') return scalarBound(value) > (limits.maxBytes ?? Number.POSITIVE_INFINITY);
+  const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
+  const forbid = limits.forbidPrototypeKeys === true;
+  const maxDepth = limits.maxDepth;
+  const values: object[] = [value];
+  const depths: number[] = [0];
+  let bound = 0;
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth >= maxDepth) return true;
+    if (Array.isArray(v)) {
+      bound += 2 + v.length;
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (item !== null && typeof item === 'object') {
+          values.push(item);
+          depths.push(depth + 1);
+        } else bound += scalarBound(item);
+      }
+    } else {
+      const keys = Object.keys(v);
+      bound += 2;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if (forbid && (key === '__proto__' || key === 'constructor' || key === 'prototype')) return true;
+        bound += 3 * key.length + 4;
+        const item = (v as Record<string, unknown>)[key];
+        if (item !== null && typeof item === 'object') {
+          values.push(item);
+          depths.push(depth + 1);
+        } else bound += scalarBound(item);
+      }
+    }
+    if (bound > maxBytes) return true;
+  }
+  return false;
+}
+
+interface Frame {
+  value: unknown;
+  depth: number;
+  path: string;
+  /** The top-level field the value is in: a size is the whole value's, so that field is named. */
+  top: string;
+}
+
+/**
+ * The exact pass: UTF-8 sizes, each node's path, stopping at the first problem (or, without `report`,
+ * once the size is past `maxBytes`). Only runs for values the quick pass could not clear.
+ */
+function walkExact(value: unknown, limits: JsonLimits, report: boolean): { problem: JsonLimitProblem | null; bytes: number } {
   const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
   const stringBytes = limits.stringBytes ?? utf8Length;
-  const forbid = limits.forbidPrototypeKeys === true;
-  const walk: Walk = { values: [value], depths: [0] };
+  const forbid = report && limits.forbidPrototypeKeys === true;
+  const root = limits.at ?? '';
+  const stack: Frame[] = [{ value, depth: 0, path: root, top: root }];
   let bytes = 0;
-  while (walk.values.length > 0) {
-    const v = walk.values.pop();
-    const depth = walk.depths.pop()!;
+  while (stack.length > 0) {
+    const { value: v, depth, path, top } = stack.pop()!;
     if (typeof v === 'string') bytes += stringBytes(v) + 2;
-    else if (v === null || typeof v !== 'object') bytes += scalarBytes(v);
+    else if (v === null || typeof v !== 'object') bytes += exactScalarBytes(v);
     else {
-      if (depth >= limits.maxDepth) return { broken: 'depth', bytes };
-      const counted = Array.isArray(v) ? pushItems(walk, v, depth + 1) : pushEntries(walk, v, depth + 1, forbid, stringBytes);
-      if (counted === 'key') return { broken: 'key', bytes };
-      bytes += counted;
+      if (depth >= limits.maxDepth) return { problem: { kind: 'depth', path: shortPath(path), limit: limits.maxDepth }, bytes };
+      const isArray = Array.isArray(v);
+      const keys = isArray ? null : Object.keys(v);
+      const count = isArray ? v.length : keys!.length;
+      bytes += isArray ? 2 + count : 2;
+      for (let i = count - 1; i >= 0; i--) {
+        const key = isArray ? String(i) : keys![i]!;
+        if (!isArray) {
+          if (forbid && FORBIDDEN_KEYS.has(key)) return { problem: { kind: 'key', path: shortPath(path), key }, bytes };
+          bytes += stringBytes(key) + 4;
+        }
+        const item: unknown = isArray ? (v as unknown[])[i] : (v as Record<string, unknown>)[key];
+        stack.push({ value: item, depth: depth + 1, path: path ? `${path}.${key}` : key, top: top || key });
+      }
     }
-    if (bytes > maxBytes) return { broken: 'bytes', bytes };
+    if (bytes > maxBytes) return { problem: { kind: 'bytes', path: top, limit: maxBytes }, bytes };
   }
-  return { broken: null, bytes };
+  return { problem: null, bytes };
 }
 
-function pushItems(walk: Walk, items: readonly unknown[], depth: number): number {
-  for (let i = items.length - 1; i >= 0; i--) {
-    walk.values.push(items[i]);
-    walk.depths.push(depth);
-  }
-  return 2 + items.length;
-}
-
-/** Pushes an object's values; returns the bytes of its keys and punctuation, or 'key' for a forbidden key. */
-function pushEntries(walk: Walk, object: object, depth: number, forbid: boolean, stringBytes: (text: string) => number): number | 'key' {
-  let bytes = 2;
-  const keys = Object.keys(object);
-  for (let i = keys.length - 1; i >= 0; i--) {
-    const key = keys[i]!;
-    if (forbid && FORBIDDEN_KEYS.has(key)) return 'key';
-    bytes += stringBytes(key) + 4;
-    walk.values.push((object as Record<string, unknown>)[key]);
-    walk.depths.push(depth);
-  }
-  return bytes;
-}
-
-function scalarBytes(v: unknown): number {
+function exactScalarBytes(v: unknown): number {
   if (v === null || v === undefined) return 4;
   if (typeof v === 'boolean') return v ? 4 : 5;
   return String(v).length;
 }
 
-/** The slow second walk (refused values only): the same order, keeping each node's path. */
-function locate(value: unknown, limits: JsonLimits, broken: Broken): JsonLimitProblem {
-  const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
-  const stringBytes = limits.stringBytes ?? utf8Length;
-  const stack: Array<{ value: unknown; depth: number; path: string; top: string }> = [{ value, depth: 0, path: '', top: '' }];
-  let bytes = 0;
-  while (stack.length > 0) {
-    const { value: v, depth, path, top } = stack.pop()!;
-    if (typeof v === 'string') bytes += stringBytes(v) + 2;
-    else if (v === null || typeof v !== 'object') bytes += scalarBytes(v);
-    else {
-      if (depth >= limits.maxDepth) return { kind: 'depth', path: shortPath(path), limit: limits.maxDepth };
-      const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]]);
-      bytes += Array.isArray(v) ? 2 + v.length : 2;
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, item] = entries[i]!;
-        if (!Array.isArray(v)) {
-          if (broken === 'key' && FORBIDDEN_KEYS.has(key)) return { kind: 'key', path: shortPath(path), key };
-          bytes += stringBytes(key) + 4;
-        }
-        const child = path ? `${path}.${key}` : key;
-        stack.push({ value: item, depth: depth + 1, path: child, top: top || key });
-      }
-    }
-    // A size is the size of the whole value: the field named is the top-level one being read when it tipped over.
-    if (bytes > maxBytes) return { kind: 'bytes', path: top, limit: maxBytes };
-  }
-  // Unreachable when the fast walk found a problem; kept total so a mismatch is still reported.
-  return broken === 'bytes' ? { kind: 'bytes', path: '', limit: maxBytes } : { kind: 'depth', path: '', limit: limits.maxDepth };
+/**
+ * The JSON size of a value in UTF-8 bytes (within a few: escapes are not counted), counted without
+ * building the text and abandoned once past `limit` (a huge value costs no more than the limit to
+ * measure): a number above `limit` means it stopped early.
+ */
+export function jsonBytes(value: unknown, limit: number, stringBytes?: (text: string) => number): number {
+  return walkExact(value, { maxDepth: Number.POSITIVE_INFINITY, maxBytes: limit, ...(stringBytes ? { stringBytes } : {}) }, false).bytes;
 }
 
 /** Paths of deep values are cut after a few segments: the reader needs the field, not 128 indexes. */
@@ -137,12 +158,6 @@ const SHOWN_SEGMENTS = 6;
 function shortPath(path: string): string {
   const parts = path.split('.');
   return parts.length <= SHOWN_SEGMENTS ? path : `${parts.slice(0, SHOWN_SEGMENTS).join('.')}…`;
-}
-
-/** Joins a field name and a path inside it: `payload` + `x.0` → `payload.x.0`. */
-export function underField(field: string, path: string): string {
-  if (!field) return path;
-  return path ? `${field}.${path}` : field;
 }
 
 /** The message of a problem, naming the path and the limit (and its setting). */
