@@ -6,16 +6,11 @@ import { CLI_CALLER, StudioHost } from '../host/studio-host';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
 import { formatApiError } from './issue-format';
 import { progressLine } from './run-progress';
-import { readWorkflowFile } from './workflow-file';
+import { parseCliJson, readWorkflowFile } from './workflow-file';
 
 function parsePayload(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`--payload is not valid JSON: ${(error as Error).message}`, EXIT_USAGE);
-  }
+  const value = parseCliJson(text, '--payload');
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--payload must be a JSON object, e.g. \'{"name":"Ada"}\'', EXIT_USAGE);
   return value as Record<string, unknown>;
 }
