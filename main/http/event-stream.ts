@@ -78,7 +78,7 @@ export function registerEventStream(app: FastifyInstance, host: StudioHost, reso
       if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `the event stream needs role VIEWER; ${caller.actor} has ${caller.role}`);
       filter = eventFilterFromQuery(request.query as Record<string, string | string[]>);
     } catch (error) {
-      return sendApiError(reply, apiErrorFromThrown(error));
+      return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
     }
     reply.hijack();
     const raw = reply.raw;
