@@ -12,7 +12,7 @@ import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult
 import { MetricsSnapshot } from './metrics.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
-import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
+import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput, Whoami } from './security.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 
@@ -303,6 +303,13 @@ export const STUDIO_API = {
     role: 'ADMIN',
     http: { method: 'PUT', path: '/api/sessions/:session/config' },
   }),
+  'auth.whoami': op({
+    summary: 'Who is calling: actor, role and sessions of the key presented, and whether keys are required (the studio\'s sign-in).',
+    input: z.strictObject({}),
+    output: Whoami,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/auth/whoami' },
+  }),
   'apiKeys.list': op({
     summary: 'List API keys (SEC-01): name, role, sessions, source and fingerprint; never a key or its hash.',
     input: z.strictObject({}),
@@ -363,3 +370,7 @@ export function isOperationName(name: unknown): name is OperationName {
 
 /** The event stream route (SSE); events arrive in batches. */
 export const EVENTS_HTTP_PATH = '/api/events/stream';
+/** POST here (with a key) for a single-use ticket to open the event stream with `?ticket=` (a browser cannot send headers on it). */
+export const EVENTS_TICKET_HTTP_PATH = '/api/events/ticket';
+/** The query parameter of the event stream that carries a ticket. */
+export const EVENTS_TICKET_PARAM = 'ticket';

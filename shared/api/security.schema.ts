@@ -31,6 +31,17 @@ export const CreateApiKeyInput = z.strictObject({
   sessions: z.array(Identifier).min(1).max(100).optional(),
 });
 
+/** Who is calling (`auth.whoami`): what the studio shows in its app bar, and whether keys are needed at all. */
+export const Whoami = z.object({
+  actor: z.string(),
+  role: Role,
+  /** The sessions a scoped key is limited to; null for every session. */
+  sessions: z.array(z.string()).nullable(),
+  /** True while any API key is set: every HTTP call must then present one (SEC-01). */
+  keysRequired: z.boolean(),
+});
+export type Whoami = z.infer<typeof Whoami>;
+
 /** A key just created: `key` is shown this once and never again (only its hash is kept). */
 export const CreatedApiKey = ApiKeyInfo.extend({ key: z.string() });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;

@@ -5,6 +5,7 @@ import { useStudio } from '../../store/studio-store';
 import { DebugControls } from '../debugger/DebugControls';
 import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
+import { AccountBadge } from '../sign-in/AccountBadge';
 import { RunPayloadDialog } from './RunPayloadDialog';
 import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
@@ -99,6 +100,7 @@ export function AppBar({ actions }: { actions: StudioActions }) {
       </div>
       <DebugControls actions={actions} />
       <InboxButton actions={actions} />
+      <AccountBadge />
       {payloadOpen && (
         <RunPayloadDialog
           onCancel={() => setPayloadOpen(false)}
