@@ -145,10 +145,17 @@ export class StageOutput {
   }
 }
 
-/** Freezes a value and everything inside it, so a plugin that mutates a shared message throws. */
+/**
+ * Freezes a value and everything inside it, so a plugin that mutates a shared message throws. Iterative:
+ * a message nests as deep as its producer made it, and this must not be what overflows the stack.
+ */
 export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const item of Object.values(v)) stack.push(item);
+  }
   return value;
 }
