@@ -41,6 +41,8 @@ export class FileCheckpointStore implements CheckpointStore {
   private bytes = 0;
   private errors = 0;
   private lastError: StoreWriteProblem | null = null;
+  /** Nodes whose lines were dropped (not I/O): incomplete, so they never get a `.done` marker. */
+  private readonly incomplete = new Set<string>();
 
   constructor(private readonly options: FileCheckpointOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -79,6 +81,7 @@ export class FileCheckpointStore implements CheckpointStore {
       this.dirty.delete(node);
     }
     this.knownRuns.delete(executionId);
+    for (const key of this.incomplete) if (key.startsWith(`${executionId}\u0000`)) this.incomplete.delete(key);
     rmSync(this.runDir(executionId), { recursive: true, force: true });
   }
 
@@ -122,6 +125,7 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   private end(node: NodeFile, status: Status): void {
+    if (this.incomplete.has(keyOf(node.executionId, node.nodeId))) return void this.errors++;
     node.end = status;
     this.dirty.add(node);
     this.schedule();
@@ -158,6 +162,7 @@ export class FileCheckpointStore implements CheckpointStore {
    * marker is not written, so the node runs again on resume) instead of being retried ahead of the others.
    */
   private dropLines(node: NodeFile, cause: unknown): void {
+    this.incomplete.add(keyOf(node.executionId, node.nodeId));
     node.lines = [];
     if (node.fd !== null) closeQuietly(node.fd);
     node.fd = null;

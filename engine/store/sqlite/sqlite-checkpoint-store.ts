@@ -52,6 +52,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly seqs = new Map<string, number>();
   private bytes = 0;
   private errors = 0;
+  /** Nodes with a message row the writer dropped: their output is incomplete, so they never get an end marker. */
+  private readonly incomplete = new Set<string>();
 
   constructor(private readonly sqlite: SqliteWriter) {
     this.sql = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, sqlite.db.prepare(text)])) as Statements;
@@ -59,7 +61,15 @@ export class SqliteCheckpointStore implements CheckpointStore {
       sqlite,
       (row) => this.write(row),
       (rows) => (this.errors += rows.filter((r) => r.kind === 'end' && r.status !== null).length),
+      (row) => this.rowDropped(row),
     );
+  }
+
+  /** A row no write can store: a dropped message makes its node incomplete (it runs again on resume). */
+  private rowDropped(row: Row): void {
+    if (row.kind === 'drop') return;
+    this.incomplete.add(`${row.executionId}\u0000${row.nodeId}`);
+    this.errors++;
   }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
@@ -117,6 +127,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   drop(executionId: string): void {
     for (const key of this.seqs.keys()) if (key.startsWith(`${executionId}\u0000`)) this.seqs.delete(key);
+    for (const key of this.incomplete) if (key.startsWith(`${executionId}\u0000`)) this.incomplete.delete(key);
     this.queue.push({ kind: 'drop', executionId });
   }
 
@@ -148,7 +159,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
       if (m.payload !== null) this.bytes += m.payload.length;
       this.sql.insertMessage.run(row.executionId, row.nodeId, row.seq, m.port, m.payload, m.metadata, m.messageId);
     } else if (row.kind === 'end') {
-      this.sql.putState.run(row.executionId, row.nodeId, row.status);
+      const incomplete = row.status !== null && this.incomplete.has(`${row.executionId}\u0000${row.nodeId}`);
+      this.sql.putState.run(row.executionId, row.nodeId, incomplete ? null : row.status);
     } else {
       this.sql.dropMessages.run(row.executionId);
       this.sql.dropStates.run(row.executionId);
