@@ -22,7 +22,7 @@ export async function runWithPolicy(stage: NodeStage, message: Message): Promise
       if (attempt > 1) stage.attemptsEnded();
       if (stage.node.kind === 'terminal') stage.publishResult(attemptMessage);
       for (const out of outputs) {
-        const pending = stage.send(out, message);
+        const pending = stage.send(out, message, true);
         if (pending !== undefined) await pending;
       }
       return;
@@ -61,7 +61,10 @@ async function runAttempt(stage: NodeStage, message: Message, attempt: number): 
         }, limit);
   try {
     const result: PluginResult = await stage.guard(Promise.resolve().then(() => plugin.process(message, config, ctx)));
-    return await collect(stage, result);
+    const outputs = await collect(stage, result);
+    // All or nothing: an output over a limit fails this attempt before any output is sent.
+    for (const out of outputs) stage.checkOutput(out, message);
+    return outputs;
   } finally {
     timer?.cancel();
   }
@@ -100,7 +103,7 @@ async function messageFailed(stage: NodeStage, message: Message, error: unknown,
     return;
   }
   stage.ctx.log.warn(`message ${message.id} routed to the error port: ${describe(error)}`);
-  const pending = stage.send({ payload: { error: toErrorInfo(error), input: message.payload }, port: 'error' }, message);
+  const pending = stage.send({ payload: { error: toErrorInfo(error), input: message.payload }, port: 'error' }, message, true);
   if (pending !== undefined) await pending;
 }
 

@@ -15,6 +15,7 @@ import { StageContext, type ContextHost } from './stage-context';
 import { StageOutput } from './stage-output';
 import type { Random } from './random';
 import { SKIP, Valve, type ValveState } from './valve';
+import type { MessageLimits } from '../security/message-size';
 
 /** What a stage needs from its run. */
 export interface StageRun {
@@ -316,8 +317,17 @@ export class NodeStage implements ContextHost {
   }
 
   /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
-  send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
-    return this.output.send(out, input);
+  send(out: OutputMessage, input: Message | undefined, checked = false): Promise<void> | undefined {
+    return this.output.send(out, input, checked);
+  }
+
+  /** Holds an output to the message limits (SEC-03) before it is sent; throws the typed error over one. */
+  checkOutput(out: OutputMessage, input: Message): void {
+    this.output.check(out, input);
+  }
+
+  get outputLimits(): MessageLimits {
+    return this.run.services.limits;
   }
 
   /** Holds a trigger's next output while its valve is paused (CTL-02). */

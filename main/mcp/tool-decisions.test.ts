@@ -39,6 +39,7 @@ describe('EXT-04 a decision per contract operation: an MCP tool, or not for agen
       type: 'object',
       properties: { executionId: { type: 'string' }, timeoutSeconds: { type: 'integer', minimum: 0, maximum: 300, default: 30 } },
       required: ['executionId'],
+      additionalProperties: false,
     });
     expect(wait.readOnly).toBe(true);
     const start = toolNamed('runs.start')!;

@@ -14,6 +14,7 @@ const SECRETS = 'secret values would pass through the agent\'s context and trans
  * decision a compile error (and `tool-decisions.test.ts` checks the table at run time too).
  */
 export const MCP_TOOL_DECISIONS: { readonly [K in OperationName]: ToolDecision } = {
+  'auth.whoami': { tool: 'auth.whoami', hint: 'Use it to learn which role and sessions your key has before you act.' },
   'nodeTypes.list': { tool: 'nodeTypes.list', hint: 'Use it to learn which node types exist and the config each one takes before writing a workflow.' },
   'workflows.list': { tool: 'workflows.list' },
   'workflows.get': { tool: 'workflows.get' },

@@ -9,6 +9,7 @@ import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
 import { ThemeMenu } from '../theme/ThemeMenu';
 import { RunPayloadPopover } from './RunPayloadDialog';
+import { AccountBadge } from '../sign-in/AccountBadge';
 import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
 
@@ -115,6 +116,7 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
       <DebugControls actions={actions} />
       <InboxButton actions={actions} />
       <ThemeMenu />
+      <AccountBadge />
     </header>
   );
 }
