@@ -24,7 +24,7 @@ export function createFakeSettings() {
     secret: r.spec.secret ?? false,
   }));
   const ops = {
-    'settings.get': vi.fn(async () => ({ file: '/fake/settings.json', settings: entries.map((e) => ({ ...e })) })),
+    'settings.get': vi.fn(async () => ({ dataDir: '/fake', file: '/fake/settings.json', settings: entries.map((e) => ({ ...e })) })),
     'settings.set': vi.fn(async ({ key, value }: { key: string; value?: unknown }): Promise<SetSettingResult> => {
       const entry = entries.find((e) => e.key === key);
       const parsed = resolveSettingKey(key)?.row.spec.value.schema.safeParse(value);
