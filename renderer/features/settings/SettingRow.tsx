@@ -89,17 +89,25 @@ function SettingEditor({ entry, disabled, onSend, onTyped }: { entry: SettingEnt
   const labelled = { 'aria-labelledby': `${id}-label`, 'data-testid': `${id}-input` };
 
   if (kind === 'switch') {
-    return <Switch.Root className="switch" checked={shown.value === true} disabled={off} onCheckedChange={(on) => void send(on)} {...labelled}><Switch.Thumb className="switch-thumb" /></Switch.Root>;
+    return (
+      <div className="setting-editor">
+        <Switch.Root className="switch" checked={shown.value === true} disabled={off} onCheckedChange={(on) => void send(on)} {...labelled}>
+          <Switch.Thumb className="switch-thumb" />
+        </Switch.Root>
+      </div>
+    );
   }
   if (kind === 'choice') {
     return (
-      <select value={String(shown.value)} disabled={off} onChange={(e) => void send(e.target.value)} {...labelled}>
-        {choicesOf(entry.key).map((c) => (
-          <option key={c} value={c}>
-            {c}
-          </option>
-        ))}
-      </select>
+      <div className="setting-editor">
+        <select value={String(shown.value)} disabled={off} onChange={(e) => void send(e.target.value)} {...labelled}>
+          {choicesOf(entry.key).map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </div>
     );
   }
   const parsed = text === initial ? null : parseInput(entry.key, text);
