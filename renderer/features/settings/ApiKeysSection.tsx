@@ -5,6 +5,7 @@ import { CreateApiKeyInput, type ApiKeyInfo } from '../../../shared/api/security
 import { confirmAction } from '../../components/confirm';
 import { CopyButton } from '../../components/CopyButton';
 import { useSettings } from '../../store/settings-store';
+import { ListingTable, RowAction, SectionNote } from './section-parts';
 import type { SettingsActions } from './settings-actions';
 
 /** Where a configured key is removed instead of revoked here. */
@@ -32,16 +33,8 @@ export function ApiKeysSection({ actions, refusal }: { actions: SettingsActions;
     <div className="settings-section" data-testid="settings-api-keys">
       <p className="dialog-message">Clients of the HTTP API and MCP present a key (Authorization: Bearer). A key’s role decides what it may do: VIEWER reads, OPERATOR also runs and controls, ADMIN everything.</p>
       {created && <CreatedKey />}
-      {keys && 'refused' in keys && (
-        <p className="field-hint setting-disabled" data-testid="api-keys-refused">
-          {keys.refused}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" role="alert" data-testid="api-keys-error">
-          {error}
-        </p>
-      )}
+      <SectionNote kind="refused" text={keys && 'refused' in keys ? keys.refused : null} testId="api-keys-refused" />
+      <SectionNote kind="error" text={error} testId="api-keys-error" />
       {keys && 'items' in keys && (keys.items.length === 0 ? <p className="empty-hint">No API key yet: the HTTP API then answers only this machine (localhost).</p> : <KeysTable keys={keys.items} onRevoke={(name) => void revoke(name)} refusal={refusal} />)}
       <CreateKeyForm actions={actions} refusal={refusal} />
     </div>
@@ -69,39 +62,22 @@ function CreatedKey() {
 
 function KeysTable({ keys, onRevoke, refusal }: { keys: ApiKeyInfo[]; onRevoke: (name: string) => void; refusal: string | null }) {
   return (
-    <table className="scheduler-table settings-table" data-testid="api-keys-table">
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th>Role</th>
-          <th>Sessions</th>
-          <th>Source</th>
-          <th>Fingerprint</th>
-          <th aria-label="Actions" />
+    <ListingTable testId="api-keys-table" columns={['Name', 'Role', 'Sessions', 'Source', 'Fingerprint']}>
+      {keys.map((k) => (
+        <tr key={k.name} data-testid={`api-key-${k.name}`}>
+          <td>{k.name}</td>
+          <td data-testid={`api-key-role-${k.name}`}>{k.role}</td>
+          <td>{k.sessions ? k.sessions.join(', ') : 'all'}</td>
+          <td>{k.source}</td>
+          <td>
+            <code>{k.fingerprint}</code>
+          </td>
+          <td>
+            <RowAction icon={Trash2} label={`Revoke ${k.name}`} blocked={refusal ?? (CONFIGURED_IN[k.source] || null)} danger onClick={() => onRevoke(k.name)} testId={`api-key-revoke-${k.name}`} />
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {keys.map((k) => {
-          const blocked = refusal ?? (CONFIGURED_IN[k.source] || null);
-          return (
-            <tr key={k.name} data-testid={`api-key-${k.name}`}>
-              <td>{k.name}</td>
-              <td data-testid={`api-key-role-${k.name}`}>{k.role}</td>
-              <td>{k.sessions ? k.sessions.join(', ') : 'all'}</td>
-              <td>{k.source}</td>
-              <td>
-                <code>{k.fingerprint}</code>
-              </td>
-              <td>
-                <button type="button" className="icon-button danger" disabled={blocked !== null} title={blocked ?? `Revoke ${k.name}`} aria-label={`Revoke ${k.name}`} onClick={() => onRevoke(k.name)} data-testid={`api-key-revoke-${k.name}`}>
-                  <Trash2 size={13} aria-hidden="true" />
-                </button>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+      ))}
+    </ListingTable>
   );
 }
 
@@ -157,11 +133,7 @@ function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal
           {problem}
         </span>
       )}
-      {error && (
-        <p className="field-error" role="alert" data-testid="api-key-create-error">
-          {error}
-        </p>
-      )}
+      <SectionNote kind="error" text={error} testId="api-key-create-error" />
       {refusal && <p className="field-hint setting-disabled">{refusal}</p>}
     </form>
   );

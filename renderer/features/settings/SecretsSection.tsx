@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { SECRET_MASK, SetSecretInput, type SecretInfo } from '../../../shared/api/security.schema';
 import { confirmAction } from '../../components/confirm';
 import { useSettings } from '../../store/settings-store';
+import { ListingTable, RowAction, SectionNote } from './section-parts';
 import type { SettingsActions } from './settings-actions';
 
 /** The host's answer to the last set or replace, shown under the form (which a replace remounts). */
@@ -30,16 +31,8 @@ export function SecretsSection({ actions, refusal }: { actions: SettingsActions;
       <p className="dialog-message">
         Nodes use a secret as <code>decrypted:name</code> in headers, URLs, bodies and environments; it is resolved only when the request is sent and masked as {SECRET_MASK} everywhere else.
       </p>
-      {secrets && 'refused' in secrets && (
-        <p className="field-hint setting-disabled" data-testid="secrets-refused">
-          {secrets.refused}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" role="alert" data-testid="secrets-error">
-          {error}
-        </p>
-      )}
+      <SectionNote kind="refused" text={secrets && 'refused' in secrets ? secrets.refused : null} testId="secrets-refused" />
+      <SectionNote kind="error" text={error} testId="secrets-error" />
       {secrets && 'items' in secrets && (secrets.items.length === 0 ? <p className="empty-hint" data-testid="secrets-empty">No secret yet.</p> : <SecretsTable secrets={secrets.items} refusal={refusal} onReplace={setReplacing} onDelete={(n) => void remove(n)} />)}
       <SecretForm key={replacing ?? ''} actions={actions} refusal={refusal} name={replacing} onAnswer={setAnswer} onDone={() => setReplacing(null)} />
       {answer && (
@@ -53,38 +46,24 @@ export function SecretsSection({ actions, refusal }: { actions: SettingsActions;
 
 function SecretsTable({ secrets, refusal, onReplace, onDelete }: { secrets: SecretInfo[]; refusal: string | null; onReplace: (name: string) => void; onDelete: (name: string) => void }) {
   return (
-    <table className="scheduler-table settings-table" data-testid="secrets-table">
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th>Value</th>
-          <th>Source</th>
-          <th aria-label="Actions" />
-        </tr>
-      </thead>
-      <tbody>
-        {secrets.map((s) => {
-          const blocked = refusal ?? (s.source === 'environment' ? FROM_ENV : null);
-          return (
-            <tr key={s.name} data-testid={`secret-${s.name}`}>
-              <td>
-                <code>decrypted:{s.name}</code>
-              </td>
-              <td data-testid={`secret-value-${s.name}`}>{s.value}</td>
-              <td>{s.source === 'store' ? 'stored (encrypted)' : 'environment'}</td>
-              <td>
-                <button type="button" className="icon-button" disabled={blocked !== null} title={blocked ?? `Replace ${s.name}`} aria-label={`Replace ${s.name}`} onClick={() => onReplace(s.name)} data-testid={`secret-replace-${s.name}`}>
-                  <Pencil size={13} aria-hidden="true" />
-                </button>
-                <button type="button" className="icon-button danger" disabled={blocked !== null} title={blocked ?? `Delete ${s.name}`} aria-label={`Delete ${s.name}`} onClick={() => onDelete(s.name)} data-testid={`secret-delete-${s.name}`}>
-                  <Trash2 size={13} aria-hidden="true" />
-                </button>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <ListingTable testId="secrets-table" columns={['Name', 'Value', 'Source']}>
+      {secrets.map((s) => {
+        const blocked = refusal ?? (s.source === 'environment' ? FROM_ENV : null);
+        return (
+          <tr key={s.name} data-testid={`secret-${s.name}`}>
+            <td>
+              <code>decrypted:{s.name}</code>
+            </td>
+            <td data-testid={`secret-value-${s.name}`}>{s.value}</td>
+            <td>{s.source === 'store' ? 'stored (encrypted)' : 'environment'}</td>
+            <td>
+              <RowAction icon={Pencil} label={`Replace ${s.name}`} blocked={blocked} onClick={() => onReplace(s.name)} testId={`secret-replace-${s.name}`} />
+              <RowAction icon={Trash2} label={`Delete ${s.name}`} blocked={blocked} danger onClick={() => onDelete(s.name)} testId={`secret-delete-${s.name}`} />
+            </td>
+          </tr>
+        );
+      })}
+    </ListingTable>
   );
 }
 
@@ -129,7 +108,7 @@ function SecretForm({ actions, refusal, name: fixed, onAnswer, onDone }: { actio
           {problem}
         </span>
       )}
-{refusal && <p className="field-hint setting-disabled">{refusal}</p>}
+      {refusal && <p className="field-hint setting-disabled">{refusal}</p>}
     </form>
   );
 }
