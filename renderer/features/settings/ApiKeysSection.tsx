@@ -88,7 +88,7 @@ function fieldProblem(issue: { path: PropertyKey[]; message: string }, sessions:
   return `${field}: ${issue.message}`;
 }
 
-/** Name, role and sessions, checked with the contract's own schema before anything is sent. */
+/** Name, role and sessions, checked with the contract's own schema before anything is sent (disabled, the reason shown above, when the role may not). */
 function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal: string | null }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('VIEWER');
@@ -134,7 +134,6 @@ function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal
         </span>
       )}
       <SectionNote kind="error" text={error} testId="api-key-create-error" />
-      {refusal && <p className="field-hint setting-disabled">{refusal}</p>}
     </form>
   );
 }

@@ -108,7 +108,6 @@ function SecretForm({ actions, refusal, name: fixed, onAnswer, onDone }: { actio
           {problem}
         </span>
       )}
-      {refusal && <p className="field-hint setting-disabled">{refusal}</p>}
     </form>
   );
 }
