@@ -16,7 +16,7 @@ import { SettingsFile } from './settings-file';
 import { SettingsService } from './settings-service';
 import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
-import { NO_SECRET_STORE, type SecretStore } from './secret-store';
+import { keyedSecretStore, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
 
 /** Where definitions, the execution log and checkpoints live (DEF-01, DUR-01, DUR-02). */
@@ -45,7 +45,7 @@ export interface StudioHostOptions {
   settings?: HostSettings | LoadedSettings;
   /** The environment for `YUKTA_SECRET_*` secrets and `${env.X}` variables (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Stored secrets (the desktop app's safeStorage store); none by default. */
+  /** Stored secrets (the desktop app's safeStorage store); by default sealed under `yukta.secrets.key` when set, else none. */
   secretStore?: SecretStore;
   /** better-sqlite3's addon for the `sqlite` store; only the desktop main sets it (a build for Electron's ABI). */
   sqliteNativeBinding?: string;
@@ -88,7 +88,7 @@ export class StudioHost {
     this.inputLimits = { maxDepth: this.settings['yukta.execution.max-depth'], maxBytes: this.settings['yukta.execution.max-message-bytes'] };
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
-    this.secretStore = options.secretStore ?? NO_SECRET_STORE;
+    this.secretStore = options.secretStore ?? keyedSecretStore(this.dataDir, this.settings['yukta.secrets.key']);
     try {
       this.engine = new Engine(this.engineOptions(env));
     } catch (error) {
@@ -97,7 +97,7 @@ export class StudioHost {
     }
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
-    this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine });
+    this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine, dataDir: this.dataDir });
     this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints), (id) => this.runSession(id));
   }
 

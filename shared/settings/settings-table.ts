@@ -63,6 +63,7 @@ export const SETTINGS = {
   // Security (SEC-01, SEC-02).
   'yukta.api-key': optionalSetting({ value: text(16), ...restart, group: 'Security', card: 'SEC-01', secret: true, description: 'One all-powerful (ADMIN) API key, named default; plain or sha256:<hex>.' }),
   'yukta.api-keys': setting({ value: apiKeys, default: [], ...restart, group: 'Security', card: 'SEC-01', secret: true, description: 'Named API keys with a role and optional sessions; several at once for rotation.' }),
+  'yukta.secrets.key': optionalSetting({ value: text(16), ...restart, group: 'Security', card: 'SEC-02', secret: true, description: 'Where no OS keychain exists (serve, yukta mcp), secrets set in the studio are sealed with this key in <data>/secrets.json (AES-256-GCM); unset, they come from YUKTA_SECRET_* only. Keep it in the environment, not in settings.json beside them.' }),
   'yukta.variables.allowed': setting({ value: textList(), default: [], ...restart, group: 'Security', card: 'SEC-02', description: 'Extra names ${env.X} and ${sys.x} may read (names that look like secrets stay blocked).' }),
   'yukta.var': familySetting({ value: text(0), ...restart, group: 'Security', card: 'SEC-02', family: { placeholder: '*', member: /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, recordKey: 'key', fromEnv: false }, description: 'A value readable as ${sys.yukta.var.x} (YUKTA_VAR_* variables are read directly as ${env.X}).' }),
   // Execution safety (SEC-03).
