@@ -219,3 +219,32 @@ describe('SCL-01 cancel and drain cross end to end', () => {
     for (const id of [first, second]) expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
   });
 });
+
+describe('SCL-01 DEF-02 placement is checked at validation', () => {
+  it('refuses placement on triggers, terminals and types that need the engine, and a pool name that no worker can have', () => {
+    const h = harness();
+    const node = (nodeId: string, type: string, pool = 'p', config: Record<string, unknown> = {}) => ({ nodeId, type, config: { ...config, engine: { placement: { pool } } } });
+    const { issues } = h.engine.validate({
+      workflowId: 'v',
+      nodes: [
+        node('t', 'API_TRIGGER'),
+        node('ok', 'TRANSFORM'),
+        node('agg', 'AGGREGATE'),
+        node('wait', 'WAIT_FOR_SIGNAL', 'p', { signal: 'go' }),
+        node('sub', 'SUB_WORKFLOW', 'p', { workflowId: 'child' }),
+        node('bad', 'TRANSFORM', 'no spaces'),
+        node('out', 'RESULT_TERMINAL'),
+      ],
+      edges: [{ source: 't', target: 'ok' }, { source: 'ok', target: 'agg' }, { source: 'agg', target: 'wait' }, { source: 'wait', target: 'sub' }, { source: 'sub', target: 'bad' }, { source: 'bad', target: 'out' }],
+    });
+    const placement = issues.filter((i) => i.path?.endsWith('engine.placement'));
+    expect(placement.map((i) => [i.nodeId, i.code, i.message])).toEqual([
+      ['t', 'DEF-02/policy', 'node "t" (API_TRIGGER) engine.placement: only processors run on workers; a trigger runs on the host'],
+      ['agg', 'DEF-02/policy', 'node "agg" (AGGREGATE) engine.placement: AGGREGATE keeps state across messages, so it needs the engine and cannot run on a worker'],
+      ['wait', 'DEF-02/policy', 'node "wait" (WAIT_FOR_SIGNAL) engine.placement: WAIT_FOR_SIGNAL waits for signals, so it needs the engine and cannot run on a worker'],
+      ['sub', 'DEF-02/policy', 'node "sub" (SUB_WORKFLOW) engine.placement: SUB_WORKFLOW runs other workflows, so it needs the engine and cannot run on a worker'],
+      ['bad', 'DEF-02/policy', 'node "bad" (TRANSFORM) engine.placement: pool "no spaces": letters, digits and . _ : - (at most 128, starting with a letter or digit)'],
+      ['out', 'DEF-02/policy', 'node "out" (RESULT_TERMINAL) engine.placement: only processors run on workers; a terminal runs on the host'],
+    ]);
+  });
+});
