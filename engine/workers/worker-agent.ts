@@ -2,7 +2,7 @@ import { WORKER_PROTOCOL_VERSION, type Hello, type HostToWorker, type StartMessa
 import type { Plugin } from '../plugins/contract';
 import type { PluginRegistry } from '../plugins/registry';
 import { createPluginServices, type EngineSecurityOptions, type PluginServices } from '../plugins/services';
-import { SystemClock, type Clock } from '../runtime/clock';
+import { SystemClock, type Clock, type TimerHandle } from '../runtime/clock';
 import { CancelledError } from '../runtime/errors';
 import type { SecretRedactor } from '../security/secrets';
 import { AgentSession, type AgentSessionEvents, type WorkerIdentity } from './agent-session';
@@ -24,6 +24,9 @@ export interface WorkerAgentOptions {
   security?: EngineSecurityOptions;
   clock?: Clock;
 }
+
+/** After the drain timeout ended its attempts, how long a worker waits for them to stop. */
+const DRAIN_GRACE_MS = 1000;
 
 /** Why a START is refused: the host reads the name and code as it reads a plugin's error, and may retry elsewhere. */
 function refusal(name: string, code: string, message: string): { refused: WireError } {
@@ -101,16 +104,20 @@ export class WorkerAgent {
   async drain(timeoutMs: number): Promise<{ aborted: number }> {
     this.draining = true;
     if (this.attempts.size === 0) return { aborted: 0 };
-    const clock = this.clock;
     let aborted = 0;
     const idle = new Promise<void>((resolve) => (this.idle = resolve));
-    const timer = clock.setTimer(() => {
+    let grace: TimerHandle | null = null;
+    const timer = this.clock.setTimer(() => {
       aborted = this.attempts.size;
       const error = new WorkerDrainingError(`the worker stopped: its attempts did not finish within the drain timeout of ${timeoutMs} ms`);
       for (const attempt of this.attempts.values()) attempt.abort(error);
+      // A plugin that ignores its signal is not waited for long: the host counts its attempt lost when the connection closes.
+      grace = this.clock.setTimer(() => this.idle?.(), DRAIN_GRACE_MS);
     }, timeoutMs);
     await idle;
-    clock.clearTimer(timer);
+    this.idle = null;
+    this.clock.clearTimer(timer);
+    if (grace !== null) this.clock.clearTimer(grace);
     return { aborted };
   }
 
