@@ -8,11 +8,12 @@ import { LimitsForm } from './LimitsForm';
 import { createSchedulerActions } from './scheduler-actions';
 import { QueueTable, RunningTable } from './SchedulerQueue';
 import { useSchedulerFeed } from './use-scheduler-feed';
+import { WorkersSection } from './WorkersSection';
 
 /**
  * Scheduler tab (STU-06): gauges and refusals, limits (editable, ADMIN), running and waiting counts per
  * workflow and session, the runs holding slots, and the queue in admission order with why each start
- * waits (priority editable, OPERATOR). Refreshed from the event stream while open.
+ * waits (priority editable, OPERATOR), and the remote workers (SCL-01). Refreshed from the event stream while open.
  */
 export function SchedulerPanel({ schedule }: { schedule?: FrameScheduler }) {
   const api = useApi();
@@ -53,6 +54,7 @@ export function SchedulerPanel({ schedule }: { schedule?: FrameScheduler }) {
               <GroupCounts view={view} />
             </section>
           </div>
+          <WorkersSection />
         </>
       )}
     </div>
