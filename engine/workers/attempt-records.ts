@@ -20,7 +20,8 @@ export class AttemptRecords {
       if (this.runs.size > this.maxRuns) this.runs.delete(this.runs.keys().next().value!);
     }
     list.push(record);
-    if (list.length > this.perRun) list.splice(0, list.length - this.perRun);
+    // Trimmed in batches, so a long run does not shift the whole list at every attempt.
+    if (list.length >= this.perRun * 2) list.splice(0, list.length - this.perRun);
     return record;
   }
 
@@ -31,7 +32,7 @@ export class AttemptRecords {
   }
 
   of(executionId: string, nodeId?: string): RemoteAttemptInfo[] {
-    const list = this.runs.get(executionId) ?? [];
+    const list = (this.runs.get(executionId) ?? []).slice(-this.perRun);
     return (nodeId === undefined ? list : list.filter((r) => r.nodeId === nodeId)).map((r) => ({ ...r }));
   }
 }
