@@ -67,11 +67,13 @@ async function stream(inputs: number): Promise<number> {
   return Number(process.hrtime.bigint() - t0) / 1e3;
 }
 
-async function attemptRoundTrips(): Promise<{ p50: number; p99: number }> {
+/** One-message attempts one after another: the median, the 99th percentile and the mean (which a loaded box's tail moves). */
+async function attemptRoundTrips(): Promise<{ p50: number; p99: number; mean: number }> {
   const times: number[] = [];
   for (let i = 0; i < ATTEMPTS; i++) times.push(await stream(1));
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
   times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
+  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]!, mean };
 }
 
 console.log(`worker-stream: ${MESSAGES.toLocaleString('en-US')} messages per case per round; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
@@ -85,13 +87,13 @@ for (let round = 1; round <= ROUNDS; round++) {
   const a = await perMessage(remoteFirst ? 'remote' : 'local');
   const b = await perMessage(remoteFirst ? 'local' : 'remote');
   const [remote, local] = remoteFirst ? [a, b] : [b, a];
-  const { p50, p99 } = await attemptRoundTrips();
+  const { p50, p99, mean } = await attemptRoundTrips();
   const pipelined = (await stream(MESSAGES)) / MESSAGES;
   ratios.push(remote / local);
   remotes.push(remote);
   console.log(
     `round ${round}: remote ${remote.toFixed(1)} µs/msg, local ${local.toFixed(2)} µs/msg, ratio remote/local ${(remote / local).toFixed(1)}×; ` +
-      `attempt round trip p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs; one pipelined stream ${pipelined.toFixed(1)} µs/msg`,
+      `attempt round trip p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs, mean ${mean.toFixed(0)} µs; one pipelined stream ${pipelined.toFixed(1)} µs/msg`,
   );
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;

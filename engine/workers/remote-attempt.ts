@@ -44,6 +44,8 @@ type Waiter = { resolve: (r: IteratorResult<OutputMessage>) => void; reject: (e:
 export class RemoteAttempt implements AsyncIterator<OutputMessage>, AsyncIterable<OutputMessage> {
   private readonly buffer: OutputMessage[] = [];
   private unsent: WireMessage[];
+  /** The first input of `unsent` not sent yet (an index, so a long stream is not copied at each credit). */
+  private nextInput = 0;
   private inputCredit: number;
   private inputsComplete = false;
   private taken = 0;
@@ -87,13 +89,13 @@ export class RemoteAttempt implements AsyncIterator<OutputMessage>, AsyncIterabl
   }
 
   private sendInputs(): void {
-    let i = 0;
-    while (i < this.unsent.length && this.inputCredit > 0) {
-      this.channel.push({ t: 'INPUT', s: this.id, message: this.unsent[i++] });
+    while (this.nextInput < this.unsent.length && this.inputCredit > 0) {
+      this.channel.push({ t: 'INPUT', s: this.id, message: this.unsent[this.nextInput++] });
       this.inputCredit--;
     }
-    this.unsent = i === 0 ? this.unsent : this.unsent.slice(i);
-    if (this.unsent.length === 0 && !this.inputsComplete) {
+    if (this.nextInput === this.unsent.length && !this.inputsComplete) {
+      this.unsent = [];
+      this.nextInput = 0;
       this.inputsComplete = true;
       this.channel.push({ t: 'COMPLETE', s: this.id });
     }
@@ -135,7 +137,7 @@ export class RemoteAttempt implements AsyncIterator<OutputMessage>, AsyncIterabl
 
   credit(n: number): void {
     this.inputCredit += n;
-    if (this.unsent.length > 0) {
+    if (this.nextInput < this.unsent.length) {
       this.sendInputs();
       this.channel.flush();
     }

@@ -42,8 +42,8 @@ export function tlsOf(settings: SettingsValues, side: 'host' | 'worker'): Listen
   const key = settings['yukta.workers.tls.key'];
   const ca = settings['yukta.workers.tls.ca'];
   if ((cert === undefined) !== (key === undefined)) {
-    const [set, missing] = cert === undefined ? ['key', 'cert'] : ['cert', 'key'];
-    throw new SettingsError(`setting yukta.workers.tls.${set} needs yukta.workers.tls.${missing}: a certificate goes with its key`);
+    const [set, missing] = cert === undefined ? ['yukta.workers.tls.key', 'yukta.workers.tls.cert'] : ['yukta.workers.tls.cert', 'yukta.workers.tls.key'];
+    throw new SettingsError(`setting ${set} needs ${missing}: a certificate goes with its key`);
   }
   const files = { ...(cert ? { cert: resolve(cert), key: resolve(key!) } : {}), ...(ca ? { ca: resolve(ca) } : {}) };
   if (side === 'worker') return cert || ca ? files : null;
