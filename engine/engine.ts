@@ -171,7 +171,7 @@ export class Engine {
     this.runs = new RunLauncher({
       scheduler: admission,
       schedulerReady: Promise.all([this.scheduler.ready, this.ready]).then(() => undefined),
-      acknowledge: durability ? () => durability.log.flush() : undefined,
+      acknowledge: this.durable ? (executionId) => this.durable!.acknowledge(executionId) : undefined,
       registry: this.registry,
       clock: this.clock,
       definitions: this.definitions,

@@ -6,7 +6,10 @@ import type { FrameScheduler } from './api/event-coalescer';
 import { BottomPanel } from './components/BottomPanel';
 import { CollapsiblePanel } from './components/CollapsiblePanel';
 import { ConfirmHost } from './components/confirm';
+import { TooltipProvider } from './components/Tooltip';
+import { BreakpointsPanel } from './features/debugger/BreakpointsPanel';
 import { CanvasToolbar } from './features/editor/CanvasToolbar';
+import { ExamplesDialog } from './features/examples/ExamplesDialog';
 import { EditorCanvas } from './features/editor/EditorCanvas';
 import { Inspector } from './features/editor/Inspector';
 import { NodeSearch } from './features/editor/NodeSearch';
@@ -15,6 +18,7 @@ import { useAddNode } from './features/editor/use-add-node';
 import { ProblemsPanel } from './features/problems/ProblemsPanel';
 import { useLiveValidation } from './features/problems/live-validation';
 import { InboxPanel } from './features/inbox/InboxPanel';
+import { AuditPanel } from './features/runs/AuditPanel';
 import { LogsPanel } from './features/runs/LogsPanel';
 import { ResultsPanel } from './features/runs/ResultsPanel';
 import { RunBanner } from './features/runs/RunBanner';
@@ -42,7 +46,9 @@ export function App({ client, schedule }: { client: StudioClient; schedule?: Fra
   return (
     <ApiProvider client={client}>
       <ReactFlowProvider>
-        <Studio schedule={schedule} />
+        <TooltipProvider>
+          <Studio schedule={schedule} />
+        </TooltipProvider>
       </ReactFlowProvider>
     </ApiProvider>
   );
@@ -86,7 +92,9 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
           results={<ResultsPanel />}
           timeline={<TimelinePanel />}
           versions={<VersionsPanel actions={actions} />}
+          breakpoints={<BreakpointsPanel />}
           scheduler={<SchedulerPanel schedule={schedule} />}
+          audit={<AuditPanel />}
         />
         <InboxPanel actions={actions} onShowRun={(approval) => void showApprovalRun(actions, approval)} />
         <StudioDialogs actions={actions} />
@@ -114,6 +122,8 @@ function StudioDialogs({ actions }: { actions: StudioActions }) {
       return <ConnectServerDialog />;
     case 'run-payload':
       return null; // the app bar shows it under its Run button
+    case 'examples':
+      return <ExamplesDialog />;
     case null:
       return null;
   }

@@ -148,6 +148,11 @@ export class ControlPlane {
     return this.pipeline.schedulerGate();
   }
 
+  /** Audits an action that touches no run (deleting a workflow): an applied row under a pseudo run id. */
+  async recordAction(subject: string, status: string, actor: string): Promise<void> {
+    await this.log.append({ runId: subject, type: 'CONTROL_APPLIED', status, actor, at: this.engine.clock.now() });
+  }
+
   audit(query: ControlAuditQuery): Promise<ControlAuditPage> {
     return Promise.resolve(this.log.query(query));
   }

@@ -22,7 +22,7 @@ export async function runWithPolicy(stage: NodeStage, message: Message): Promise
       if (attempt > 1) stage.attemptsEnded();
       if (stage.node.kind === 'terminal') stage.publishResult(attemptMessage);
       for (const out of outputs) {
-        const pending = stage.send(out, message);
+        const pending = stage.send(out, message, true);
         if (pending !== undefined) await pending;
       }
       return;
@@ -31,12 +31,14 @@ export async function runWithPolicy(stage: NodeStage, message: Message): Promise
       if (attempt < policy.maxAttempts && isRetryable(policy, error)) {
         stage.countRetry(attempt + 1);
         const delay = backoffDelay(policy, attempt + 1, stage.runRandom);
-        stage.ctx.log.warn(`attempt ${attempt} of ${policy.maxAttempts} failed (${describe(error)}); retrying in ${delay} ms`);
+        stage.ctx.log.error(`attempt ${attempt} of ${policy.maxAttempts} failed (${describe(error)}); retrying in ${delay} ms`);
         await stage.guard(stage.timers.sleep(delay, stage.ctx.signal));
         continue;
       }
       if (attempt > 1) stage.attemptsEnded();
-      await messageFailed(stage, message, error);
+      // OBS-02: every failed attempt is an ERROR line, the last one too (the Logs tab shows the failure).
+      stage.ctx.log.error(`attempt ${attempt} of ${policy.maxAttempts} failed: ${describe(error)}`);
+      await messageFailed(stage, message, error, attempt);
       return;
     }
   }
@@ -59,7 +61,10 @@ async function runAttempt(stage: NodeStage, message: Message, attempt: number): 
         }, limit);
   try {
     const result: PluginResult = await stage.guard(Promise.resolve().then(() => plugin.process(message, config, ctx)));
-    return await collect(stage, result);
+    const outputs = await collect(stage, result);
+    // All or nothing: an output over a limit fails this attempt before any output is sent.
+    for (const out of outputs) stage.checkOutput(out, message);
+    return outputs;
   } finally {
     timer?.cancel();
   }
@@ -79,9 +84,9 @@ async function collect(stage: NodeStage, result: PluginResult): Promise<OutputMe
   }
 }
 
-async function messageFailed(stage: NodeStage, message: Message, error: unknown): Promise<void> {
+async function messageFailed(stage: NodeStage, message: Message, error: unknown, attempt: number): Promise<void> {
   const { policy, nodeId } = stage.node;
-  stage.countFailure();
+  stage.countFailure({ attempt, maxAttempts: policy.maxAttempts, input: message.payload });
   if (policy.onError === 'FAIL') throw error;
   if (policy.failureBudget) {
     let budget = budgets.get(stage);
@@ -98,7 +103,7 @@ async function messageFailed(stage: NodeStage, message: Message, error: unknown)
     return;
   }
   stage.ctx.log.warn(`message ${message.id} routed to the error port: ${describe(error)}`);
-  const pending = stage.send({ payload: { error: toErrorInfo(error), input: message.payload }, port: 'error' }, message);
+  const pending = stage.send({ payload: { error: toErrorInfo(error), input: message.payload }, port: 'error' }, message, true);
   if (pending !== undefined) await pending;
 }
 

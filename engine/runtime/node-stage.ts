@@ -3,7 +3,7 @@ import { isFailure, isTerminal, type Status } from '../../shared/status/status';
 import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import type { PluginServices } from '../plugins/services';
 import { Channel, EMPTY, END } from './channel';
-import { BadInputError, CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
+import { BadInputError, CancelledError, failedMessageInfo, NodeTimeoutError, RunAbortedError, toErrorInfo, type FailedMessage } from './errors';
 import { renderTemplate } from '../plugins/expressions/template';
 import { runWithPolicy } from './message-attempts';
 import type { Message, OutputMessage } from './message';
@@ -15,6 +15,7 @@ import { StageContext, type ContextHost } from './stage-context';
 import { StageOutput } from './stage-output';
 import type { Random } from './random';
 import { SKIP, Valve, type ValveState } from './valve';
+import type { MessageLimits } from '../security/message-size';
 
 /** What a stage needs from its run. */
 export interface StageRun {
@@ -61,6 +62,10 @@ export class NodeStage implements ContextHost {
   readonly timers: NodeTimers;
   private readonly report: NodeReport;
   private upstreamFailed = false;
+  /** The last message whose attempts all failed, for the error of a node that this failure ends. */
+  private lastFailed: FailedMessage | null = null;
+  /** The message being handled without a retry policy, for the error should it fail the node. */
+  private inFlight: Message | null = null;
   private parentSucceeded = false;
   private readonly output: StageOutput;
   /** Made on first use of the node's signal: most plugins never look at it, and runs start faster without. */
@@ -207,6 +212,8 @@ export class NodeStage implements ContextHost {
     } catch (e) {
       end = this.halt?.status ?? (this.upstreamFailed ? 'UPSTREAM_FAILED' : this.run.cancelled ? 'CANCELLED' : 'FAILURE');
       if (end !== 'CANCELLED') error = toErrorInfo(this.halt?.error ?? e);
+      const failed = end === 'FAILURE' && error ? (this.lastFailed ?? this.failedInFlight(error)) : null;
+      if (failed) error = { ...error!, ...failedMessageInfo(failed) };
       if (e instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(e));
     }
     this.finish(end, error);
@@ -243,8 +250,17 @@ export class NodeStage implements ContextHost {
     this.report.counts.received++;
     const message = this.valveEngaged() ? await this.valve.admit(start) : start;
     if (this.stopped() || message === SKIP) return;
+    this.inFlight = message;
     const pending = this.handle(message);
     if (pending !== undefined) await pending;
+    this.inFlight = null;
+  }
+
+  /** A message without a retry policy failed the node (its one attempt): logged as ERROR (OBS-02). */
+  private failedInFlight(error: ErrorInfo): FailedMessage | null {
+    if (this.inFlight === null) return null;
+    this.ctx.log.error(`attempt 1 of 1 failed: ${error.name}: ${error.message}`);
+    return { attempt: 1, maxAttempts: 1, input: this.inFlight.payload };
   }
 
   private async consume(): Promise<void> {
@@ -260,8 +276,10 @@ export class NodeStage implements ContextHost {
         message = await this.valve.admit(item);
         if (this.stopped()) break;
       }
+      this.inFlight = message === SKIP ? null : message;
       const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
       if (pending !== undefined) await pending;
+      this.inFlight = null;
       if (this.stopped()) break;
       if ((this.report.counts.received & 255) === 0) this.report.progress();
     }
@@ -299,8 +317,17 @@ export class NodeStage implements ContextHost {
   }
 
   /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
-  send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
-    return this.output.send(out, input);
+  send(out: OutputMessage, input: Message | undefined, checked = false): Promise<void> | undefined {
+    return this.output.send(out, input, checked);
+  }
+
+  /** Holds an output to the message limits (SEC-03) before it is sent; throws the typed error over one. */
+  checkOutput(out: OutputMessage, input: Message): void {
+    this.output.check(out, input);
+  }
+
+  get outputLimits(): MessageLimits {
+    return this.run.services.limits;
   }
 
   /** Holds a trigger's next output while its valve is paused (CTL-02). */
@@ -417,8 +444,10 @@ export class NodeStage implements ContextHost {
     }
   }
 
-  countFailure(): void {
+  /** A message failed for good; its attempt and input go with the node's error should that end the node. */
+  countFailure(failed: FailedMessage): void {
     this.report.counts.failed++;
+    this.lastFailed = failed;
   }
 
   /** A failed attempt will be tried again as attempt `next` (ENG-04): counted and reported. */

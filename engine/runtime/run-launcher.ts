@@ -17,6 +17,7 @@ import { readStartOptions, type StartOptions } from '../scheduler/start-options'
 import { childBudget, withTimeBudget } from '../scheduler/time-budget';
 import type { DefinitionStore } from '../store/definition-store';
 import type { IdempotencyRecord, StartRecord } from '../store/start-record';
+import { UnwritableEntryError } from '../store/unwritable-entry-error';
 import type { EventBus } from '../tracker/event-bus';
 import type { Slot, Ticket } from '../scheduler/admission-types';
 import type { Clock } from './clock';
@@ -165,7 +166,7 @@ export class RunLauncher {
    * different payload is a CONFLICT.
    */
   async start(request: StartRequest): Promise<{ executionId: string }> {
-    checkStartPayload(request.payload, this.options.services?.limits.maxMessageBytes);
+    checkStartPayload(request.payload, this.options.services?.limits.maxMessageBytes, this.options.services?.limits.maxDepth);
     const options = readStartOptions(request.payload);
     const spec: LaunchSpec = { session: request.session, workflowId: request.workflowId, payload: request.payload, collectResults: false, debug: request.debug, timeBudgetMs: options.timeBudgetMs };
     const key = request.idempotencyKey;
@@ -193,6 +194,8 @@ export class RunLauncher {
     } catch (error) {
       this.cancel(executionId);
       const reason = error instanceof Error ? error.message : String(error);
+      // A start record no store can write is the caller's input (400), not a store that is down (503).
+      if (error instanceof UnwritableEntryError) throw new StudioApiError('BAD_INPUT', `the start was refused and its run cancelled: ${reason}`, 'payload');
       throw new StudioApiError('UNAVAILABLE', `the start could not be saved, so it was refused and its run cancelled: ${reason}`);
     }
     return executionId;

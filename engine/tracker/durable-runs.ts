@@ -67,6 +67,16 @@ export class DurableRuns {
     );
   }
 
+  /**
+   * Resolves once a start is durable (DUR-01): its RUN_STARTED is written. Rejects with the store's error,
+   * or with `UnwritableEntryError` when the start record could never be written (so nothing is acknowledged
+   * that a crash would lose).
+   */
+  acknowledge(executionId: string): Promise<void> {
+    const unwritten = this.journal.takeUnwritten(executionId);
+    return unwritten === null ? this.deps.log.flush() : Promise.reject(unwritten);
+  }
+
   resume(executionId: string, actor: string): Promise<Resumed> {
     return this.resumer.resume(executionId, actor);
   }

@@ -2,9 +2,12 @@ import type { StudioEvent } from '../../shared/events/events';
 import { isTerminal } from '../../shared/status/status';
 import type { ExecutionLog } from '../store/execution-log';
 import type { StartRecord } from '../store/start-record';
+import { UnwritableEntryError } from '../store/unwritable-entry-error';
 
 /** The actor of the entries the engine writes itself. */
 export const ENGINE_ACTOR = 'engine';
+
+const MAX_UNWRITTEN = 1000;
 
 /**
  * Feeds the execution log from the engine's event bus (DUR-01; no second path): a run's first event
@@ -14,6 +17,8 @@ export const ENGINE_ACTOR = 'engine';
  */
 export class ExecutionJournal {
   private readonly logged = new Set<string>();
+  /** Starts whose RUN_STARTED could not be written at all: their acknowledgment fails with the reason. */
+  private readonly unwritten = new Map<string, UnwritableEntryError>();
 
   constructor(
     private readonly log: ExecutionLog,
@@ -28,13 +33,28 @@ export class ExecutionJournal {
     }
   };
 
+  /** The reason a start's RUN_STARTED could not be written, once (the start's acknowledgment throws it), or null. */
+  takeUnwritten(executionId: string): UnwritableEntryError | null {
+    const error = this.unwritten.get(executionId) ?? null;
+    this.unwritten.delete(executionId);
+    return error;
+  }
+
   private runStatus(event: Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>): void {
     const id = event.executionId;
     if (event.nodeIds !== undefined) {
       const record = this.startRecord(id);
       if (record === null) return;
+      try {
+        this.log.append({ runId: id, type: 'RUN_STARTED', status: event.status, actor: ENGINE_ACTOR, at: event.at, data: record });
+      } catch (error) {
+        if (!(error instanceof UnwritableEntryError)) throw error;
+        this.unwritten.set(id, error); // the start is refused with this reason; nothing of the run is logged
+        // Restarts and resumes are never acknowledged: their reasons are not kept past the newest few.
+        if (this.unwritten.size > MAX_UNWRITTEN) this.unwritten.delete(this.unwritten.keys().next().value!);
+        return;
+      }
       this.logged.add(id);
-      this.log.append({ runId: id, type: 'RUN_STARTED', status: event.status, actor: ENGINE_ACTOR, at: event.at, data: record });
       if (record.idempotency) this.log.append({ runId: id, type: 'IDEMPOTENCY_KEY', status: record.idempotency.key, actor: ENGINE_ACTOR, at: event.at, data: record.idempotency });
       return;
     }

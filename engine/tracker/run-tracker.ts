@@ -181,7 +181,7 @@ export class RunTracker implements TrackerCounters {
     return {
       ...run.summary,
       nodes: [...run.nodes.values()].map((n) => ({ ...n, counts: { ...n.counts } })),
-      results: run.results.map((r) => ({ nodeId: r.nodeId, messageId: r.messageId, payload: r.payload })),
+      results: run.results.map((r) => ({ nodeId: r.nodeId, messageId: r.messageId, payload: r.payload, ...(r.metadata ? { metadata: r.metadata } : {}) })),
       resultsTruncated: run.resultsTruncated,
     };
   }

@@ -92,7 +92,7 @@ describe('SCL-01 placement: attempts run on the pool\'s workers', () => {
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     const node = h.engine.getRun(id).nodes.find((n) => n.nodeId === 'remote')!;
     expect(node.counts.retried).toBe(1);
-    expect(node.error).toEqual({ name: 'WorkerUnavailableError', code: 'NO_WORKER', message: 'none of the 1 connected worker(s) of pool "gpu" allows TAG (or all are draining)' });
+    expect(node.error).toEqual({ name: 'WorkerUnavailableError', code: 'NO_WORKER', message: 'none of the 1 connected worker(s) of pool "gpu" allows TAG (or all are draining)', attempt: 2, maxAttempts: 2, input: { n: 1 } });
     expect(h.engine.remoteAttempts(id).map((r) => [r.worker, r.outcome])).toEqual([[null, 'UNAVAILABLE'], [null, 'UNAVAILABLE']]);
   });
 

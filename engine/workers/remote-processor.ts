@@ -4,7 +4,7 @@ import type { Clock } from '../runtime/clock';
 import type { NodePlacement } from '../runtime/prepared-workflow';
 import { toErrorInfo } from '../runtime/errors';
 import type { Message, OutputMessage } from '../runtime/message';
-import { checkMessageSize } from '../security/message-size';
+import { jsonSize, MessageTooLargeError } from '../security/message-size';
 import { AttemptRecords } from './attempt-records';
 import type { ConnectedWorker } from './connected-worker';
 import type { RemoteAttempt } from './remote-attempt';
@@ -45,7 +45,9 @@ export class WorkerPlacement implements NodePlacement {
    * when the message is over the byte limit; otherwise the attempt's outputs as they arrive.
    */
   private attempt(pool: string, type: string, config: Record<string, unknown>, message: Message, ctx: PluginContext): AsyncIterable<OutputMessage> {
-    checkMessageSize(`message ${message.id}`, message.payload, this.registry.maxMessageBytes);
+    const max = this.registry.maxMessageBytes;
+    // An input over the limit would not fit a frame (depth was held where the message was made).
+    if (jsonSize(message.payload, max) > max) throw new MessageTooLargeError(`message ${message.id}`, max);
     const record = this.records.start(ctx.executionId, { nodeId: ctx.nodeId, messageId: message.id, attempt: ctx.attempt, pool, worker: null, startedAt: this.clock.now(), outcome: 'RUNNING' });
     const signal = ctx.signal;
     try {

@@ -1,10 +1,10 @@
 import type { StartMessage, WireError, WireMessage } from '../../shared/workers/worker-protocol';
-import { nestsDeeperThan } from '../../shared/workers/worker-frames';
+import type { JsonLimits } from '../../shared/json/json-limits';
 import type { NodeControl, Plugin, PluginContext, PluginLogger, PluginResult, SubWorkflowResult } from '../plugins/contract';
 import type { PluginServices } from '../plugins/services';
 import { BadInputError, toErrorInfo } from '../runtime/errors';
 import type { Message, OutputMessage } from '../runtime/message';
-import { checkMessageSize } from '../security/message-size';
+import { checkNodeOutput, messageJsonLimits } from '../security/message-size';
 import type { SecretRedactor } from '../security/secrets';
 
 /** Where an attempt's messages go: the worker's connection, batched into frames. */
@@ -46,6 +46,7 @@ export class WorkerAttempt implements PluginContext {
   private readonly controller = new AbortController();
   private lastHeartbeat = -Infinity;
   private logger: PluginLogger | null = null;
+  private readonly outputLimits: JsonLimits;
   readonly state: Record<string, unknown> = {};
   readonly control = NO_CONTROL_ON_WORKER;
 
@@ -60,6 +61,7 @@ export class WorkerAttempt implements PluginContext {
     private readonly redactor: SecretRedactor,
   ) {
     this.outputCredit = limits.outputWindow;
+    this.outputLimits = messageJsonLimits(limits);
   }
 
   // --- PluginContext ------------------------------------------------------------------------------
@@ -180,8 +182,8 @@ export class WorkerAttempt implements PluginContext {
   /** Sends one output within the host's credit, after the limits of SEC-03. */
   private async send(raw: OutputMessage): Promise<void> {
     const out = this.redactor.redact(raw);
-    checkMessageSize(`an output of node "${this.nodeId}"`, out.payload, this.limits.maxMessageBytes);
-    if (nestsDeeperThan(out.payload, this.limits.maxDepth)) throw new BadInputError(`an output of node "${this.nodeId}" nests deeper than ${this.limits.maxDepth} (yukta.execution.max-depth)`, 'MESSAGE_TOO_DEEP');
+    // Checked here as well as by the host's node wrapper: an output over the limits would not fit a frame.
+    checkNodeOutput(this.nodeId, out.payload, this.outputLimits);
     while (this.outputCredit === 0) {
       this.throwIfAborted();
       await new Promise<void>((resolve) => (this.wakeUp = resolve));

@@ -8,16 +8,11 @@ import { formatApiError } from './issue-format';
 import { progressLine } from './run-progress';
 import { cliSettings, stopSignals } from './shutdown';
 import { showDuration } from '../../shared/settings/setting-values';
-import { readWorkflowFile } from './workflow-file';
+import { parseCliJson, readWorkflowFile } from './workflow-file';
 
 function parsePayload(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`--payload is not valid JSON: ${(error as Error).message}`, EXIT_USAGE);
-  }
+  const value = parseCliJson(text, '--payload');
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--payload must be a JSON object, e.g. \'{"name":"Ada"}\'', EXIT_USAGE);
   return value as Record<string, unknown>;
 }
@@ -89,7 +84,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const payload = parsePayload(values.payload);
   const definition = await readWorkflowFile(file);
   const settings = cliSettings(null, values.set ?? []);
-  const host = new StudioHost({ settings, onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  const host = new StudioHost({ settings, onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   const signals = stopSignals(io);
   void signals.first.then((signal) => {
     io.out(`Stopping (${signal}): the run gets ${showDuration(host.engine.schedulerLimits().shutdownTimeoutMs)} (yukta.execution.shutdown-timeout). Send it again to exit at once.`);

@@ -85,7 +85,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const lock = takeDataFolder(folder);
   let host: StudioHost;
   try {
-    host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+    host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
     lock.release();
     throw new CliError(`cannot open the ${store} store in ${folder}: ${(error as Error).message}`, EXIT_FAILED);

@@ -58,6 +58,7 @@ export function securitySettingsOf(settings: HostSettings): SecuritySettingsPatc
     process: { enabled: settings['yukta.process.enabled'], allowedCommands: settings['yukta.process.allowed-commands'] },
     variables: { allowed: settings['yukta.variables.allowed'], values: settings['yukta.var'] },
     maxMessageBytes: settings['yukta.execution.max-message-bytes'],
+    maxDepth: settings['yukta.execution.max-depth'],
     llmRateLimits: settings['yukta.llm.rate-limit'],
   };
 }

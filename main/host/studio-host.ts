@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
+import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteProblem } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -8,10 +8,13 @@ import type { EventFilter } from '../../shared/events/events';
 import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
+import type { InputLimits } from './input-parse';
+import { internalErrorData, type InternalErrorReporter } from './internal-error';
 import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, workerSettingsOf, type HostSettings } from './host-settings';
 import { LoadedSettings } from './loaded-settings';
 import { SettingsFile } from './settings-file';
 import { SettingsService } from './settings-service';
+import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -30,8 +33,8 @@ export interface StudioHostOptions {
   store?: StoreKind;
   /** Extra engine options (plugins, clock) — mainly for tests. */
   engine?: Omit<EngineOptions, 'definitions'>;
-  /** Where unexpected errors are reported (the transports only ever send `INTERNAL`). */
-  onInternalError?: (error: unknown) => void;
+  /** Where unexpected errors are reported with their id (the transports only ever send `internal error <id>`). */
+  onInternalError?: InternalErrorReporter;
   /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
   onWarning?: (message: string) => void;
   /** Remote workers registering, refused, dropped (SCL-01); warnings go to `onWarning` when this is absent. */
@@ -70,16 +73,21 @@ export class StudioHost {
   /** Definitions, execution log and checkpoints of the data folder (`openStores`); the log is null for `memory`. */
   readonly stores: DurableStores;
   private readonly handlers: OperationHandlers;
+  /** What every operation's input is held to (SEC-03): `yukta.execution.max-depth` and `max-message-bytes`. */
+  private readonly inputLimits: InputLimits;
   private readonly batchers = new Set<EventBatcher>();
   private draining: Promise<void> | null = null;
 
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
+    // Read first: a broken breakpoints file stops the host before any store is opened.
+    const breakpoints = new BreakpointStore(this.dataDir ? join(this.dataDir, BREAKPOINTS_FILE) : null);
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
     this.loadedSettings = options.settings instanceof LoadedSettings ? options.settings : LoadedSettings.fromValues(options.settings);
     this.settings = this.loadedSettings.values;
     this.settingsFile = new SettingsFile(this.loadedSettings);
+    this.inputLimits = { maxDepth: this.settings['yukta.execution.max-depth'], maxBytes: this.settings['yukta.execution.max-message-bytes'] };
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
@@ -92,7 +100,7 @@ export class StudioHost {
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
     this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine });
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService), (id) => this.runSession(id));
+    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints), (id) => this.runSession(id));
   }
 
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */
@@ -110,7 +118,7 @@ export class StudioHost {
     const scheduler = { ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
     const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
     const workers = { ...workerSettingsOf(settings), log: options.onWorkerLog ?? ((level: string, text: string) => level === 'warn' && warn(text)), ...extra?.workers };
-    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, workers, definitions: this.stores.definitions, onListenerError: options.onInternalError };
+    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, workers, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
   }
 
   /**
@@ -131,7 +139,12 @@ export class StudioHost {
 
   /** Runs one operation for a caller; never throws, errors come back as data. */
   invoke(operation: unknown, input: unknown, caller: Caller): Promise<ApiResult<unknown>> {
-    return dispatch(this.handlers, operation, input, caller, this.options.onInternalError);
+    return dispatch(this.handlers, operation, input, caller, { limits: this.inputLimits, onInternalError: this.options.onInternalError });
+  }
+
+  /** Reports an unexpected error a transport met, under the id its caller was given. */
+  reportInternalError(error: unknown, id: string): void {
+    this.options.onInternalError?.(error, id);
   }
 
   /** The session of a run the host knows (live, queued or in history), or null. */
@@ -184,7 +197,16 @@ function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostS
   const control = options.engine?.control;
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
-  return openStores({ kind, dataDir, settings: durability, warn, nativeBinding: options.sqliteNativeBinding, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
+  return openStores({ kind, dataDir, settings: durability, warn, nativeBinding: options.sqliteNativeBinding, onWriteError: (error: StoreWriteProblem) => warn(storeProblemMessage(error)) });
+}
+
+/** Errors of event listeners have no caller to answer; they are reported under an id of their own. */
+function reportListenerError(report: InternalErrorReporter): (error: unknown) => void {
+  return (error) => void internalErrorData(error, report);
+}
+
+function storeProblemMessage(error: StoreWriteProblem): string {
+  return error.retryable ? `store write failed (retried at the next flush): ${error.message}` : `store entry dropped (it can never be written): ${error.message}`;
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */

@@ -7,6 +7,8 @@ import type { CallerResolver } from './caller';
 import { registerEventStream, type OpenStreams } from './event-stream';
 import { serverOriginParam } from '../../shared/desktop/server-address';
 import { installCors } from './cors';
+import { StudioApiError } from '../../shared/api/errors';
+import type { InternalErrorReporter } from '../host/internal-error';
 import { apiErrorFromThrown, sendApiError } from './http-errors';
 import { checkLocalAccess } from './local-access';
 import { registerMetricsRoute } from './metrics-route';
@@ -33,8 +35,8 @@ export interface HttpServerOptions {
   localAccessOnly?: boolean;
   bodyLimit?: number;
   heartbeatMs?: number;
-  /** Receives unexpected errors (the client only ever sees INTERNAL). */
-  onInternalError?: (error: unknown) => void;
+  /** Receives unexpected errors with their id (the client only ever sees `internal error <id>`); the host's reporter by default. */
+  onInternalError?: InternalErrorReporter;
 }
 
 export interface StudioHttpServer {
@@ -89,10 +91,25 @@ function installGuards(app: FastifyInstance, options: HttpServerOptions, streams
   app.addHook('onResponse', async () => {
     if (closing) setImmediate(() => app.server.closeIdleConnections());
   });
-  app.setErrorHandler((error, _request, reply) => {
-    const data = apiErrorFromThrown(error);
-    if (data.code === 'INTERNAL') options.onInternalError?.(error);
-    return sendApiError(reply, data);
+  const report = options.onInternalError ?? ((error: unknown, id: string) => options.host.reportInternalError(error, id));
+  app.setErrorHandler((error, request, reply) => sendApiError(reply, apiErrorFromThrown(error, report, () => request.headers['content-type'])));
+}
+
+/**
+ * Request bodies are JSON and nothing else (415 names any other type). Parsed with plain `JSON.parse`
+ * (iterative in V8, so deep nesting cannot overflow it): `__proto__` keys arrive as data and the host's
+ * input check refuses them by path, instead of fastify's prototype check answering "not valid JSON".
+ */
+function installBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch (error) {
+      done(new StudioApiError('BAD_INPUT', `body is not valid JSON: ${(error as Error).message}`, 'body'), undefined);
+    }
   });
 }
 
@@ -122,6 +139,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Stud
   const resolveCaller = options.resolveCaller ?? apiKeyCallerResolver(options.host.apiKeys);
   installCors(app, { origins: options.host.settings['yukta.http.cors-origins'], keysRequired: () => options.host.apiKeys.enabled });
   installGuards(app, options, streams);
+  installBodyParser(app);
   registerOperationRoutes(app, options.host, resolveCaller);
   registerEventStream(app, options.host, resolveCaller, streams, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });
   registerMetricsRoute(app, options.host, resolveCaller);

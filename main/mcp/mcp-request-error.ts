@@ -28,6 +28,7 @@ const ERROR_CODES: { [K in ApiErrorCode]: number } = {
   CONFLICT: ErrorCode.InvalidRequest,
   UNAUTHORIZED: ErrorCode.InvalidRequest,
   FORBIDDEN: ErrorCode.InvalidRequest,
+  UNSUPPORTED_MEDIA_TYPE: ErrorCode.InvalidRequest,
   PAYLOAD_TOO_LARGE: ErrorCode.InvalidRequest,
   RATE_LIMITED: ErrorCode.InvalidRequest,
   QUEUE_FULL: ErrorCode.InvalidRequest,

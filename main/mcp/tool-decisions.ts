@@ -14,6 +14,7 @@ const SECRETS = 'secret values would pass through the agent\'s context and trans
  * decision a compile error (and `tool-decisions.test.ts` checks the table at run time too).
  */
 export const MCP_TOOL_DECISIONS: { readonly [K in OperationName]: ToolDecision } = {
+  'auth.whoami': { tool: 'auth.whoami', hint: 'Use it to learn which role and sessions your key has before you act.' },
   'nodeTypes.list': { tool: 'nodeTypes.list', hint: 'Use it to learn which node types exist and the config each one takes before writing a workflow.' },
   'workflows.list': { tool: 'workflows.list' },
   'workflows.get': { tool: 'workflows.get' },
@@ -26,6 +27,8 @@ export const MCP_TOOL_DECISIONS: { readonly [K in OperationName]: ToolDecision }
   'workflows.getVersion': { tool: 'workflows.getVersion' },
   'workflows.restore': { tool: 'workflows.restore' },
   'workflows.diff': { tool: 'workflows.diff' },
+  'breakpoints.get': { notForAgents: 'the studio debugger\'s own breakpoints of a workflow (kept outside the definition); an agent steers runs with control.send' },
+  'breakpoints.set': { notForAgents: 'rewrites the studio user\'s breakpoint list of a workflow; an agent steers runs with control.send' },
   'workflows.delete': { notForAgents: 'irreversible: deletes the workflow with its whole version history; left to a person in the studio or over REST' },
   'runs.start': { tool: 'runs.start', hint: 'Answers at once with the executionId; then call runs.wait, or subscribe to yukta://runs/<executionId>.' },
   'runs.get': { tool: 'runs.get' },

@@ -2,6 +2,7 @@ import { createStudioClient, type StudioClient } from '../../shared/api/client';
 import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
 import { REMOTE_PROXY_PATH } from '../../shared/desktop/desktop-bridge';
 import { apiKeyProblem, parseServerUrl, serverOriginParam } from '../../shared/desktop/server-address';
+import type { Credentials } from './credentials';
 import { fetchEventSource } from './fetch-event-source';
 import { createHttpTransport } from './http-transport';
 import { chooseTransport, type TransportKind } from './index';
@@ -72,9 +73,9 @@ export function forgetBrowserTarget(storage: Storage): void {
 }
 
 /** The app's client for a target. */
-export function clientFor(target: ServerTarget, scope: unknown = globalThis): { kind: TransportKind; client: StudioClient } {
+export function clientFor(target: ServerTarget, scope: unknown = globalThis, credentials?: Credentials): { kind: TransportKind; client: StudioClient } {
   if (target.kind === 'local') {
-    const { kind, transport } = chooseTransport(scope);
+    const { kind, transport } = chooseTransport(scope, credentials);
     return { kind, client: createStudioClient(transport) };
   }
   const headers: Record<string, string> = target.via === 'browser' ? { authorization: `Bearer ${target.apiKey}` } : {};

@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import { z } from 'zod';
 import type { StudioClient } from '../../shared/api/client';
 import { StudioApiError } from '../../shared/api/errors';
+import type { StoredBreakpoint } from '../../shared/api/breakpoints.schema';
 import type { RunDetail } from '../../shared/api/runs.schema';
 import type { StoredWorkflow } from '../../shared/api/workflows.schema';
 import type { StudioEvent } from '../../shared/events/events';
@@ -47,6 +48,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   let runCounter = 0;
   const scheduler = createFakeScheduler();
   const workers = createFakeWorkers();
+  const breakpoints = new Map<string, StoredBreakpoint[]>();
 
   const client: StudioClient = {
     ...scheduler.ops,
@@ -111,6 +113,8 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
       throw new StudioApiError('UNAVAILABLE', 'not part of the renderer fake (the studio follows runs through events)');
     }),
     'triggers.list': vi.fn(async () => []),
+    'breakpoints.get': vi.fn(async ({ session = 'default', workflowId }) => ({ breakpoints: breakpoints.get(`${session}/${workflowId}`) ?? [] })),
+    'breakpoints.set': vi.fn(async ({ session = 'default', workflowId, breakpoints: list }) => (breakpoints.set(`${session}/${workflowId}`, list), { breakpoints: list })),
     'runs.resume': vi.fn(async ({ executionId }) => {
       throw new StudioApiError('CONFLICT', `run "${executionId}" was not interrupted by a crash`, 'executionId');
     }),
@@ -124,6 +128,8 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   return {
     client,
     workflows,
+    /** Breakpoints kept per `session/workflowId`, as the host keeps them. */
+    breakpoints,
     history,
     /** The scheduler view `scheduler.get` returns; tests set it. */
     scheduler: scheduler.state,

@@ -117,7 +117,7 @@ export const ControlAuditEntry = z.object({
 });
 export type ControlAuditEntry = z.infer<typeof ControlAuditEntry>;
 
-export const ControlAuditQuery = z.object({
+export const ControlAuditQuery = z.strictObject({
   executionId: Identifier.optional(),
   actor: z.string().optional(),
   type: AuditType.optional(),
@@ -167,7 +167,7 @@ export const Approval = z.object({
 export type Approval = z.infer<typeof Approval>;
 
 /** A plugin-level control message (CTL-08): `heartbeat`, `statistics`, or a kind a plugin handles. */
-export const PluginControlInput = z.object({
+export const PluginControlInput = z.strictObject({
   kind: z.string().min(1).max(100),
   body: z.unknown().optional(),
 });

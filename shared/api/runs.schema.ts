@@ -25,7 +25,7 @@ export const RunSummary = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
-export const RunResult = z.object({ nodeId: z.string(), messageId: z.string(), payload: z.unknown() });
+export const RunResult = z.object({ nodeId: z.string(), messageId: z.string(), payload: z.unknown(), metadata: z.record(z.string(), z.string()).optional() });
 export type RunResult = z.infer<typeof RunResult>;
 
 export const RunDetail = RunSummary.extend({

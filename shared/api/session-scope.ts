@@ -28,6 +28,7 @@ export const SESSION_SCOPE: { readonly [K in OperationName]?: SessionScope } = {
   'nodeTypes.list': NONE,
   'workflows.validate': NONE,
   'supervisors.list': NONE,
+  'auth.whoami': NONE,
   'workflows.list': LIST,
   'runs.list': LIST,
   'sessions.list': LIST,

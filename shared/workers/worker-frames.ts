@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkJsonLimits } from '../json/json-limits';
 import { CLOSE_CODES, MAX_BATCH } from './worker-protocol';
 
 /**
@@ -16,19 +17,6 @@ export interface FrameRefusal {
 
 export type DecodedFrame<T> = { ok: true; messages: T[] } | FrameRefusal;
 
-/** True when `value` nests containers deeper than `max` (a scalar is 0 deep, `{}` 1, `{"a": []}` 2). */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<{ v: unknown; d: number }> = [{ v: value, d: 0 }];
-  while (stack.length) {
-    const { v, d } = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (d + 1 > max) return true;
-    const children = Array.isArray(v) ? v : Object.values(v);
-    for (const child of children) if (child !== null && typeof child === 'object') stack.push({ v: child, d: d + 1 });
-  }
-  return false;
-}
-
 /**
  * Reads one WebSocket text frame: JSON, an array of 1…1024 messages, nested no deeper than the limit, each
  * message valid for `schema`. Anything else is refused with the close code for it; the byte limit of a
@@ -42,7 +30,7 @@ export function decodeFrame<T>(text: string, schema: z.ZodType<T>, maxDepth: num
     return { ok: false, code: CLOSE_CODES.malformed, reason: `not JSON (${(error as Error).message})` };
   }
   if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_BATCH) return { ok: false, code: CLOSE_CODES.malformed, reason: `a frame must be a JSON array of 1 to ${MAX_BATCH} messages` };
-  if (nestsDeeperThan(raw, maxDepth + FRAME_DEPTH_OVERHEAD)) return { ok: false, code: CLOSE_CODES.policy, reason: `JSON nested deeper than ${maxDepth} (yukta.execution.max-depth)` };
+  if (checkJsonLimits(raw, { maxDepth: maxDepth + FRAME_DEPTH_OVERHEAD }) !== null) return { ok: false, code: CLOSE_CODES.policy, reason: `JSON nested deeper than ${maxDepth} (yukta.execution.max-depth)` };
   const messages: T[] = [];
   for (let i = 0; i < raw.length; i++) {
     const parsed = schema.safeParse(raw[i]);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RemoteAttemptInfo } from '../../../shared/api/workers.schema';
 import { useApi } from '../../api/api-context';
 import { describeError } from '../workflow/describe-error';
-import { formatMs } from './NodeRunSection';
+import { formatMs } from '../../components/format-duration';
 
 /**
  * Which worker ran each attempt of a placed node in the shown run (SCL-01): attempt, message, worker (or none

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import type { WorkersView } from '../../../shared/api/workers.schema';
 import { useApi } from '../../api/api-context';
 import { readWorkers, useWorkers } from '../../store/workers-store';
-import { formatMs } from '../debugger/NodeRunSection';
+import { formatMs } from '../../components/format-duration';
 
 /** How often the open Scheduler tab reads the workers: connections and leases change without run events. */
 export const WORKERS_REFRESH_MS = 2000;

@@ -7,7 +7,9 @@ import { HostBadge } from '../connect/HostBadge';
 import { DebugControls } from '../debugger/DebugControls';
 import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
-import { RunPayloadDialog } from './RunPayloadDialog';
+import { ThemeMenu } from '../theme/ThemeMenu';
+import { RunPayloadPopover } from './RunPayloadDialog';
+import { AccountBadge } from '../sign-in/AccountBadge';
 import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
 
@@ -96,21 +98,25 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
         <button type="button" className="button primary" onClick={() => run('run.run')} disabled={running} data-testid="run-button" title="Save if needed and run with an empty payload (F5)">
           <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
         </button>
-        <button type="button" className="button primary caret" onClick={() => run('run.run-with-payload')} disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
-          <ChevronDown size={15} aria-hidden="true" />
-        </button>
-      </div>
-      <DebugControls actions={actions} />
-      <InboxButton actions={actions} />
-      {payloadOpen && (
-        <RunPayloadDialog
-          onCancel={() => openDialog(null)}
+        <RunPayloadPopover
+          open={payloadOpen}
+          onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
+          workflowKey={`${session}/${workflowId}`}
           onRun={(payload, options) => {
             openDialog(null);
             void actions.run(payload, options);
           }}
+          trigger={
+            <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
+              <ChevronDown size={15} aria-hidden="true" />
+            </button>
+          }
         />
-      )}
+      </div>
+      <DebugControls actions={actions} />
+      <InboxButton actions={actions} />
+      <ThemeMenu />
+      <AccountBadge />
     </header>
   );
 }
@@ -118,11 +124,19 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
 /** The banner under the bar: a save refusal, a run that did not start, or a workflow that did not open. */
 export function ActionBanner() {
   const banner = useStudio((s) => s.banner);
+  const more = useStudio((s) => s.moreBanners.length);
   const showBanner = useStudio((s) => s.showBanner);
   if (!banner) return null;
   return (
     <div className={`banner banner-${banner.kind}`} role="alert">
-      <span data-testid={banner.kind}>{banner.message}</span>
+      <span className="banner-text" data-testid={banner.kind} title={banner.message}>
+        {banner.message}
+      </span>
+      {more > 0 && (
+        <span className="banner-count" data-testid="banner-count" title="Dismiss this message to see the older ones">
+          +{more} more
+        </span>
+      )}
       <button type="button" className="icon-button" onClick={() => showBanner(null)} aria-label="Dismiss" data-testid="banner-dismiss">
         <X size={14} aria-hidden="true" />
       </button>

@@ -5,6 +5,7 @@ import { DEFAULT_SESSION, identifierProblem } from '../../../shared/workflow/ide
 import { isTerminal } from '../../../shared/status/status';
 import { currentBreakpoints, debugSettingsOf, useDebug } from '../../store/debug-store';
 import { toDefinition } from '../../store/graph-model';
+import { useInbox } from '../../store/inbox-store';
 import { useLive } from '../../store/live-store';
 import { useRunFeed } from '../../store/run-feed-store';
 import { useStudio } from '../../store/studio-store';
@@ -14,6 +15,7 @@ import { createInboxActions, type InboxActions } from '../inbox/inbox-actions';
 import { createSessionActions, type SessionActions } from '../sessions/session-actions';
 import { createVersionActions, type VersionActions } from '../versions/version-actions';
 import { describeError } from './describe-error';
+import { createDeleteActions, type DeleteActions } from './delete-workflow';
 import { createFileActions, type FileActions } from './file-actions';
 import { replaceSessionHash, replaceWorkflowHash } from './hash-route';
 
@@ -21,7 +23,7 @@ type StudioStore = typeof useStudio;
 type LiveStore = typeof useLive;
 
 /** What the app bar, the keyboard and the panels can do; each talks to the server through the client. */
-export interface StudioActions extends FileActions, VersionActions, SessionActions, DebugActions, InboxActions {
+export interface StudioActions extends FileActions, VersionActions, SessionActions, DebugActions, InboxActions, DeleteActions {
   loadCatalog(): Promise<void>;
   refreshWorkflows(): Promise<void>;
   openWorkflow(session: string, workflowId: string): Promise<void>;
@@ -42,7 +44,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     if (studio.getState().banner?.kind === kind) studio.getState().showBanner(null);
   };
 
-  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions | keyof DebugActions | keyof InboxActions> = {
+  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions | keyof DebugActions | keyof InboxActions | keyof DeleteActions> = {
     async loadCatalog() {
       try {
         studio.getState().setNodeTypes(await api['nodeTypes.list']({}));
@@ -52,6 +54,8 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     },
 
     async refreshWorkflows() {
+      // The session picker counts workflows: a save, restore, import or delete changes both labels.
+      void actions.refreshSessions();
       try {
         const session = studio.getState().session;
         const list = await api['workflows.list']({ session });
@@ -64,13 +68,14 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     async openWorkflow(session, workflowId) {
       try {
         const stored = await api['workflows.get']({ session, workflowId });
-        const sessionChanged = stored.session !== studio.getState().session;
         studio.getState().openWorkflow(stored.session, { definition: stored.definition, version: stored.version });
-        if (sessionChanged) void actions.refreshWorkflows();
+        // Also after a restore: the picker's node count follows the version now current.
+        void actions.refreshWorkflows();
         void actions.refreshVersions();
         studio.getState().replaceRuns([]);
         showNoRun();
         useDebug.getState().setWorkflowKey(`${stored.session}/${workflowId}`);
+        void actions.loadBreakpoints(stored.session, workflowId);
         clearBanner('load-error');
         replaceWorkflowHash({ session: stored.session, workflowId });
         await actions.refreshRuns();
@@ -112,7 +117,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         const previousId = now.storedWorkflowId;
         // Only what was sent is saved: an edit made while saving keeps the workflow dirty.
         if (now.nodes === sent.nodes && now.edges === sent.edges && now.workflowId === sent.workflowId) now.markSaved(result.workflowId, result.version);
-        else studio.setState({ storedWorkflowId: result.workflowId, storedVersion: result.version });
+        else studio.setState({ storedWorkflowId: result.workflowId, storedVersion: result.version, savedGraph: { nodes: sent.nodes, edges: sent.edges } });
         now.setSaveState('saved');
         clearBanner('save-error');
         replaceWorkflowHash({ session: now.session, workflowId: result.workflowId });
@@ -120,6 +125,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         void actions.refreshVersions();
         if (previousId !== result.workflowId) {
           rekeyBreakpoints(`${now.session}/${result.workflowId}`);
+          void actions.persistBreakpoints();
           now.replaceRuns([]);
           void actions.refreshRuns();
         }
@@ -167,6 +173,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         if (live.getState().executionId !== executionId) return;
         live.getState().applyNodes(executionId, detail.nodes);
         live.getState().applyRunStatus(executionId, detail.status);
+        live.getState().reconcileWaits(useInbox.getState().approvals);
         useRunFeed.getState().showResults(executionId, detail.results, detail.resultsTruncated);
         studio.getState().upsertRun(summaryOf(detail));
         if (!isTerminal(detail.status)) void actions.refreshControl();
@@ -204,6 +211,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     ...createFileActions(api, studio),
     ...createVersionActions(api, (session, workflowId) => actions.openWorkflow(session, workflowId), studio),
     ...createSessionActions(api, { newWorkflow: (session) => actions.newWorkflow(session), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
+    ...createDeleteActions(api, { newWorkflow: () => actions.newWorkflow(), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
   };
   return actions;
 }
