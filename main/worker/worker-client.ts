@@ -107,11 +107,14 @@ export class WorkerClient {
         });
       });
       ws.on('message', (data) => this.session?.receive(data.toString()));
+      // A refused upgrade is said once: terminating it raises ws's generic "closed before the connection was established" too.
+      let explained = false;
       ws.on('unexpected-response', (_req, res) => {
+        explained = true;
         log(`${url} refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong or missing token: yukta.workers.token)' : ''}`);
         ws.terminate();
       });
-      ws.on('error', (error) => log(`cannot connect to ${url}: ${error.message}`));
+      ws.on('error', (error) => explained || log(`cannot connect to ${url}: ${error.message}`));
       ws.on('close', (code, reason) => {
         if (renew) clearInterval(renew);
         if (end === 'ended') log(`the connection to ${url} closed (code ${code}${reason.length ? `: ${reason.toString()}` : ''})`);

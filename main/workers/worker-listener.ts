@@ -73,7 +73,10 @@ export async function startWorkerListener(options: WorkerListenerOptions): Promi
       connection.receive(data.toString());
     });
     // ws reports an oversized frame (maxPayload) or a broken one here, then closes with 1009/1002.
-    ws.on('error', (error) => log('warn', `a worker connection from ${peer} failed: ${error.message}`));
+    ws.on('error', (error: Error & { code?: string }) => {
+      const tooBig = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+      log('warn', tooBig ? `a worker connection from ${peer} sent a frame over ${registry.maxFrameBytes} bytes (yukta.execution.max-message-bytes + 64 KiB); connection dropped` : `a worker connection from ${peer} failed: ${error.message}`);
+    });
     ws.on('close', (code, reason) => connection.closed(code, reason.toString()));
   }
 

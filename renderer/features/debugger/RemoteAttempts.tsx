@@ -23,7 +23,7 @@ export function RemoteAttempts({ executionId, nodeId, pool, progress }: { execut
     };
   }, [api, executionId, nodeId, progress]);
   return (
-    <section className="inspector-section" aria-label="Remote attempts" data-testid="remote-attempts">
+    <section className="inspector-section remote-attempts" aria-label="Remote attempts" data-testid="remote-attempts">
       <div className="field-label">Ran on workers of pool {pool}</div>
       {error && (
         <p className="field-error" role="alert">
@@ -35,7 +35,7 @@ export function RemoteAttempts({ executionId, nodeId, pool, progress }: { execut
         <table className="scheduler-table">
           <thead>
             <tr>
-              <th>Attempt</th>
+              <th title="Attempt">#</th>
               <th>Message</th>
               <th>Worker</th>
               <th>Outcome</th>

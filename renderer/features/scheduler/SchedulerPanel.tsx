@@ -9,7 +9,7 @@ import { LimitsForm } from './LimitsForm';
 import { createSchedulerActions } from './scheduler-actions';
 import { QueueTable, RunningTable } from './SchedulerQueue';
 import { useSchedulerFeed } from './use-scheduler-feed';
-import { WorkersSection } from './WorkersSection';
+import { WorkersGauge, WorkersSection } from './WorkersSection';
 
 /**
  * Scheduler tab (STU-06): gauges and refusals, limits (editable, ADMIN), running and waiting counts per
@@ -78,6 +78,7 @@ function Gauges({ view }: { view: SchedulerView }) {
       <span title="yukta.executions.rejected">
         Refused: {refused.length === 0 ? 'none' : refused.map((r) => `${r} ${view.metrics.rejected[r]}`).join(', ')}
       </span>
+      <WorkersGauge />
       {view.shuttingDown && <span className="field-error">Shutting down: nothing new is admitted.</span>}
     </div>
   );

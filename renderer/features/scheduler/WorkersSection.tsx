@@ -37,6 +37,23 @@ export function WorkersSection() {
   );
 }
 
+/**
+ * The workers in the tab's gauge strip, so they show without scrolling to the section: how many are
+ * connected and their slots in use. Nothing when the host takes no workers.
+ */
+export function WorkersGauge() {
+  const view = useWorkers((s) => s.view);
+  if (!view || view.listener === null) return null;
+  const used = view.pools.reduce((n, p) => n + p.used, 0);
+  const slots = view.pools.reduce((n, p) => n + p.slots, 0);
+  return (
+    <span data-testid="workers-gauge" title="yukta.workers.connected">
+      Workers <strong>{view.workers.length}</strong>
+      {view.workers.length > 0 && ` · ${used} / ${slots} slots used`}
+    </span>
+  );
+}
+
 function WorkersTables({ view }: { view: WorkersView }) {
   if (view.workers.length === 0) {
     return (

@@ -34,6 +34,7 @@ describe('STU-06 SCL-01 remote workers in the studio', () => {
     expect(cells('worker-g1')).toEqual(['g1', 'gpu', '3 / 1', '3', '2.5 s', '7 / 1 / 0', '0.1.0', 'taking attempts']);
     expect(cells('worker-g2')).toEqual(['g2', 'gpu', '0 / 1', '0', '400 ms', '0 / 0 / 2', '0.1.0', 'draining']);
     expect(screen.getByTestId('workers-listener').textContent).toBe('Workers connect at ws://127.0.0.1:4320/workers; lease 15.0 s.');
+    expect(screen.getByTestId('workers-gauge').textContent).toBe('Workers 3 · 3 / 6 slots used');
   });
 
   it('says how to start a worker when none is connected', async () => {
@@ -41,6 +42,15 @@ describe('STU-06 SCL-01 remote workers in the studio', () => {
     fake.workers.view = { ...VIEW, pools: [], workers: [] };
     fireEvent.mouseDown(screen.getByTestId('scheduler-tab'), { button: 0 });
     expect((await screen.findByTestId('workers-empty')).textContent).toBe('No worker is connected. Start one with: npx yukta worker --control-plane ws://127.0.0.1:4320/workers --pool NAME --token …');
+    expect(screen.getByTestId('workers-gauge').textContent).toBe('Workers 0');
+  });
+
+  it('shows no workers gauge when the host takes no workers', async () => {
+    const { fake } = await openStudio('#/w/default/hello');
+    fake.workers.view = { ...VIEW, listener: null, pools: [], workers: [] };
+    fireEvent.mouseDown(screen.getByTestId('scheduler-tab'), { button: 0 });
+    expect((await screen.findByTestId('workers-empty')).textContent).toBe('This host takes no workers: set yukta.workers.enabled (and yukta.workers.token), then restart it.');
+    expect(screen.queryByTestId('workers-gauge')).toBeNull();
   });
 
   it('offers the connected pools in the policy form\'s pool field', async () => {
