@@ -37,6 +37,7 @@ test('SCL-01/STU-06: a connected worker shows in the Scheduler tab, the pool fie
     await expect(row).toContainText(pool);
     await expect(page.getByTestId('worker-e2e-worker-state')).toHaveText('taking attempts');
     await expect(page.getByTestId(`workers-pool-${pool}`)).toContainText('0 / 2');
+    await expect(page.getByTestId('workers-gauge')).toHaveText('Workers 1 · 0 / 2 slots used');
 
     await page.getByTestId('node-shape').click();
     await expect(page.getByTestId('field-engine.placement.pool')).toHaveValue(pool);
