@@ -33,6 +33,9 @@ import { RunTracker, type ProgressSnapshot, type RunQuery } from './tracker/run-
 import { EngineMetrics } from './observability/engine-metrics';
 import { RunTracing, type TracingOptions } from './observability/run-tracing';
 import type { EventFilter, StudioEvent } from '../shared/events/events';
+import type { RemoteAttemptInfo, WorkersView } from '../shared/api/workers.schema';
+import { WorkerPlacement } from './workers/remote-processor';
+import { WorkerRegistry, type WorkerRegistryOptions } from './workers/worker-registry';
 
 export interface EngineOptions {
   definitions?: DefinitionStore;
@@ -70,6 +73,8 @@ export interface EngineOptions {
   tracker?: EngineTrackerOptions;
   /** OpenTelemetry spans (OBS-05): the global provider unless one is given; a no-op until one is registered. */
   tracing?: TracingOptions;
+  /** Remote workers (SCL-01): lease, window, message limits, and where connection events are logged. */
+  workers?: Omit<WorkerRegistryOptions, 'clock' | 'metrics' | 'isLeader'>;
 }
 
 export interface EngineTrackerOptions {
@@ -125,6 +130,9 @@ export class Engine {
   readonly ready: Promise<void>;
   /** CRON_TRIGGER schedules of the stored workflows; re-read after every definition write (EXT-01). */
   readonly triggers: CronTriggers;
+  /** Workers connected to this host (SCL-01): the transport hands each connection to `workers.connect`. */
+  readonly workers: WorkerRegistry;
+  private readonly placement: WorkerPlacement;
 
   constructor(options: EngineOptions = {}) {
     this.registry = new PluginRegistry(options.plugins ?? builtinPlugins());
@@ -156,6 +164,8 @@ export class Engine {
     this.durable = durability ? this.createDurableRuns(durability, options) : null;
     this.ready = this.durable?.ready ?? Promise.resolve();
     const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
+    this.workers = new WorkerRegistry({ ...options.workers, clock: this.clock, metrics: this.metrics.registry, isLeader: sched.isLeader });
+    this.placement = new WorkerPlacement(this.workers, this.clock);
     const admission = (this.admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError }));
     this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.status(id), queuedTicket: (id) => this.runs.queuedTicket(id) });
     this.runs = new RunLauncher({
@@ -175,6 +185,7 @@ export class Engine {
       archive: this.control.archive,
       control: this.control.runControl,
       services,
+      placement: this.placement,
     });
     // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
     const replaced = (version: string) => this.runs.dropPrepared(version);
@@ -356,7 +367,18 @@ export class Engine {
     this.control.close();
     await this.triggers.close();
     await this.runs.shutdown();
+    this.workers.close();
     this.tracker.close();
+  }
+
+  /** `workers.list` (SCL-01): pools and connected workers. */
+  workersView(): WorkersView {
+    return this.workers.view();
+  }
+
+  /** Which worker ran each remote attempt of a run (the newest 500 per run, in memory). */
+  remoteAttempts(executionId: string, nodeId?: string): RemoteAttemptInfo[] {
+    return this.placement.records.of(executionId, nodeId);
   }
 
   /** The control plane's view of the engine; called lazily, so the launcher may be built after it. */

@@ -22,7 +22,7 @@ import type { EventBus } from '../tracker/event-bus';
 import type { Slot, Ticket } from '../scheduler/admission-types';
 import type { Clock } from './clock';
 import { BadInputError, toErrorInfo } from './errors';
-import { prepareWorkflow, type PreparedWorkflow } from './prepared-workflow';
+import { prepareWorkflow, type NodePlacement, type PreparedWorkflow } from './prepared-workflow';
 import { seededRandom, type Random } from './random';
 import { applyDebug, checkDebug, type RunDebugSettings } from './run-debug';
 import { startRecordOf } from './start-record-of';
@@ -74,6 +74,8 @@ export interface RunLauncherOptions {
   control?: RunControl | undefined;
   /** The plugins' `ctx.services` (SEC-02, SEC-03, EXT-03). */
   services?: PluginServices | undefined;
+  /** Remote processors for nodes with `engine.placement` (SCL-01), chosen at preparation. */
+  placement?: NodePlacement | undefined;
   /**
    * The durability barrier of a new start (DUR-01): resolves once its RUN_STARTED (and idempotency key) is
    * stored; a rejection refuses the start (the run is cancelled, nothing was acknowledged).
@@ -449,7 +451,7 @@ export class RunLauncher {
     if (!definition.nodes.some((n) => this.options.registry.get(n.type)?.kind === 'trigger')) {
       throw new StudioApiError('BAD_INPUT', `workflow "${workflowId}" has no trigger, so it cannot be started`, 'workflowId');
     }
-    return prepareWorkflow(definition, stored.version, this.options.registry);
+    return prepareWorkflow(definition, stored.version, this.options.registry, this.options.placement);
   }
 
   private async runDeadlineMs(session: string): Promise<number> {

@@ -22,6 +22,13 @@ Usage:
       The studio's operations as an MCP server on stdio, for AI agents (docs/mcp.md). --url (or $YUKTA_URL)
       bridges to a running "yukta serve" (--key or $YUKTA_KEY when it has API keys); otherwise it opens the
       data folder itself, and refuses when another process holds it.
+  yukta worker --control-plane URL[,URL...] --pool NAME [--token T] [--slots N] [--allow TYPE,...]
+               [--name N] [--plugins MODULE]... [--set key=value]...
+      Run node attempts placed on pool NAME (engine.placement) for a host with yukta.workers.enabled.
+      Tries each URL in turn (a standby refuses); reconnects with a growing, jittered pause. The token:
+      --token, else $YUKTA_WORKER_TOKEN, else yukta.workers.token. --allow: the plugin types it runs
+      (default every processor that does not need the engine). TLS: yukta.workers.tls.ca (and .cert/.key).
+      SIGINT/SIGTERM drains: no new attempts, running ones get yukta.workers.drain-timeout, then exit 0.
   yukta help
       Show this text.
 

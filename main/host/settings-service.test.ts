@@ -43,7 +43,7 @@ describe('CFG-01 settings.get', () => {
     expect(entry(view.settings, 'yukta.execution.on-limit')).toMatchObject({ value: 'QUEUE', source: { kind: 'default' } });
     expect(entry(view.settings, 'yukta.execution.shutdown-timeout')).toMatchObject({ value: 30_000, shown: '30s' });
     expect(entry(view.settings, 'yukta.llm.rate-limit.openai')).toMatchObject({ value: 60, env: 'YUKTA_LLM_RATE_LIMIT_OPENAI', source: { kind: 'file' } });
-    expect(view.settings.some((s) => s.key.startsWith('yukta.workers.'))).toBe(false); // planned: not offered
+    expect(view.settings.some((s) => s.key.startsWith('yukta.ha.'))).toBe(false); // planned: not offered
   });
 
   it('never returns an API key in clear', async () => {

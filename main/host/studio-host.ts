@@ -10,7 +10,7 @@ import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
 import type { InputLimits } from './input-parse';
 import { internalErrorData, type InternalErrorReporter } from './internal-error';
-import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, type HostSettings } from './host-settings';
+import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, workerSettingsOf, type HostSettings } from './host-settings';
 import { LoadedSettings } from './loaded-settings';
 import { SettingsFile } from './settings-file';
 import { SettingsService } from './settings-service';
@@ -37,6 +37,8 @@ export interface StudioHostOptions {
   onInternalError?: InternalErrorReporter;
   /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
   onWarning?: (message: string) => void;
+  /** Remote workers registering, refused, dropped (SCL-01); warnings go to `onWarning` when this is absent. */
+  onWorkerLog?: (level: 'info' | 'warn', text: string) => void;
   /**
    * Settings (CFG-01): `loadSettings` (`<data>/settings.json`, environment, `--set` flags, with each value's
    * source) or parsed values (`parseHostSettings`); the table's defaults when absent. Engine options given
@@ -114,7 +116,9 @@ export class StudioHost {
     const security = { settings: securitySettingsOf(settings), secrets: this.secretStore, env, ...extra?.security };
     const tracker = { ...fromSettings.tracker, ...extra?.tracker };
     const scheduler = { ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
-    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
+    const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
+    const workers = { ...workerSettingsOf(settings), log: options.onWorkerLog ?? ((level: string, text: string) => level === 'warn' && warn(text)), ...extra?.workers };
+    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, workers, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
   }
 
   /**

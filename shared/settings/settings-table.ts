@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Role } from '../api/roles';
 import { ApiKeyName } from '../api/security.schema';
 import { Identifier } from '../workflow/identifier';
+import { DEFAULT_WORKERS_PATH } from '../workers/worker-protocol';
 import { familySetting, optionalSetting, setting } from './setting-spec';
 import { bytes, choice, count, duration, flag, json, positiveNumber, text, textList } from './setting-values';
 
@@ -21,6 +22,9 @@ const ADMIN = 'ADMIN' as const;
 const live = { apply: 'live', role: ADMIN } as const;
 const restart = { apply: 'restart', role: ADMIN } as const;
 const planned = { ...restart, planned: true, group: 'Scale-out' } as const;
+const workers = { ...restart, group: 'Scale-out', card: 'SCL-01' } as const;
+/** A URL path: `/` and then letters, digits and `._~-/`. */
+const urlPath = { ...text(), accepts: 'a path such as /workers', schema: z.string({ error: 'must be a path such as /workers' }).regex(/^\/[A-Za-z0-9._~/-]*$/, 'must be a path such as /workers') };
 
 /**
  * Every `yukta.*` setting (CFG-01): key, schema, default, unit, environment name (derived from the key),
@@ -81,11 +85,20 @@ export const SETTINGS = {
   'yukta.http.cors-origins': setting({ value: textList(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin: scheme://host[:port], no path'), 'origins scheme://host[:port]'), default: [], ...restart, group: 'HTTP API', card: 'STU-08', description: 'Origins whose pages may call the API cross-origin while API keys are required (a browser studio connecting to this server).' }),
   // LLM (EXT-03).
   'yukta.llm.rate-limit': familySetting({ value: positiveNumber(), ...restart, group: 'LLM', card: 'EXT-03', family: { placeholder: '<provider>', member: /^[a-z0-9][a-z0-9_-]{0,63}$/, recordKey: 'member', fromEnv: true }, description: 'Requests per minute to one LLM provider, spaced across all runs.' }),
-  // Scale-out (SCL-01, SCL-02): not built yet.
-  'yukta.workers.lease': setting({ value: duration(), default: 15_000, ...planned, card: 'SCL-01', description: 'A worker that does not renew its registration within this is dropped.' }),
-  'yukta.workers.drain-timeout': setting({ value: duration(), default: 30_000, ...planned, card: 'SCL-01', description: 'How long a stopping worker drains its attempts.' }),
-  'yukta.workers.control-plane': optionalSetting({ value: text(), ...planned, card: 'SCL-01', description: 'Comma-separated host addresses a worker connects to.' }),
-  'yukta.workers.ssl-bundle': optionalSetting({ value: text(), ...planned, card: 'SCL-01', description: 'TLS material a worker verifies the host with.' }),
+  // Remote workers (SCL-01): the host's listener, and the worker process (`yukta worker`) reading the same keys.
+  'yukta.workers.enabled': setting({ value: flag(), default: false, ...workers, description: 'This host takes remote workers on its own listener (yukta.workers.host, port and path); needs yukta.workers.token.' }),
+  'yukta.workers.host': setting({ value: text(), default: '127.0.0.1', ...workers, description: 'Address the workers\' listener binds to (0.0.0.0 for other machines).' }),
+  'yukta.workers.port': setting({ value: count(0, 65_535), default: 4320, ...workers, description: 'Port of the workers\' listener (0 picks a free one).' }),
+  'yukta.workers.path': setting({ value: urlPath, default: DEFAULT_WORKERS_PATH, ...workers, description: 'Path workers connect to on the listener (ws://host:port/path).' }),
+  'yukta.workers.token': optionalSetting({ value: text(16), ...workers, secret: true, description: 'Shared token: the host accepts only workers presenting it (compared in constant time); a worker presents it (or --token, YUKTA_WORKER_TOKEN).' }),
+  'yukta.workers.lease': setting({ value: duration(), default: 15_000, ...workers, description: 'A worker that does not renew its registration within this is dropped; workers renew three times per lease.' }),
+  'yukta.workers.window': setting({ value: count(1, 100_000), default: 16, ...workers, description: 'Messages of one attempt either side holds before the other must wait for credit (back-pressure).' }),
+  'yukta.workers.drain-timeout': setting({ value: duration(), default: 30_000, ...workers, description: 'A worker stopping (SIGTERM) finishes its attempts within this, then ends those left (retryably) and exits.' }),
+  'yukta.workers.control-plane': setting({ value: textList(z.string().regex(/^wss?:\/\/\S+$/, 'a ws:// or wss:// address'), 'ws:// or wss:// addresses'), default: [], ...workers, description: 'Host addresses a worker tries in turn (a standby refuses it; --control-plane wins).' }),
+  'yukta.workers.tls.cert': optionalSetting({ value: text(), ...workers, description: 'PEM certificate file: the host\'s listener serves wss with it; a worker presents it for mutual TLS.' }),
+  'yukta.workers.tls.key': optionalSetting({ value: text(), ...workers, description: 'PEM private key file of yukta.workers.tls.cert.' }),
+  'yukta.workers.tls.ca': optionalSetting({ value: text(), ...workers, description: 'PEM CA file: a worker verifies the host (and its name) with it; the host then requires worker certificates it signed (mutual TLS).' }),
+  // High availability (SCL-02): not built yet.
   'yukta.ha.mode': setting({ value: choice(['single', 'postgres']), default: 'single', ...planned, card: 'SCL-02', description: 'single: this server is always leader; postgres: leader lease in PostgreSQL.' }),
 };
 
