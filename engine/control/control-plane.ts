@@ -161,12 +161,12 @@ export class ControlPlane {
   }
 
   /** A node's recorded outputs and inputs of an archived run, a page at a time (STU-04). */
-  recorded(executionId: string, nodeId: string, page: RecordedPage): RecordedNode {
+  recorded(executionId: string, nodeId: string, page: RecordedPage): Promise<RecordedNode> {
     return recordedNode(this.archive, executionId, nodeId, page);
   }
 
   /** Every node's recorded output count and digest of an archived run, to compare runs (STU-04). */
-  recordedSummary(executionId: string): RecordedSummary {
+  recordedSummary(executionId: string): Promise<RecordedSummary> {
     return recordedSummary(this.archive, executionId);
   }
 

@@ -84,7 +84,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.queue.push({ kind: 'end', executionId, nodeId, status });
   }
 
-  read(executionId: string, nodeId: string): NodeCheckpoint | null {
+  async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
     const queued = this.drainForRead().filter((r) => r.executionId === executionId && (r.kind === 'drop' || r.nodeId === nodeId));
     let messages: RecordedMessage[] = (this.sql.messages.all(executionId, nodeId) as MessageRow[]).map(toMessage);
     const state = this.sql.state.get(executionId, nodeId) as { end_status: string | null } | undefined;
@@ -109,7 +109,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.queue.push({ kind: 'drop', executionId });
   }
 
-  executions(): string[] {
+  async executions(): Promise<string[]> {
     const queued = this.drainForRead();
     const ids = new Set((this.sql.executions.all() as Array<{ execution_id: string }>).map((r) => r.execution_id));
     for (const row of queued) {
