@@ -1,9 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { closingDatabase, postgresStorages } from '../test-support/postgres-storage';
 import { checkpointStoreContract } from './checkpoint-store.contract';
 import { FileCheckpointStore } from './file/file-checkpoint-store';
 import { MemoryCheckpointStore } from './memory/memory-checkpoint-store';
+import { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store';
 import { openDatabase } from './sqlite/open-database';
 import { SqliteCheckpointStore } from './sqlite/sqlite-checkpoint-store';
 import { SqliteWriter } from './sqlite/sqlite-writer';
@@ -37,6 +39,19 @@ checkpointStoreContract('sqlite', async () => {
         db.close();
       };
       return store;
+    },
+  };
+});
+
+const postgres = postgresStorages();
+
+checkpointStoreContract('postgres', async () => {
+  const storage = await postgres();
+  return {
+    durable: true,
+    open: async () => {
+      const db = await storage.open();
+      return closingDatabase(new PostgresCheckpointStore(db.writer), db);
     },
   };
 });

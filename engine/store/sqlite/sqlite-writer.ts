@@ -2,13 +2,10 @@ import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { BatchQueue } from '../batch-queue';
 import { toStoreWriteError, type StoreWriteError } from '../store-errors';
 import { WriteRetry } from '../write-retry';
 
-/**
- * Rows one store queues for the writer (in order). `write` runs inside the writer's transaction; a failed
- * transaction puts the rows it took back in front, so nothing is lost or half-written.
- */
 /** What the writer needs of a queue. */
 interface WriteQueue {
   readonly appended: number;
@@ -19,66 +16,24 @@ interface WriteQueue {
   restore(): void;
 }
 
-export class SqliteWriteQueue<R> implements WriteQueue {
-  private rows: R[] = [];
-  /** Next row to write. */
-  private head = 0;
-  /** First row not committed: rows from here to `head` are in the open transaction. */
-  private base = 0;
-  appended = 0;
-  committed = 0;
-
+/**
+ * Rows one store queues for the writer (in order). `write` runs inside the writer's transaction; a failed
+ * transaction puts the rows it took back in front, so nothing is lost or half-written.
+ */
+export class SqliteWriteQueue<R> extends BatchQueue<R> implements WriteQueue {
   constructor(
-    private readonly writer: SqliteWriter,
+    writer: SqliteWriter,
     private readonly write: (row: R) => void,
     /** A transaction rolled back: the rows still waiting (they are written again later). */
-    private readonly failed?: (rows: readonly R[]) => void,
+    failed?: (rows: readonly R[]) => void,
   ) {
+    super(() => writer.schedule(), failed);
     writer.register(this);
-  }
-
-  push(row: R): void {
-    this.rows.push(row);
-    this.appended++;
-    this.writer.schedule();
-  }
-
-  get pendingCount(): number {
-    return this.rows.length - this.head;
   }
 
   /** Writes up to `max` queued rows (inside a transaction); returns how many. */
   writeSome(max: number): number {
-    const start = this.head;
-    const end = Math.min(this.rows.length, start + max);
-    this.head = end; // taken as a whole: a throw rolls every row of the transaction back
-    for (let i = start; i < end; i++) this.write(this.rows[i]!);
-    return end - start;
-  }
-
-  /** The transaction committed: the rows taken are stored. */
-  commit(): void {
-    this.committed += this.head - this.base;
-    this.base = this.head;
-    if (this.base === this.rows.length) {
-      this.rows = [];
-      this.head = this.base = 0;
-    } else if (this.base > 1024 && this.base * 2 > this.rows.length) {
-      this.rows = this.rows.slice(this.base);
-      this.head -= this.base;
-      this.base = 0;
-    }
-  }
-
-  /** The transaction rolled back: the rows taken go back in front. */
-  restore(): void {
-    if (this.base < this.rows.length) this.failed?.(this.rows.slice(this.base));
-    this.head = this.base;
-  }
-
-  /** Rows queued and not committed yet, oldest first (a read merges them with the table). */
-  waiting(): R[] {
-    return this.rows.slice(this.base);
+    return this.take(max, (row) => void this.write(row));
   }
 }
 

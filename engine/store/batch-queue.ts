@@ -1,0 +1,72 @@
+/**
+ * The rows one store queues for its database's one writer (DUR-01, DUR-02), in order. The writer takes rows
+ * into its open batch (`take`); a committed batch is `commit`ted, a failed one `restore`d: its rows go back
+ * in front and are written again, so nothing is lost or half-written. SQLite and PostgreSQL share it.
+ */
+export class BatchQueue<R> {
+  private rows: R[] = [];
+  /** Next row to take. */
+  private head = 0;
+  /** First row not committed: rows from here to `head` are in the open batch. */
+  private base = 0;
+  appended = 0;
+  committed = 0;
+
+  constructor(
+    /** A row arrived: the writer schedules a batch. */
+    private readonly arrived: () => void,
+    /** A batch failed: the rows still waiting (they are written again later). */
+    private readonly failed?: (rows: readonly R[]) => void,
+  ) {}
+
+  push(row: R): void {
+    this.rows.push(row);
+    this.appended++;
+    this.arrived();
+  }
+
+  get pendingCount(): number {
+    return this.rows.length - this.head;
+  }
+
+  /**
+   * Takes up to `max` rows into the open batch, handing each to `each`; stops early, before a row, when
+   * `each` returns false (that row stays queued). Returns how many were taken.
+   */
+  take(max: number, each: (row: R) => boolean | void): number {
+    const start = this.head;
+    const end = Math.min(this.rows.length, start + max);
+    let i = start;
+    for (; i < end; i++) {
+      if (each(this.rows[i]!) === false) break;
+      // Taken one by one: a throw leaves the row taken, and the batch (restored) gives every row back.
+      this.head = i + 1;
+    }
+    return i - start;
+  }
+
+  /** The batch committed: the rows taken are stored. */
+  commit(): void {
+    this.committed += this.head - this.base;
+    this.base = this.head;
+    if (this.base === this.rows.length) {
+      this.rows = [];
+      this.head = this.base = 0;
+    } else if (this.base > 1024 && this.base * 2 > this.rows.length) {
+      this.rows = this.rows.slice(this.base);
+      this.head -= this.base;
+      this.base = 0;
+    }
+  }
+
+  /** The batch failed: the rows taken go back in front. */
+  restore(): void {
+    if (this.base < this.rows.length) this.failed?.(this.rows.slice(this.base));
+    this.head = this.base;
+  }
+
+  /** Rows queued and not committed yet, oldest first (a read merges them with the table). */
+  waiting(): R[] {
+    return this.rows.slice(this.base);
+  }
+}

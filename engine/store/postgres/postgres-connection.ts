@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { StoreWriteError } from '../store-errors';
+
+/** How the PostgreSQL stores reach their database (DUR-04): `yukta.postgres.*`, already resolved. */
+export interface PostgresConnectionOptions {
+  /** `yukta.postgres.url` (a secret: it may hold a password; never logged or put in an error). */
+  url: string;
+  /** `yukta.postgres.pool-size` (10): connections opened at most, the writer's included. */
+  poolSize?: number | undefined;
+  /** `yukta.postgres.statement-timeout` (30000 ms): a statement running longer is cancelled by the server. */
+  statementTimeoutMs?: number | undefined;
+  /** Tables live in this schema (created if missing) instead of the user's default (`public`). */
+  schema?: string | undefined;
+  /**
+   * `synchronous_commit` for this connection: `on` (`yukta.execution-log.fsync=true`) waits for the WAL on
+   * disk; `off` acknowledges before it (a server crash may lose the newest commits, never corrupt). Unset:
+   * the server's own setting.
+   */
+  synchronousCommit?: 'on' | 'off' | undefined;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const JSON_OID = 114;
+
+/**
+ * `json` columns arrive as their text (parsed by the stores), so a stored JSON `null` stays apart from SQL
+ * NULL (no value); every other type as `pg` parses it.
+ */
+const RAW_JSON_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSON_OID ? (text: string) => text : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+};
+
+/** The pool every store of one database shares. Connection errors of idle clients are reported, not thrown. */
+export function openPool(options: PostgresConnectionOptions, onIdleError: (error: Error) => void = () => undefined): pg.Pool {
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) throw new Error(`schema "${options.schema}" must be lower-case letters, digits and _ (at most 63)`);
+  const settings: string[] = [];
+  if (options.schema !== undefined) settings.push(`-c search_path=${options.schema}`);
+  if (options.synchronousCommit !== undefined) settings.push(`-c synchronous_commit=${options.synchronousCommit}`);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'yukta',
+    types: RAW_JSON_TYPES,
+    ...(settings.length ? { options: settings.join(' ') } : {}),
+  });
+  pool.on('error', onIdleError);
+  return pool;
+}
+
+/** `user@host:port/database` of a URL, without its password: what messages may show of `yukta.postgres.url`. */
+export function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
+    return `${user}${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return '(an unparsable URL)';
+  }
+}
+
+/** SQLSTATE classes and codes of a failed write that go away by themselves (a busy or restarting server). */
+const BUSY_CODES = new Set(['40001', '40P01', '55P03', '57014', '53300', '53200', '57P03']);
+
+/** Whether the error lost the connection, so a write may have committed without our hearing it. */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE' || code === 'ETIMEDOUT')) return true;
+  return error instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(error.message);
+}
+
+/** Classifies an error of `pg` as the stores' typed write error (the URL is never part of the message). */
+export function toPostgresWriteError(error: unknown, what: string): StoreWriteError {
+  if (error instanceof StoreWriteError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === '53100') return new StoreWriteError('STORE_FULL', `${what}: the database server's disk is full (53100): ${message}`, { cause: error });
+  if (typeof code === 'string' && BUSY_CODES.has(code)) return new StoreWriteError('STORE_BUSY', `${what}: the database is busy (${code}): ${message}`, { cause: error });
+  if (isConnectionLoss(error)) return new StoreWriteError('STORE_IO', `${what}: the database server cannot be reached (${typeof code === 'string' ? code : 'connection lost'}): ${message}`, { cause: error });
+  return new StoreWriteError('STORE_IO', `${what}: ${message}`, { cause: error });
+}
+
+/** Text PostgreSQL accepts: it refuses the NUL character in any text value, so one is stored as U+FFFD. */
+export function pgText(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+}

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { StoreWriteError } from '../store-errors';
+import { WriteRetry } from '../write-retry';
+import { isConnectionLoss, toPostgresWriteError } from './postgres-connection';
+
+/**
+ * One common table expression of the writer's batch statement: a store's rows of this batch as array
+ * parameters. Its SQL never changes for a given `key`, so the statement is prepared once per connection.
+ */
+export interface BatchPart {
+  readonly key: string;
+  /** The CTE body; `param(1)` … `param(values.length)` are its parameters. */
+  sql(param: (i: number) => string): string;
+  readonly values: readonly unknown[];
+}
+
+/** How much a batch may still take (rows, and bytes of JSON text). */
+export interface BatchBudget {
+  rows: number;
+  bytes: number;
+}
+
+/** A store's queue as the writer sees it: it takes rows into the open batch and turns them into parts. */
+export interface BatchSource {
+  readonly appended: number;
+  readonly committed: number;
+  readonly pendingCount: number;
+  /** Takes rows within the budget (spending it) and returns their parts; none when nothing was taken. */
+  collect(budget: BatchBudget): BatchPart[];
+  commit(): void;
+  restore(): void;
+}
+
+export interface PostgresWriterOptions {
+  /** A background write failed (rows stay queued and are retried). */
+  onError?: ((error: StoreWriteError) => void) | undefined;
+  /** Retry after a failure with nobody flushing (1 s). */
+  retryMs?: number | undefined;
+  /** Rows per batch statement at most (4096). */
+  maxRows?: number | undefined;
+  /** JSON text per batch statement at most (8 MiB). */
+  maxBytes?: number | undefined;
+}
+
+interface Waiter {
+  targets: number[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The one writer of a PostgreSQL database for one host (DUR-01, DUR-02): the execution log and the
+ * checkpoint store queue rows; the writer stores everything queued as **one statement** — a `WITH` of
+ * multi-row `INSERT … SELECT FROM unnest(…)` (and the checkpoints' deletes), which PostgreSQL runs as one
+ * transaction — one batch in flight at a time, so rows arriving meanwhile form the next batch (group
+ * commit). `flush` resolves once every row queued before it is committed. A failed batch leaves nothing
+ * (the statement is atomic); its rows stay queued, the waiters get a typed `StoreWriteError`.
+ *
+ * The statement also stamps the writer's row in `store_writers` with the batch number: when the connection
+ * drops while a batch commits, the next attempt reads that row to learn whether it did, so a batch is never
+ * written twice. (The fencing number of a leader lease, SCL-02, belongs in the same statement.)
+ */
+export class PostgresWriter {
+  private readonly sources: BatchSource[] = [];
+  private waiters: Waiter[] = [];
+  private scheduled = false;
+  private running = false;
+  private closed = false;
+  private readonly retry = new WriteRetry(() => this.schedule());
+  private batch = 0;
+  /** A batch whose commit was not confirmed (the connection dropped): resolved before the next one. */
+  private uncertain: number | null = null;
+  private readonly statements = new Map<string, { name: string; text: string }>();
+  /** Batches committed (for tests and the benchmarks). */
+  commits = 0;
+  readonly writerId = randomUUID();
+
+  private constructor(
+    readonly pool: pg.Pool,
+    private readonly options: PostgresWriterOptions,
+  ) {}
+
+  /** A writer with its `store_writers` row. */
+  static async open(pool: pg.Pool, options: PostgresWriterOptions = {}): Promise<PostgresWriter> {
+    const writer = new PostgresWriter(pool, options);
+    await pool.query('INSERT INTO store_writers (writer_id, batch) VALUES ($1, 0)', [writer.writerId]);
+    // Rows of hosts that died without closing: nobody asks about them after a week.
+    await pool.query("DELETE FROM store_writers WHERE updated_at < now() - interval '7 days'");
+    return writer;
+  }
+
+  register(source: BatchSource): void {
+    this.sources.push(source);
+  }
+
+  schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(this.turn);
+  }
+
+  /** Resolves once every row queued so far is committed; rejects with the write error if a batch failed. */
+  flush(): Promise<void> {
+    if (this.sources.every((s) => s.committed >= s.appended)) return Promise.resolve();
+    if (this.closed) return Promise.reject(new Error('the PostgreSQL writer is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ targets: this.sources.map((s) => s.appended), resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Rows queued and not committed. */
+  get queued(): number {
+    let n = 0;
+    for (const s of this.sources) n += s.appended - s.committed;
+    return n;
+  }
+
+  /** Writes what is queued, then forgets the writer's row. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+      this.retry.cancel();
+      await this.pool.query('DELETE FROM store_writers WHERE writer_id = $1', [this.writerId]).catch(() => undefined);
+    }
+  }
+
+  private readonly turn = (): void => {
+    this.scheduled = false;
+    if (this.running || this.closed) return;
+    this.running = true;
+    void this.drain().finally(() => {
+      this.running = false;
+    });
+  };
+
+  private async drain(): Promise<void> {
+    try {
+      if (this.uncertain !== null) await this.resolveUncertain();
+      while (!this.closed && this.sources.some((s) => s.pendingCount > 0)) await this.commitOnce();
+    } catch (error) {
+      this.failed(toPostgresWriteError(error, 'writing the PostgreSQL database'));
+    }
+  }
+
+  /** One batch: rows of every source, in queue order, within the budget, as one statement. Throws the write error. */
+  private async commitOnce(): Promise<void> {
+    const budget: BatchBudget = { rows: this.options.maxRows ?? 4096, bytes: this.options.maxBytes ?? 8 * 1024 * 1024 };
+    const parts: BatchPart[] = [];
+    for (const source of this.sources) if (budget.rows > 0) parts.push(...source.collect(budget));
+    const batch = ++this.batch;
+    parts.push(stampPart(this.writerId, batch));
+    const { name, text } = this.statement(parts);
+    try {
+      await this.pool.query({ name, text, values: parts.flatMap((p) => p.values) });
+    } catch (error) {
+      if (isConnectionLoss(error)) this.uncertain = batch;
+      else for (const s of this.sources) s.restore();
+      throw error;
+    }
+    this.committed();
+  }
+
+  /** The connection dropped during a batch: the writer's row says whether it committed. */
+  private async resolveUncertain(): Promise<void> {
+    const { rows } = await this.pool.query<{ batch: string }>('SELECT batch FROM store_writers WHERE writer_id = $1', [this.writerId]);
+    const stored = rows[0] ? Number(rows[0].batch) : 0;
+    const batch = this.uncertain!;
+    this.uncertain = null;
+    if (stored >= batch) this.committed();
+    else for (const s of this.sources) s.restore();
+  }
+
+  private committed(): void {
+    for (const s of this.sources) s.commit();
+    this.commits++;
+    this.settle();
+  }
+
+  /** The batch statement for this combination of parts (text built and named once). */
+  private statement(parts: readonly BatchPart[]): { name: string; text: string } {
+    const key = parts.map((p) => p.key).join(',');
+    let statement = this.statements.get(key);
+    if (!statement) {
+      let offset = 0;
+      const ctes = parts.map((part, i) => {
+        const base = offset;
+        offset += part.values.length;
+        return `w${i} AS (${part.sql((k) => `$${base + k}`)})`;
+      });
+      statement = { name: `yukta_batch_${this.statements.size + 1}`, text: `WITH ${ctes.join(',\n')} SELECT 1` };
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  private settle(): void {
+    if (this.waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.targets.every((t, i) => this.sources[i]!.committed >= t)) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  private failed(error: StoreWriteError): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w.reject(error);
+    this.options.onError?.(error);
+    if (!this.closed) this.retry.arm(this.options.retryMs ?? 1000);
+  }
+}
+
+/** The writer's row, stamped with the batch number inside the batch's own statement. */
+function stampPart(writerId: string, batch: number): BatchPart {
+  return {
+    key: 'stamp',
+    sql: (p) => `UPDATE store_writers SET batch = ${p(1)}::bigint, updated_at = now() WHERE writer_id = ${p(2)}::uuid`,
+    values: [batch, writerId],
+  };
+}
