@@ -42,7 +42,8 @@ const SQL = {
  * The execution log on PostgreSQL (DUR-01, DUR-04): rows are queued and stored by the database's one writer
  * (`PostgresWriter`) as multi-row inserts, one batch statement at a time; `flush` is the commit the start
  * acknowledgement waits for. Every `compactAfter` appends the runs beyond retention are deleted in one
- * transaction (never a run without an end). Reads first write what is queued, so they see every append.
+ * transaction (never a run without an end). Reads first write what is queued and wait for a trim under way,
+ * so they see every append and never a half-done trim.
  */
 export class PostgresExecutionLog implements ExecutionLog, BatchSource {
   private readonly queue: BatchQueue<QueuedRow>;
@@ -64,7 +65,8 @@ export class PostgresExecutionLog implements ExecutionLog, BatchSource {
     this.queue.push({ runId: entry.runId, type: entry.type, status: entry.status, actor: entry.actor, at: entry.at, data: entry.data === undefined ? null : JSON.stringify(entry.data) });
     if (++this.sinceTrim >= this.retention.compactAfter) {
       this.sinceTrim = 0;
-      setImmediate(() => void this.trim().catch(() => undefined)); // a failed trim is tried again after the next compactAfter appends
+      // Started now (it first waits for the rows before it), so a read from here on sees it done.
+      void this.trim().catch(() => undefined); // a failed trim is tried again after the next compactAfter appends
     }
   }
 
@@ -175,6 +177,7 @@ export class PostgresExecutionLog implements ExecutionLog, BatchSource {
 
   /** Writes what is queued so a read sees it; if the write fails (server down), returns the queued entries to merge instead. */
   private async flushForRead(): Promise<ExecutionLogEntry[]> {
+    await this.trimming?.catch(() => undefined);
     try {
       await this.writer.flush();
       return [];
