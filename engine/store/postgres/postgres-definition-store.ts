@@ -1,0 +1,212 @@
+import type pg from 'pg';
+import { StoredWorkflow } from '../../../shared/api/workflows.schema';
+import type { WorkflowDefinition } from '../../../shared/workflow/definition.schema';
+import {
+  keptVersions,
+  type DefinitionStore,
+  type RenameOutcome,
+  type SaveOptions,
+  type SessionSettings,
+  type SessionWorkflowSave,
+  type StoredSession,
+  type VersionEntry,
+} from '../definition-store';
+import { YUKTA_LOCK_CLASS } from './migrate';
+import { pgText } from './postgres-connection';
+
+interface VersionRow {
+  session: string;
+  workflow_id: string;
+  version: string;
+  saved_at: number;
+  note: string | null;
+  /** JSON text (the pool hands `json` over unparsed). */
+  definition: string;
+}
+
+const CURRENT_SELECT = `
+  SELECT w.session, w.workflow_id, v.version, v.saved_at, v.note, v.definition
+  FROM workflows w JOIN workflow_versions v
+    ON v.session = w.session AND v.workflow_id = w.workflow_id AND v.version = w.version`;
+
+const SQL = {
+  current: `${CURRENT_SELECT} WHERE w.session = $1 AND w.workflow_id = $2`,
+  listAll: `${CURRENT_SELECT} ORDER BY w.session, w.workflow_id`,
+  listSession: `${CURRENT_SELECT} WHERE w.session = $1 ORDER BY w.workflow_id`,
+  versions: 'SELECT version, saved_at, note FROM workflow_versions WHERE session = $1 AND workflow_id = $2 ORDER BY seq DESC',
+  version: 'SELECT session, workflow_id, version, saved_at, note, definition FROM workflow_versions WHERE session = $1 AND workflow_id = $2 AND version = $3',
+  currentVersion: 'SELECT version FROM workflows WHERE session = $1 AND workflow_id = $2',
+  nextSeq: 'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM workflow_versions WHERE session = $1 AND workflow_id = $2',
+  upsertVersion: `
+    INSERT INTO workflow_versions (session, workflow_id, version, seq, saved_at, note, definition) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    ON CONFLICT (session, workflow_id, version) DO UPDATE SET seq = EXCLUDED.seq, saved_at = EXCLUDED.saved_at, note = EXCLUDED.note`,
+  setCurrent: 'INSERT INTO workflows (session, workflow_id, version) VALUES ($1, $2, $3) ON CONFLICT (session, workflow_id) DO UPDATE SET version = EXCLUDED.version',
+  trim: `
+    DELETE FROM workflow_versions WHERE session = $1 AND workflow_id = $2 AND seq <= (
+      SELECT seq FROM workflow_versions WHERE session = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1 OFFSET $3)`,
+  deleteWorkflow: 'DELETE FROM workflows WHERE session = $1 AND workflow_id = $2',
+  deleteVersions: 'DELETE FROM workflow_versions WHERE session = $1 AND workflow_id = $2',
+  sessions: 'SELECT session, default_execution_timeout_seconds AS timeout FROM sessions',
+  session: 'SELECT default_execution_timeout_seconds AS timeout FROM sessions WHERE session = $1',
+  workflowCounts: 'SELECT session, COUNT(*)::int AS count FROM workflows GROUP BY session',
+  workflowCount: 'SELECT COUNT(*)::int AS count FROM workflows WHERE session = $1',
+  putSession: `
+    INSERT INTO sessions (session, default_execution_timeout_seconds) VALUES ($1, $2)
+    ON CONFLICT (session) DO UPDATE SET default_execution_timeout_seconds = EXCLUDED.default_execution_timeout_seconds`,
+  renameSettings: 'UPDATE sessions SET session = $1 WHERE session = $2',
+  renameWorkflows: 'UPDATE workflows SET session = $1 WHERE session = $2',
+  renameVersions: 'UPDATE workflow_versions SET session = $1 WHERE session = $2',
+  deleteSettings: 'DELETE FROM sessions WHERE session = $1',
+  deleteSessionWorkflows: 'DELETE FROM workflows WHERE session = $1',
+  deleteSessionVersions: 'DELETE FROM workflow_versions WHERE session = $1',
+  /** Definition writes of every host on this schema, one at a time (they are rare: a person saving). */
+  lock: `SELECT pg_advisory_xact_lock(${YUKTA_LOCK_CLASS}, hashtext('definitions:' || current_schema()))`,
+} as const;
+
+type Db = Pick<pg.PoolClient, 'query'>;
+
+/**
+ * Definitions and sessions on PostgreSQL (DEF-01, DUR-05, DUR-04), the same tables as SQLite. Every write
+ * is one transaction holding the schema's definitions lock, so a save, a rename or a whole session
+ * configuration is all or nothing, also against another host on the same database; this store's own
+ * writes run in call order, so of two concurrent saves the later call becomes current.
+ */
+export class PostgresDefinitionStore implements DefinitionStore {
+  private writing: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async list(session?: string): Promise<StoredWorkflow[]> {
+    const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll) : await this.pool.query<VersionRow>(SQL.listSession, [session])).rows;
+    return rows.map(toStored);
+  }
+
+  async get(session: string, workflowId: string): Promise<StoredWorkflow | null> {
+    const row = (await this.pool.query<VersionRow>(SQL.current, [session, workflowId])).rows[0];
+    return row ? toStored(row) : null;
+  }
+
+  save(session: string, definition: WorkflowDefinition, options: SaveOptions): Promise<{ changed: boolean }> {
+    return this.write((db) => saveNow(db, session, definition, options));
+  }
+
+  async versions(session: string, workflowId: string): Promise<VersionEntry[]> {
+    const rows = (await this.pool.query<Pick<VersionRow, 'version' | 'saved_at' | 'note'>>(SQL.versions, [session, workflowId])).rows;
+    return rows.map((r) => (r.note === null ? { version: r.version, savedAt: r.saved_at } : { version: r.version, savedAt: r.saved_at, note: r.note }));
+  }
+
+  async getVersion(session: string, workflowId: string, version: string): Promise<StoredWorkflow | null> {
+    const row = (await this.pool.query<VersionRow>(SQL.version, [session, workflowId, version])).rows[0];
+    return row ? toStored(row) : null;
+  }
+
+  deleteWorkflow(session: string, workflowId: string): Promise<boolean> {
+    return this.write(async (db) => {
+      const deleted = ((await db.query(SQL.deleteWorkflow, [session, workflowId])).rowCount ?? 0) > 0;
+      await db.query(SQL.deleteVersions, [session, workflowId]);
+      return deleted;
+    });
+  }
+
+  async listSessions(): Promise<StoredSession[]> {
+    const [settingRows, countRows] = await Promise.all([this.pool.query<{ session: string; timeout: number }>(SQL.sessions), this.pool.query<{ session: string; count: number }>(SQL.workflowCounts)]);
+    const settings = new Map(settingRows.rows.map((r) => [r.session, r.timeout]));
+    const counts = new Map(countRows.rows.map((r) => [r.session, r.count]));
+    return [...new Set([...settings.keys(), ...counts.keys()])].sort().map((session) => {
+      const timeout = settings.get(session);
+      return { session, workflowCount: counts.get(session) ?? 0, settings: timeout === undefined ? null : { defaultExecutionTimeoutSeconds: timeout } };
+    });
+  }
+
+  getSession(session: string): Promise<StoredSession | null> {
+    return sessionNow(this.pool, session);
+  }
+
+  putSession(session: string, settings: SessionSettings): Promise<void> {
+    return this.write(async (db) => void (await db.query(SQL.putSession, [session, settings.defaultExecutionTimeoutSeconds])));
+  }
+
+  renameSession(from: string, to: string): Promise<RenameOutcome> {
+    return this.write(async (db): Promise<RenameOutcome> => {
+      if (!(await sessionNow(db, from))) return 'not-found';
+      if (await sessionNow(db, to)) return 'exists';
+      for (const sql of [SQL.renameSettings, SQL.renameWorkflows, SQL.renameVersions]) await db.query(sql, [to, from]);
+      return 'renamed';
+    });
+  }
+
+  deleteSession(session: string): Promise<boolean> {
+    return this.write(async (db) => {
+      const existed = (await sessionNow(db, session)) !== null;
+      for (const sql of [SQL.deleteSettings, SQL.deleteSessionWorkflows, SQL.deleteSessionVersions]) await db.query(sql, [session]);
+      return existed;
+    });
+  }
+
+  applySession(session: string, settings: SessionSettings, workflows: readonly SessionWorkflowSave[]): Promise<Array<{ changed: boolean }>> {
+    return this.write(async (db) => {
+      await db.query(SQL.putSession, [session, settings.defaultExecutionTimeoutSeconds]);
+      const results: Array<{ changed: boolean }> = [];
+      for (const w of workflows) results.push(await saveNow(db, session, w.definition, w.options));
+      return results;
+    });
+  }
+
+  /** The pool belongs to the host's database (closed with it). */
+  async close(): Promise<void> {
+    await this.writing.catch(() => undefined);
+  }
+
+  /** One write: after this store's earlier ones, in a transaction holding the definitions lock. */
+  private write<T>(body: (db: Db) => Promise<T>): Promise<T> {
+    const run = this.writing.catch(() => undefined).then(() => this.transaction(body));
+    this.writing = run;
+    return run;
+  }
+
+  private async transaction<T>(body: (db: Db) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(SQL.lock);
+      const result = await body(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** One save inside a write's transaction. */
+async function saveNow(db: Db, session: string, definition: WorkflowDefinition, options: SaveOptions): Promise<{ changed: boolean }> {
+  const workflowId = definition.workflowId;
+  const current = (await db.query<{ version: string }>(SQL.currentVersion, [session, workflowId])).rows[0];
+  if (current?.version === options.version) return { changed: false };
+  const seq = Number((await db.query<{ seq: string }>(SQL.nextSeq, [session, workflowId])).rows[0]!.seq);
+  await db.query(SQL.upsertVersion, [session, workflowId, options.version, seq, options.savedAt, options.note === undefined ? null : pgText(options.note), JSON.stringify(definition)]);
+  await db.query(SQL.setCurrent, [session, workflowId, options.version]);
+  await db.query(SQL.trim, [session, workflowId, keptVersions(options)]);
+  return { changed: true };
+}
+
+async function sessionNow(db: Db, session: string): Promise<StoredSession | null> {
+  const [settingRows, countRows] = [await db.query<{ timeout: number }>(SQL.session, [session]), await db.query<{ count: number }>(SQL.workflowCount, [session])];
+  const settings = settingRows.rows[0];
+  const count = countRows.rows[0]!.count;
+  if (!settings && count === 0) return null;
+  return { session, workflowCount: count, settings: settings ? { defaultExecutionTimeoutSeconds: settings.timeout } : null };
+}
+
+function toStored(row: VersionRow): StoredWorkflow {
+  return StoredWorkflow.parse({
+    session: row.session,
+    definition: JSON.parse(row.definition),
+    version: row.version,
+    savedAt: row.saved_at,
+    ...(row.note === null ? {} : { note: row.note }),
+  });
+}
