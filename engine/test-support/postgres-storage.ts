@@ -13,11 +13,10 @@ export interface PostgresStorage {
   open(options?: Partial<OpenPostgresOptions>): Promise<PostgresDatabase>;
 }
 
-/** Call once at the top of a test file: the file's database, and fresh schemas in it. */
+/** Fresh schemas of the test file's database, one per call of the function returned. */
 export function postgresStorages(): () => Promise<PostgresStorage> {
-  const database = testDatabase();
   return async () => {
-    const db = await database;
+    const db = await testDatabase();
     const schema = await db.freshSchema();
     return { url: db.url, schema, open: (options = {}) => openPostgresDatabase({ url: db.url, schema, poolSize: 4, ...options }) };
   };

@@ -1,6 +1,6 @@
 /**
  * A test file's own database on the test server (DUR-04): created on first use, dropped after the file's
- * tests, so files run in parallel without seeing each other. Inside it, every storage a test opens is a
+ * tests, so files run in parallel without seeing each other (vitest runs each file with its own modules). Inside it, every storage a test opens is a
  * schema of its own (`freshSchema`), which is cheaper than a database per test.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,14 +14,24 @@ export interface TestDatabase {
   freshSchema(): Promise<string>;
 }
 
-let current: Promise<TestDatabase> | null = null;
+let current: { name: string; database: Promise<TestDatabase> } | null = null;
 
-/** The test file's database (one per file: the first call creates it and registers its drop). */
+// Registered when the test file imports this module (its collection), so `testDatabase` may be first called
+// anywhere, a test included; a file that never asked for a database drops nothing.
+afterAll(async () => {
+  if (!current) return;
+  const { name, database } = current;
+  current = null;
+  await database.catch(() => undefined);
+  await adminQuery(inject('yuktaPostgresUrl'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+});
+
+/** The test file's database (one per file: the first call creates it; it is dropped after the file's tests). */
 export function testDatabase(): Promise<TestDatabase> {
-  if (current) return current;
+  if (current) return current.database;
   const name = `yukta_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = inject('yuktaPostgresUrl');
-  current = (async () => {
+  const database = (async (): Promise<TestDatabase> => {
     await adminQuery(admin, `CREATE DATABASE ${name}`);
     const url = withDatabase(admin, name);
     let schemas = 0;
@@ -34,11 +44,8 @@ export function testDatabase(): Promise<TestDatabase> {
       },
     };
   })();
-  afterAll(async () => {
-    current = null;
-    await adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  });
-  return current;
+  current = { name, database };
+  return database;
 }
 
 /** The same server and user, another database. */

@@ -2,11 +2,11 @@
 export const USAGE = `Yukta Studio command line
 
 Usage:
-  yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory]
+  yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory|postgres]
       Serve the studio and its API in a browser (default http://127.0.0.1:4310).
       --port 0 picks a free port. Data folder: --data, else $YUKTA_DATA_DIR, else ~/.yukta-studio.
       Workflows live in <data>/yukta.db (sqlite, the default), as files under <data>/workflows (file),
-      or in memory only (memory).
+      in memory only (memory), or in the PostgreSQL database of YUKTA_POSTGRES_URL (postgres).
   yukta validate FILE
       Check a workflow JSON file; prints each issue as "code node path: message", or "valid".
   yukta run FILE [--payload JSON] [--session S]

@@ -67,7 +67,8 @@ async function start(): Promise<void> {
   secureSession(session.defaultSession, { rendererDir: RENDERER_DIR, csp, ...(devServerUrl ? { devServerUrl } : {}) });
   const dataDir = process.env.YUKTA_DATA_DIR || app.getPath('userData');
   // Secrets stored in the studio are encrypted by the OS keychain (safeStorage); settings from <data>/settings.json + environment.
-  host = new StudioHost({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
+  // `open`: with `yukta.store=postgres` the stores connect to their server first (DUR-04).
+  host = await StudioHost.open({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender: createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {}) });
   // STU-05: a native notification per new approval (a click opens it in the inbox) and the dock/taskbar badge.
   approvals = startDesktopApprovals(host, () => mainWindow);

@@ -4,7 +4,7 @@ import { Role } from '../../shared/api/roles';
 import { ApiKeyName } from '../../shared/api/security.schema';
 import { Identifier } from '../../shared/workflow/identifier';
 import { joinPath } from '../../shared/workflow/validation-issue';
-import type { DurabilitySettings, SecuritySettingsPatch } from '../../engine/index';
+import { STORE_KINDS, type DurabilitySettings, type SecuritySettingsPatch } from '../../engine/index';
 import type { ConfiguredApiKey } from './api-keys';
 import { readJsonFile } from './json-file';
 
@@ -52,6 +52,14 @@ export const HostSettings = z.object({
   // Tracker (OBS-01): live state of finished runs kept this many milliseconds; sessions with live state (0 = no cap).
   'yukta.tracker.cleanup-ttl': z.number().int().min(0).default(10 * 60_000),
   'yukta.tracker.max-sessions': z.number().int().min(0).default(0),
+  // Stores (DUR-04): the kind (`--store` wins), and the PostgreSQL database of the `postgres` kind.
+  'yukta.store': z.enum(STORE_KINDS).optional(),
+  /** A secret: the URL itself (environment `YUKTA_POSTGRES_URL`) or `decrypted:<name>`; never logged or returned. */
+  'yukta.postgres.url': z.string().min(1).optional(),
+  'yukta.postgres.pool-size': z.number().int().min(1).max(1000).default(10),
+  /** Milliseconds a statement may run before the server cancels it (0 = no limit). */
+  'yukta.postgres.statement-timeout': z.number().int().min(0).default(30_000),
+  'yukta.postgres.schema': z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lower-case letters, digits and _ (at most 63), starting with a letter or _').default('public'),
 });
 export type HostSettings = z.infer<typeof HostSettings>;
 
@@ -69,9 +77,9 @@ const NUMBER_KEYS = [
   'yukta.http.port', 'yukta.http.max-response-bytes', 'yukta.http.max-redirects', 'yukta.execution.max-message-bytes',
   'yukta.execution-log.retained-runs', 'yukta.execution-log.compact-after',
   'yukta.restart.retained-executions', 'yukta.restart.max-messages-per-node', 'yukta.restart.max-bytes-per-node',
-  'yukta.tracker.cleanup-ttl', 'yukta.tracker.max-sessions',
+  'yukta.tracker.cleanup-ttl', 'yukta.tracker.max-sessions', 'yukta.postgres.pool-size', 'yukta.postgres.statement-timeout',
 ] as const;
-const STRING_KEYS = ['yukta.execution-log.dir', 'yukta.restart.dir', 'yukta.restart.spill-dir'] as const;
+const STRING_KEYS = ['yukta.execution-log.dir', 'yukta.restart.dir', 'yukta.restart.spill-dir', 'yukta.store', 'yukta.postgres.url', 'yukta.postgres.schema'] as const;
 
 /** Settings from the environment, which win over the file. Lists are comma-separated; `YUKTA_API_KEYS` is JSON. */
 export function settingsFromEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
@@ -139,7 +147,7 @@ export function loadHostSettings(dataDir: string | null, env: Readonly<Record<st
 }
 
 /** Keys under these prefixes belong to this page; a typo there is refused. Other `yukta.*` keys are left to their owners. */
-const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|execution-log\.|restart\.|tracker\.|llm\.|var\b)/;
+const OWNED = /^yukta\.(api-key|http\.|process\.|variables\.|execution\.max-message-bytes|execution-log\.|restart\.|tracker\.|llm\.|var\b|store\b|postgres\.)/;
 
 export function parseHostSettings(raw: Record<string, unknown>): HostSettings {
   const known = new Set(Object.keys(HostSettings.shape));

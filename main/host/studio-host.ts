@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
+import { Engine, FileTriggerStateStore, KeyValueTriggerStateStore, openDurableStores, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type OpenStoresOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -10,6 +10,7 @@ import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
 import { configuredApiKeys, durabilitySettingsOf, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
+import { postgresConnectionOf } from './postgres-settings';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
 
@@ -23,8 +24,12 @@ export interface StudioHostOptions {
    * `sqlite` (`<data>/yukta.db`: definitions, execution log, checkpoints; the default with a data folder),
    * `file` (JSON definitions under `<data>/workflows`, `<data>/logs/executions.jsonl`, `<data>/checkpoints/`)
    * or `memory` (the default without a data folder; no durability). The first two need `dataDir`.
+   * `postgres` (DUR-04: `yukta.postgres.url`) connects asynchronously: open the host with `StudioHost.open`.
+   * Default: `yukta.store`, else as above.
    */
   store?: StoreKind;
+  /** Stores already open (`StudioHost.open` connects to PostgreSQL first); the host closes them. */
+  stores?: DurableStores;
   /** Extra engine options (plugins, clock) — mainly for tests. */
   engine?: Omit<EngineOptions, 'definitions'>;
   /** Where unexpected errors are reported (the transports only ever send `INTERNAL`). */
@@ -59,9 +64,10 @@ export class StudioHost {
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
-    this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
     this.settings = options.settings ?? parseHostSettings({});
-    this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
+    this.storeKind = options.stores?.kind ?? storeKindOf(options, this.settings);
+    if (this.storeKind === 'postgres' && !options.stores) throw new Error('the postgres store connects to its server asynchronously: create the host with StudioHost.open');
+    this.stores = options.stores ?? openStores(hostStoreOptions(this.storeKind, this.dataDir, this.settings, options));
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
     const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
@@ -77,6 +83,27 @@ export class StudioHost {
     this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices), (id) => this.runSession(id));
   }
 
+  /**
+   * A host whose stores are opened first, which the `postgres` kind needs (DUR-04: it connects and migrates
+   * its database); any other kind opens as with `new StudioHost`.
+   */
+  static async open(options: StudioHostOptions = {}): Promise<StudioHost> {
+    const settings = options.settings ?? parseHostSettings({});
+    const kind = storeKindOf(options, settings);
+    if (kind !== 'postgres' || options.stores) return new StudioHost(options);
+    const dataDir = options.dataDir ?? null;
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    const connection = postgresConnectionOf(settings, options.secretStore ?? NO_SECRET_STORE, options.env ?? process.env);
+    const storeOptions = hostStoreOptions(kind, dataDir, settings, options);
+    const stores = await openDurableStores({ ...storeOptions, settings: { ...storeOptions.settings, postgres: connection } });
+    try {
+      return new StudioHost({ ...options, settings, stores });
+    } catch (error) {
+      await stores.close();
+      throw error;
+    }
+  }
+
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */
   get ready(): Promise<void> {
     return this.engine.ready;
@@ -90,8 +117,10 @@ export class StudioHost {
     const { stores, settings } = this;
     const extra = this.options.engine;
     const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
-    // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
-    const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
+    // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was
+    // closed): in the database when the store has key–value state (PostgreSQL), else in the data folder.
+    const state = stores.keyValues ? new KeyValueTriggerStateStore(stores.keyValues) : this.dataDir && stores.kind !== 'memory' ? new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)) : null;
+    const triggers = state ? { state, ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
     if (!stores.log || extra?.durability) return { control, ...withTriggers, ...(extra?.durability ? { durability: extra.durability } : {}) };
     return { control, ...withTriggers, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'] } };
@@ -136,14 +165,19 @@ export class StudioHost {
   }
 }
 
-/** Opens the stores of the data folder (DUR-01, DUR-02); the memory kind keeps the engine option's checkpoint caps. */
-function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostSettings, options: StudioHostOptions): DurableStores {
+/** The store kind: the option (`--store`), else `yukta.store`, else SQLite with a data folder and memory without. */
+function storeKindOf(options: StudioHostOptions, settings: HostSettings): StoreKind {
+  return options.store ?? settings['yukta.store'] ?? (options.dataDir ? 'sqlite' : 'memory');
+}
+
+/** How the stores of the data folder open (DUR-01, DUR-02); the memory kind keeps the engine option's checkpoint caps. */
+function hostStoreOptions(kind: StoreKind, dataDir: string | null, settings: HostSettings, options: StudioHostOptions): OpenStoresOptions {
   const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
   const durability = durabilitySettingsOf(settings, dataDir);
   const control = options.engine?.control;
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
-  return openStores({ kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
+  return { kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) };
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */

@@ -11,14 +11,13 @@ import { openPostgresDatabase } from './postgres-database';
 import { PostgresDefinitionStore } from './postgres-definition-store';
 import { PostgresExecutionLog } from './postgres-execution-log';
 
-const database = testDatabase();
 const pools: pg.Pool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.end()));
 });
 
 async function freshPool(): Promise<{ pool: pg.Pool; schema: string; url: string }> {
-  const db = await database;
+  const db = await testDatabase();
   const schema = await db.freshSchema();
   const pool = openPool({ url: db.url, schema, poolSize: 4 });
   pools.push(pool);
