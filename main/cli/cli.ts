@@ -1,4 +1,5 @@
 import { CliError, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
+import { mcpCommand } from '../mcp/mcp.command';
 import { controlCommand } from './control.command';
 import { runCommand } from './run.command';
 import { serveCommand } from './serve.command';
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   run: runCommand,
   control: controlCommand,
+  mcp: mcpCommand,
   help: async (_args, io) => {
     io.out(USAGE);
     return EXIT_OK;

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
 import { loadHostSettings } from '../host/host-settings';
 import { STORE_KINDS, StudioHost, type StoreKind } from '../host/studio-host';
 import { createHttpServer, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../http/http-server';
@@ -20,15 +21,25 @@ const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
   postgres: 'PostgreSQL (yukta.postgres.url): definitions, execution log, checkpoints and trigger state',
 };
 
-function parseStore(text: string | undefined): StoreKind | undefined {
+/** `--store`: a kind, or undefined when not given (then `yukta.store`, else SQLite). */
+export function parseStore(text: string | undefined): StoreKind | undefined {
   if (text === undefined) return undefined;
   const kind = STORE_KINDS.find((k) => k === text);
   if (!kind) throw new CliError(`--store must be one of ${STORE_KINDS.join(', ')}, not "${text}"`, EXIT_USAGE);
   return kind;
 }
 
+/** One host per data folder: a second `serve` (or `yukta mcp`, or the desktop app) on it is refused. */
+function takeDataFolder(folder: string): DataFolderLock {
+  try {
+    return lockDataFolder(folder, { command: 'serve' });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}: stop it, or pass another --data folder`, EXIT_FAILED);
+  }
+}
+
 /** Resolves on the first SIGINT or SIGTERM. */
-function stopSignal(): Promise<NodeJS.Signals> {
+export function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', onSignal);
@@ -64,11 +75,13 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     throw new CliError(`settings: ${(error as Error).message}`, EXIT_USAGE);
   }
+  const lock = takeDataFolder(folder);
   let host: StudioHost;
   const kind = store ?? settings['yukta.store'] ?? 'sqlite';
   try {
     host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
+    lock.release();
     throw new CliError(`cannot open the ${kind} store${kind === 'postgres' ? '' : ` in ${folder}`}: ${(error as Error).message}`, EXIT_FAILED);
   }
   try {
@@ -76,6 +89,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     await host.ready;
   } catch (error) {
     await host.close().catch(() => undefined);
+    lock.release();
     throw new CliError(`recovery of the execution log failed: ${(error as Error).message}`, EXIT_FAILED);
   }
   const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
@@ -84,10 +98,12 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     url = (await server.listen()).url;
   } catch (error) {
     await host.close();
+    lock.release();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is in use on ${bindHost}: pass --port N, or --port 0 for a free port`, EXIT_FAILED);
     throw new CliError(`cannot listen on ${bindHost}:${port}: ${(error as Error).message}`, EXIT_FAILED);
   }
+  lock.update({ url });
   const stopped = stopSignal();
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
@@ -100,5 +116,6 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   io.out(`Stopping (${signal})…`);
   await server.close();
   await host.close();
+  lock.release();
   return EXIT_OK;
 }

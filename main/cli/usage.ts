@@ -14,6 +14,10 @@ Usage:
   yukta control ID pause|resume|step N|stop [--mode DRAIN|CANCEL|KILL]|signal NODE [--data JSON] [--reject]
       Send a command to run ID on a running "yukta serve" (--url, default http://127.0.0.1:4310);
       --node X aims pause, resume, step and stop at one node. Exits 0 once applied, 1 when refused.
+  yukta mcp [--url URL] [--key KEY] [--data DIR] [--store sqlite|file|memory|postgres]
+      The studio's operations as an MCP server on stdio, for AI agents (docs/mcp.md). --url (or $YUKTA_URL)
+      bridges to a running "yukta serve" (--key or $YUKTA_KEY when it has API keys); otherwise it opens the
+      data folder itself, and refuses when another process holds it.
   yukta help
       Show this text.
 

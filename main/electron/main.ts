@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
 import { loadHostSettings } from '../host/host-settings';
 import { EncryptedSecretStore } from '../host/secret-store';
 import { StudioHost } from '../host/studio-host';
@@ -25,6 +26,7 @@ const PRELOAD_PATH = join(__dirname, 'preload.cjs');
 const RENDERER_DIR = join(__dirname, '..', 'renderer');
 
 let host: StudioHost | null = null;
+let dataLock: DataFolderLock | null = null;
 let ipc: IpcRegistration | null = null;
 let http: StudioHttpServer | null = null;
 let mainWindow: BrowserWindow | null = null;
@@ -59,6 +61,7 @@ async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Prom
   const port = studio.settings['yukta.http.port'] ?? 4310;
   http = await createHttpServer({ host: studio, rendererDir, bind: { host: '127.0.0.1', port } });
   const { url } = await http.listen();
+  dataLock?.update({ url }); // `yukta mcp` on this folder points the user at this address
   console.log(`Yukta Studio HTTP API at ${url}`);
 }
 
@@ -66,6 +69,8 @@ async function start(): Promise<void> {
   await app.whenReady();
   secureSession(session.defaultSession, { rendererDir: RENDERER_DIR, csp, ...(devServerUrl ? { devServerUrl } : {}) });
   const dataDir = process.env.YUKTA_DATA_DIR || app.getPath('userData');
+  // The single-instance lock covers other copies of the app; this one covers `yukta serve` and `yukta mcp` too.
+  dataLock = lockDataFolder(dataDir, { command: 'desktop' });
   // Secrets stored in the studio are encrypted by the OS keychain (safeStorage); settings from <data>/settings.json + environment.
   // `open`: with `yukta.store=postgres` the stores connect to their server first (DUR-04).
   host = await StudioHost.open({ dataDir, settings: loadHostSettings(dataDir, process.env), secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e) => console.error('yukta: internal error', e) });
@@ -84,6 +89,7 @@ async function shutdown(): Promise<void> {
   ipc?.dispose();
   await http?.close();
   await host?.close();
+  dataLock?.release();
 }
 
 let quitting: 'no' | 'closing' | 'closed' = 'no';

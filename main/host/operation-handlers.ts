@@ -2,6 +2,7 @@ import type { OperationName, OperationOutput, ParsedInput } from '../../shared/a
 import type { Caller } from '../../shared/api/roles';
 import type { Engine } from '../../engine/index';
 import { createControlHandlers } from './control-handlers';
+import { waitForRunEnd } from './run-wait';
 import { createSecurityHandlers, type SecurityServices } from './security-handlers';
 
 export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, caller: Caller) => Promise<OperationOutput<K>>;
@@ -30,6 +31,7 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'runs.start': async ({ session, workflowId, payload, idempotencyKey, debug }) => engine.startRun({ session, workflowId, payload, idempotencyKey, debug }),
     // Runs older than the tracker keeps are read back from the durable execution log (DUR-01).
     'runs.get': async ({ executionId }) => engine.findRun(executionId),
+    'runs.wait': async ({ executionId, timeoutSeconds }) => waitForRunEnd(engine, executionId, timeoutSeconds),
     'runs.resume': async ({ executionId }, caller) => engine.resumeRun(executionId, caller.actor),
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),

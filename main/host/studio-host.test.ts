@@ -41,7 +41,7 @@ describe('StudioApi contract over the in-memory transport pair', () => {
     expect(OPERATION_NAMES.sort()).toEqual([
       'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke',
       'approvals.list', 'control.audit', 'control.send', 'control.state',
-      'metrics.get', 'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start',
+      'metrics.get', 'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start', 'runs.wait',
       'scheduler.get', 'scheduler.setLimits',
       'secrets.delete', 'secrets.list', 'secrets.set',
       'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename',

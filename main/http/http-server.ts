@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { StudioHost } from '../host/studio-host';
+import { registerMcpRoute } from '../mcp/mcp-http-route';
 import { apiKeyCallerResolver } from './api-key-auth';
 import type { CallerResolver } from './caller';
 import { registerEventStream, type OpenStreams } from './event-stream';
@@ -91,7 +92,7 @@ function installNotFound(app: FastifyInstance, servesRenderer: boolean): void {
 
 /**
  * The StudioApi over REST + SSE for serve mode and browsers: one route per contract operation, the event
- * stream, the built renderer, and the SEC-01 local-access filter. Does not listen until `listen()`.
+ * stream, MCP at `/mcp`, the built renderer, and the SEC-01 local-access filter. Does not listen until `listen()`.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<StudioHttpServer> {
   const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: true });
@@ -101,6 +102,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Stud
   registerOperationRoutes(app, options.host, resolveCaller);
   registerEventStream(app, options.host, resolveCaller, streams, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });
   registerMetricsRoute(app, options.host, resolveCaller);
+  registerMcpRoute(app, options.host, resolveCaller); // EXT-04: /mcp, the same contract as MCP over streamable HTTP
   const servesRenderer = await registerRenderer(app, options.rendererDir);
   installNotFound(app, servesRenderer);
   const bindHost = options.bind?.host ?? DEFAULT_HTTP_HOST;

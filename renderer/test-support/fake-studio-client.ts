@@ -102,6 +102,9 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
       if (!run) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`);
       return run;
     }),
+    'runs.wait': vi.fn(async () => {
+      throw new StudioApiError('UNAVAILABLE', 'not part of the renderer fake (the studio follows runs through events)');
+    }),
     'triggers.list': vi.fn(async () => []),
     'runs.resume': vi.fn(async ({ executionId }) => {
       throw new StudioApiError('CONFLICT', `run "${executionId}" was not interrupted by a crash`, 'executionId');

@@ -7,7 +7,7 @@ import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
 import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, RunDebug, SignalDecision } from './control.schema';
 import type { Role } from './roles';
-import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary } from './runs.schema';
+import { DEFAULT_RUN_WAIT_SECONDS, MAX_RECORDED_PAGE, MAX_RUN_WAIT_SECONDS, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary, RunWaitResult } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
@@ -131,6 +131,16 @@ export const STUDIO_API = {
     output: RunDetail,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId' },
+  }),
+  'runs.wait': op({
+    summary: 'Wait until a run ends (any terminal status), at most timeoutSeconds (0 reads it now), then read it; timedOut says the run was still going.',
+    input: z.object({
+      executionId: Identifier,
+      timeoutSeconds: z.coerce.number().int().min(0).max(MAX_RUN_WAIT_SECONDS).default(DEFAULT_RUN_WAIT_SECONDS),
+    }),
+    output: RunWaitResult,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions/:executionId/wait' },
   }),
   'runs.list': op({
     summary: 'List runs, newest first.',

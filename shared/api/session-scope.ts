@@ -49,6 +49,7 @@ export const SESSION_SCOPE: { readonly [K in OperationName]?: SessionScope } = {
   'sessions.delete': SESSION,
   'sessions.applyConfig': SESSION,
   'runs.get': EXECUTION,
+  'runs.wait': EXECUTION,
   'runs.setPriority': EXECUTION,
   'runs.resume': EXECUTION,
   'control.send': EXECUTION,
