@@ -17,6 +17,8 @@ export interface OpenPostgresOptions extends PostgresConnectionOptions {
   /** A background write failed (it is retried), or an idle connection broke. */
   onWriteError?: ((error: StoreWriteError) => void) | undefined;
   onConnectionError?: ((error: Error) => void) | undefined;
+  /** The writer's linger for rows nobody waits for (`PostgresWriterOptions.lingerMs`). */
+  lingerMs?: number | undefined;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function openPostgresDatabase(options: OpenPostgresOptions): Promis
   }
   try {
     await migratePostgres(pool, POSTGRES_MIGRATIONS, { schema: options.schema });
-    const writer = await PostgresWriter.open(pool, { onError: options.onWriteError });
+    const writer = await PostgresWriter.open(pool, { onError: options.onWriteError, lingerMs: options.lingerMs });
     let closing: Promise<void> | null = null;
     const close = (): Promise<void> =>
       (closing ??= (async () => {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { postgresStorages, type PostgresStorage } from '../../test-support/postgres-storage';
 import type { ExecutionLogEntry } from '../execution-log';
 import { StoreWriteError } from '../store-errors';
@@ -47,6 +47,27 @@ describe('DUR-04 PostgreSQL writer: batches, failures and a connection lost mid-
     expect(await count('execution_log')).toBe(1000);
     expect(await count('checkpoint_messages')).toBe(1000);
     expect(db.writer.commits).toBeLessThan(50);
+  });
+
+  it('rows nobody waits for join the next batch someone flushes: one statement for all of them', async () => {
+    const { db, log, checkpoints, count } = await host();
+    const before = db.writer.commits;
+    for (let i = 0; i < 40; i++) {
+      const node = checkpoints.writer('r', `n${i}`);
+      node.append({ port: 'out', payload: i, metadata: {} });
+      node.markDone('SUCCESS');
+      log.append(entry('r', { type: 'NODE_FINISHED', status: 'SUCCESS', data: { nodeId: `n${i}` } }));
+    }
+    log.append(entry('next'));
+    await log.flush();
+    expect(db.writer.commits - before).toBe(1);
+    expect([await count('execution_log'), await count('checkpoint_messages'), await count('checkpoint_nodes')]).toEqual([41, 40, 40]);
+  });
+
+  it('rows nobody waits for are written after the linger without any flush', async () => {
+    const { log, count } = await host(undefined, { lingerMs: 0 });
+    log.append(entry('unflushed'));
+    await vi.waitFor(async () => expect(await count('execution_log')).toBe(1), { timeout: 30_000 });
   });
 
   it('a table locked beyond the statement timeout fails the flush with STORE_BUSY and stores nothing; the rows go in once it is free', async () => {

@@ -41,6 +41,12 @@ export interface PostgresWriterOptions {
   maxRows?: number | undefined;
   /** JSON text per batch statement at most (8 MiB). */
   maxBytes?: number | undefined;
+  /**
+   * How long rows nobody waits for may gather before they are written (10 ms): a commit is a round trip
+   * and a WAL flush on the server, so rows that need no acknowledgement (node ends, checkpoints) ride along
+   * with the next batch someone flushes, or go after this long. A `flush` writes at once.
+   */
+  lingerMs?: number | undefined;
 }
 
 interface Waiter {
@@ -54,7 +60,8 @@ interface Waiter {
  * checkpoint store queue rows; the writer stores everything queued as **one statement** — a `WITH` of
  * multi-row `INSERT … SELECT FROM unnest(…)` (and the checkpoints' deletes), which PostgreSQL runs as one
  * transaction — one batch in flight at a time, so rows arriving meanwhile form the next batch (group
- * commit). `flush` resolves once every row queued before it is committed. A failed batch leaves nothing
+ * commit). A `flush` (a start's acknowledgement) writes at once; rows nobody waits for wait up to
+ * `lingerMs` to join a batch. `flush` resolves once every row queued before it is committed. A failed batch leaves nothing
  * (the statement is atomic); its rows stay queued, the waiters get a typed `StoreWriteError`.
  *
  * The statement also stamps the writer's row in `store_writers` with the batch number: when the connection
@@ -64,10 +71,15 @@ interface Waiter {
 export class PostgresWriter {
   private readonly sources: BatchSource[] = [];
   private waiters: Waiter[] = [];
-  private scheduled = false;
+  /** A batch is due at the next turn of the event loop. */
+  private soon = false;
+  /** Rows nobody waits for are due when this fires. */
+  private linger: ReturnType<typeof setTimeout> | null = null;
   private running = false;
+  /** The last batch failed: only a flush or the retry timer tries again (no retry per arriving row). */
+  private failing = false;
   private closed = false;
-  private readonly retry = new WriteRetry(() => this.schedule());
+  private readonly retry = new WriteRetry(() => this.now());
   private batch = 0;
   /** A batch whose commit was not confirmed (the connection dropped): resolved before the next one. */
   private uncertain: number | null = null;
@@ -94,10 +106,24 @@ export class PostgresWriter {
     this.sources.push(source);
   }
 
+  /** Rows arrived: a batch is due now when someone waits or the batch is full, else after the linger. */
   schedule(): void {
-    if (this.scheduled || this.closed) return;
-    this.scheduled = true;
+    if (this.closed) return;
+    if (this.waiters.length > 0 || this.queued >= this.maxRows) return this.now();
+    if (this.soon || this.linger !== null || this.failing) return;
+    this.linger = setTimeout(this.turn, this.options.lingerMs ?? 10);
+  }
+
+  private now(): void {
+    if (this.soon) return;
+    if (this.linger !== null) clearTimeout(this.linger);
+    this.linger = null;
+    this.soon = true;
     setImmediate(this.turn);
+  }
+
+  private get maxRows(): number {
+    return this.options.maxRows ?? 4096;
   }
 
   /** Resolves once every row queued so far is committed; rejects with the write error if a batch failed. */
@@ -106,7 +132,7 @@ export class PostgresWriter {
     if (this.closed) return Promise.reject(new Error('the PostgreSQL writer is closed'));
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ targets: this.sources.map((s) => s.appended), resolve, reject });
-      this.schedule();
+      this.now();
     });
   }
 
@@ -125,31 +151,42 @@ export class PostgresWriter {
     } finally {
       this.closed = true;
       this.retry.cancel();
+      if (this.linger !== null) clearTimeout(this.linger);
       await this.pool.query('DELETE FROM store_writers WHERE writer_id = $1', [this.writerId]).catch(() => undefined);
     }
   }
 
   private readonly turn = (): void => {
-    this.scheduled = false;
+    this.soon = false;
+    this.linger = null;
     if (this.running || this.closed) return;
     this.running = true;
     void this.drain().finally(() => {
       this.running = false;
+      // Rows that came meanwhile: at once if someone waits for them, else after the linger.
+      if (this.pending && !this.failing) this.schedule();
     });
   };
 
+  /** One batch, then more while someone waits or a full batch is queued (one statement in flight at a time). */
   private async drain(): Promise<void> {
     try {
       if (this.uncertain !== null) await this.resolveUncertain();
-      while (!this.closed && this.sources.some((s) => s.pendingCount > 0)) await this.commitOnce();
+      if (this.pending) await this.commitOnce();
+      while (!this.closed && this.pending && (this.waiters.length > 0 || this.queued >= this.maxRows)) await this.commitOnce();
+      this.failing = false;
     } catch (error) {
       this.failed(toPostgresWriteError(error, 'writing the PostgreSQL database'));
     }
   }
 
+  private get pending(): boolean {
+    return this.sources.some((s) => s.pendingCount > 0);
+  }
+
   /** One batch: rows of every source, in queue order, within the budget, as one statement. Throws the write error. */
   private async commitOnce(): Promise<void> {
-    const budget: BatchBudget = { rows: this.options.maxRows ?? 4096, bytes: this.options.maxBytes ?? 8 * 1024 * 1024 };
+    const budget: BatchBudget = { rows: this.maxRows, bytes: this.options.maxBytes ?? 8 * 1024 * 1024 };
     const parts: BatchPart[] = [];
     for (const source of this.sources) if (budget.rows > 0) parts.push(...source.collect(budget));
     const batch = ++this.batch;
@@ -209,6 +246,7 @@ export class PostgresWriter {
   }
 
   private failed(error: StoreWriteError): void {
+    this.failing = true;
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w.reject(error);
