@@ -2,7 +2,7 @@ import type { Status } from '../../../shared/status/status';
 import { BatchQueue } from '../batch-queue';
 import { parseEndStatus } from '../checkpoint-codec';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
-import { CheckpointBatch, messageRow, type CheckpointRow } from './checkpoint-batch';
+import { CheckpointBatch, KEY_TWICE_IN_ONE_STATEMENT, messageRow, type CheckpointRow } from './checkpoint-batch';
 import type { BatchBudget, BatchPart, BatchSource, PostgresWriter } from './postgres-writer';
 
 const SQL = {
@@ -32,12 +32,11 @@ export class PostgresCheckpointStore implements CheckpointStore, BatchSource {
   private readonly queue: BatchQueue<CheckpointRow>;
   private bytes = 0;
   private errors = 0;
+  /** The last batch met one key twice: build the next one merging rows per key. */
+  private merge = false;
 
   constructor(private readonly database: PostgresWriter) {
-    this.queue = new BatchQueue<CheckpointRow>(
-      () => database.schedule(),
-      (rows) => (this.errors += rows.filter((r) => r.kind === 'end' && r.status !== null).length),
-    );
+    this.queue = new BatchQueue<CheckpointRow>(() => database.schedule());
     database.register(this);
   }
 
@@ -122,7 +121,7 @@ export class PostgresCheckpointStore implements CheckpointStore, BatchSource {
   }
 
   collect(budget: BatchBudget): BatchPart[] {
-    const batch = new CheckpointBatch();
+    const batch = new CheckpointBatch(this.merge);
     this.queue.take(budget.rows, (row) => {
       if (budget.bytes <= 0 || !batch.add(row)) return false;
       budget.rows--;
@@ -133,11 +132,18 @@ export class PostgresCheckpointStore implements CheckpointStore, BatchSource {
   }
 
   commit(): void {
+    this.merge = false;
     this.queue.commit();
   }
 
-  restore(): void {
+  /** A batch that met one key twice is built again merging rows per key (true: try it at once). */
+  restore(error?: unknown): boolean {
+    const again = !this.merge && (error as { code?: unknown } | null)?.code === KEY_TWICE_IN_ONE_STATEMENT;
+    // End markers that stay unwritten (`yukta.checkpoint.errors`): not those of a batch tried again at once.
+    if (!again) this.errors += this.queue.waiting().filter((r) => r.kind === 'end' && r.status !== null).length;
     this.queue.restore();
+    this.merge ||= again;
+    return again;
   }
 
   /** Writes what is queued so a read sees it; if the write fails (server down), returns the queued rows to merge instead. */

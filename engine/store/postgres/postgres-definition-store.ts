@@ -47,9 +47,9 @@ const SQL = {
   deleteWorkflow: 'DELETE FROM workflows WHERE session = $1 AND workflow_id = $2',
   deleteVersions: 'DELETE FROM workflow_versions WHERE session = $1 AND workflow_id = $2',
   sessions: 'SELECT session, default_execution_timeout_seconds AS timeout FROM sessions',
-  session: 'SELECT default_execution_timeout_seconds AS timeout FROM sessions WHERE session = $1',
+  /** A session's settings and workflow count in one round trip (every start reads its session's timeout). */
+  session: 'SELECT (SELECT default_execution_timeout_seconds FROM sessions WHERE session = $1) AS timeout, (SELECT COUNT(*)::int FROM workflows WHERE session = $1) AS count',
   workflowCounts: 'SELECT session, COUNT(*)::int AS count FROM workflows GROUP BY session',
-  workflowCount: 'SELECT COUNT(*)::int AS count FROM workflows WHERE session = $1',
   putSession: `
     INSERT INTO sessions (session, default_execution_timeout_seconds) VALUES ($1, $2)
     ON CONFLICT (session) DO UPDATE SET default_execution_timeout_seconds = EXCLUDED.default_execution_timeout_seconds`,
@@ -194,11 +194,9 @@ async function saveNow(db: Db, session: string, definition: WorkflowDefinition, 
 }
 
 async function sessionNow(db: Db, session: string): Promise<StoredSession | null> {
-  const [settingRows, countRows] = [await db.query<{ timeout: number }>(SQL.session, [session]), await db.query<{ count: number }>(SQL.workflowCount, [session])];
-  const settings = settingRows.rows[0];
-  const count = countRows.rows[0]!.count;
-  if (!settings && count === 0) return null;
-  return { session, workflowCount: count, settings: settings ? { defaultExecutionTimeoutSeconds: settings.timeout } : null };
+  const { timeout, count } = (await db.query<{ timeout: number | null; count: number }>(SQL.session, [session])).rows[0]!;
+  if (timeout === null && count === 0) return null;
+  return { session, workflowCount: count, settings: timeout === null ? null : { defaultExecutionTimeoutSeconds: timeout } };
 }
 
 function toStored(row: VersionRow): StoredWorkflow {

@@ -141,6 +141,20 @@ describe('DUR-04 PostgreSQL writer: batches, failures and a connection lost mid-
     expect((await checkpoints.read('r', 'b'))?.messages.map((m) => m.payload)).toEqual(['written after the drop']);
   });
 
+  it('one node recorded twice in one batch (two writers at once): the batch is built again, the later message and end marker win, nothing is refused', async () => {
+    const { db, checkpoints } = await host();
+    const [a, b] = [checkpoints.writer('r', 'n'), checkpoints.writer('r', 'n')];
+    a.append({ port: 'out', payload: 'first', metadata: {} });
+    b.append({ port: 'out', payload: 'second', metadata: {} });
+    a.markDone('FAILURE');
+    b.markDone('SUCCESS');
+    const before = db.writer.commits;
+    await checkpoints.flush();
+    expect(db.writer.commits - before).toBe(1);
+    expect(await checkpoints.read('r', 'n')).toEqual({ messages: [{ port: 'out', payload: 'second', metadata: {} }], end: 'SUCCESS', overCap: null });
+    expect(checkpoints.stats().errors).toBe(0);
+  });
+
   it('signal answers recorded after a restart come after those stored and those copied in the same batch', async () => {
     const first = await host();
     first.checkpoints.append('r', 'signal:w', { port: 'signal', payload: 1, metadata: {}, messageId: 'm1' });

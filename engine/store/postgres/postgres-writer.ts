@@ -29,7 +29,8 @@ export interface BatchSource {
   /** Takes rows within the budget (spending it) and returns their parts; none when nothing was taken. */
   collect(budget: BatchBudget): BatchPart[];
   commit(): void;
-  restore(): void;
+  /** The batch failed (with this error): its rows go back in front. True: built otherwise, they may succeed now. */
+  restore(error?: unknown): boolean | void;
 }
 
 export interface PostgresWriterOptions {
@@ -185,7 +186,7 @@ export class PostgresWriter {
   }
 
   /** One batch: rows of every source, in queue order, within the budget, as one statement. Throws the write error. */
-  private async commitOnce(): Promise<void> {
+  private async commitOnce(rebuilt = false): Promise<void> {
     const budget: BatchBudget = { rows: this.maxRows, bytes: this.options.maxBytes ?? 8 * 1024 * 1024 };
     const parts: BatchPart[] = [];
     for (const source of this.sources) if (budget.rows > 0) parts.push(...source.collect(budget));
@@ -195,8 +196,13 @@ export class PostgresWriter {
     try {
       await this.pool.query({ name, text, values: parts.flatMap((p) => p.values) });
     } catch (error) {
-      if (isConnectionLoss(error)) this.uncertain = batch;
-      else for (const s of this.sources) s.restore();
+      if (isConnectionLoss(error)) {
+        this.uncertain = batch;
+        throw error;
+      }
+      // Restored; a source that can shape the same rows otherwise (one key twice) gets one more try now.
+      const again = this.sources.map((s) => s.restore(error)).some(Boolean);
+      if (again && !rebuilt) return this.commitOnce(true);
       throw error;
     }
     this.committed();
