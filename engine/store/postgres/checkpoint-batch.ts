@@ -1,6 +1,6 @@
 import type { Status } from '../../../shared/status/status';
 import type { RecordedMessage } from '../checkpoint-store';
-import { pgText } from './postgres-connection';
+import { pgText, rowsOf, rowsParam } from './postgres-connection';
 import type { BatchPart } from './postgres-writer';
 
 /**
@@ -104,12 +104,11 @@ export function messageRow(executionId: string, nodeId: string, seq: number | nu
 }
 
 function messagesPart(rows: readonly MessageRow[]): BatchPart {
-  const cols: [string[], string[], number[], string[], Array<string | null>, string[], Array<string | null>] = [[], [], [], [], [], [], []];
-  for (const r of rows) pushRow(cols, [pgText(r.executionId), pgText(r.nodeId), r.seq!, pgText(r.message.port), r.payload, r.metadata, messageIdOf(r)]);
+  const values = rows.map((r) => [pgText(r.executionId), pgText(r.nodeId), r.seq!, pgText(r.message.port), r.payload, r.metadata, messageIdOf(r)]);
   return {
     key: 'cp-messages',
-    values: cols,
-    sql: (p) => `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS}) SELECT * FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::int[], ${p(4)}::text[], ${p(5)}::json[], ${p(6)}::json[], ${p(7)}::text[]) ${ON_MESSAGE_CONFLICT}`,
+    values: [rowsParam(values)],
+    sql: (p) => `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS}) SELECT r->>0, r->>1, (r->>2)::int, r->>3, (r->>4)::json, (r->>5)::json, r->>6 FROM ${rowsOf(p(1))} ${ON_MESSAGE_CONFLICT}`,
   };
 }
 
@@ -118,30 +117,28 @@ function appendedPart(rows: readonly MessageRow[], numbered: readonly MessageRow
   const highest = new Map<string, number>();
   for (const m of numbered) highest.set(nodeKey(m), Math.max(highest.get(nodeKey(m)) ?? 0, m.seq!));
   const rank = new Map<string, number>();
-  const cols: [string[], string[], number[], number[], string[], Array<string | null>, string[], Array<string | null>] = [[], [], [], [], [], [], [], []];
-  for (const r of rows) {
+  const values = rows.map((r) => {
     const key = nodeKey(r);
     const k = (rank.get(key) ?? 0) + 1;
     rank.set(key, k);
-    pushRow(cols, [pgText(r.executionId), pgText(r.nodeId), highest.get(key) ?? 0, k, pgText(r.message.port), r.payload, r.metadata, messageIdOf(r)]);
-  }
+    return [pgText(r.executionId), pgText(r.nodeId), highest.get(key) ?? 0, k, pgText(r.message.port), r.payload, r.metadata, messageIdOf(r)];
+  });
   return {
     key: 'cp-appended',
-    values: cols,
+    values: [rowsParam(values)],
     sql: (p) => `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS})
       SELECT u.e, u.n, GREATEST(u.b, (SELECT COALESCE(MAX(m.seq), 0) FROM checkpoint_messages m WHERE m.execution_id = u.e AND m.node_id = u.n)) + u.k, u.p, u.pl, u.md, u.mi
-      FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::int[], ${p(4)}::int[], ${p(5)}::text[], ${p(6)}::json[], ${p(7)}::json[], ${p(8)}::text[]) AS u(e, n, b, k, p, pl, md, mi)
+      FROM (SELECT r->>0 AS e, r->>1 AS n, (r->>2)::int AS b, (r->>3)::int AS k, r->>4 AS p, (r->>5)::json AS pl, (r->>6)::json AS md, r->>7 AS mi FROM ${rowsOf(p(1))}) u
       ${ON_MESSAGE_CONFLICT}`,
   };
 }
 
 function endsPart(rows: readonly EndRow[]): BatchPart {
-  const cols: [string[], string[], Array<string | null>] = [[], [], []];
-  for (const r of rows) pushRow(cols, [pgText(r.executionId), pgText(r.nodeId), r.status]);
+  const values = rows.map((r) => [pgText(r.executionId), pgText(r.nodeId), r.status]);
   return {
     key: 'cp-ends',
-    values: cols,
-    sql: (p) => `INSERT INTO checkpoint_nodes (execution_id, node_id, end_status) SELECT * FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[])
+    values: [rowsParam(values)],
+    sql: (p) => `INSERT INTO checkpoint_nodes (execution_id, node_id, end_status) SELECT r->>0, r->>1, r->>2 FROM ${rowsOf(p(1))}
       ON CONFLICT (execution_id, node_id) DO UPDATE SET end_status = COALESCE(EXCLUDED.end_status, checkpoint_nodes.end_status)`,
   };
 }
@@ -167,9 +164,4 @@ function nodeKey(r: { executionId: string; nodeId: string }): string {
 
 function messageIdOf(r: MessageRow): string | null {
   return r.message.messageId === undefined ? null : pgText(r.message.messageId);
-}
-
-/** Appends one row to column arrays (the parameters of an `unnest`). */
-function pushRow<T extends unknown[][]>(columns: T, row: { [K in keyof T]: T[K] extends Array<infer V> ? V : never }): void {
-  for (let i = 0; i < columns.length; i++) columns[i]!.push(row[i]);
 }

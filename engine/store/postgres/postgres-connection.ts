@@ -83,7 +83,32 @@ export function toPostgresWriteError(error: unknown, what: string): StoreWriteEr
   return new StoreWriteError('STORE_IO', `${what}: ${message}`, { cause: error });
 }
 
-/** Text PostgreSQL accepts: it refuses the NUL character in any text value, so one is stored as U+FFFD. */
+/** ES2024's well-formed string methods (Node 20 has them; the project's TypeScript library is ES2023). */
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+/**
+ * Text PostgreSQL accepts: it refuses the NUL character in any text value and a lone surrogate in JSON, so
+ * either is stored as U+FFFD (as UTF-8 encoding does with a lone surrogate anyway).
+ */
 export function pgText(value: string): string {
-  return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+  const whole = (value as unknown as WellFormed).isWellFormed() ? value : (value as unknown as WellFormed).toWellFormed();
+  return whole.includes('\u0000') ? whole.replaceAll('\u0000', '\uFFFD') : whole;
+}
+
+/**
+ * Rows of a batch as one `jsonb` parameter, an array of arrays read back with `FROM rowsOf($n)` and `r->>i`:
+ * one `JSON.stringify` (a few times cheaper than `pg`'s escaping of array parameters, element by element).
+ * Text columns must be `pgText`; JSON columns go as JSON strings (`(r->>i)::json`), so what they hold is
+ * stored as written, `\u0000` included.
+ */
+export function rowsParam(rows: readonly unknown[][]): string {
+  return JSON.stringify(rows);
+}
+
+/** The FROM clause reading `rowsParam` rows as `r` (a jsonb array), in order `o`. */
+export function rowsOf(param: string): string {
+  return `jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS x(r, o)`;
 }

@@ -3,7 +3,7 @@ import { BatchQueue } from '../batch-queue';
 import { DEFAULT_LOG_RETENTION, matchesAudit, RUN_END_TYPES, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
 import { parseLogEntry } from '../log-entry-codec';
 import { runsToDrop, SCHEDULER_ENTRIES_KEPT } from '../log-retention';
-import { pgText } from './postgres-connection';
+import { pgText, rowsOf, rowsParam } from './postgres-connection';
 import type { BatchBudget, BatchPart, BatchSource, PostgresWriter } from './postgres-writer';
 
 interface LogRow {
@@ -127,20 +127,15 @@ export class PostgresExecutionLog implements ExecutionLog, BatchSource {
   }
 
   collect(budget: BatchBudget): BatchPart[] {
-    const cols: [string[], string[], string[], string[], number[], Array<string | null>] = [[], [], [], [], [], []];
+    const rows: unknown[][] = [];
     this.queue.take(budget.rows, (r) => {
       if (budget.bytes <= 0) return false;
-      cols[0].push(pgText(r.runId));
-      cols[1].push(r.type);
-      cols[2].push(pgText(r.status));
-      cols[3].push(pgText(r.actor));
-      cols[4].push(r.at);
-      cols[5].push(r.data);
+      rows.push([pgText(r.runId), r.type, pgText(r.status), pgText(r.actor), r.at, r.data]);
       budget.rows--;
       budget.bytes -= 64 + (r.data?.length ?? 0);
     });
-    if (cols[0].length === 0) return [];
-    return [{ key: 'log', values: cols, sql: (p) => `INSERT INTO execution_log (${COLUMNS}) SELECT r, t, s, a, at, d FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::float8[], ${p(6)}::json[]) WITH ORDINALITY AS u(r, t, s, a, at, d, o) ORDER BY o` }];
+    if (rows.length === 0) return [];
+    return [{ key: 'log', values: [rowsParam(rows)], sql: (p) => `INSERT INTO execution_log (${COLUMNS}) SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::float8, (r->>5)::json FROM ${rowsOf(p(1))} ORDER BY o` }];
   }
 
   commit(): void {

@@ -5,8 +5,8 @@ import { WriteRetry } from '../write-retry';
 import { isConnectionLoss, toPostgresWriteError } from './postgres-connection';
 
 /**
- * One common table expression of the writer's batch statement: a store's rows of this batch as array
- * parameters. Its SQL never changes for a given `key`, so the statement is prepared once per connection.
+ * One common table expression of the writer's batch statement: a store's rows of this batch as parameters
+ * (a jsonb array of rows, `rowsParam`). Its SQL never changes for a given `key`, so the statement is prepared once per connection.
  */
 export interface BatchPart {
   readonly key: string;
@@ -59,11 +59,12 @@ interface Waiter {
 /**
  * The one writer of a PostgreSQL database for one host (DUR-01, DUR-02): the execution log and the
  * checkpoint store queue rows; the writer stores everything queued as **one statement** — a `WITH` of
- * multi-row `INSERT … SELECT FROM unnest(…)` (and the checkpoints' deletes), which PostgreSQL runs as one
- * transaction — one batch in flight at a time, so rows arriving meanwhile form the next batch (group
- * commit). A `flush` (a start's acknowledgement) writes at once; rows nobody waits for wait up to
- * `lingerMs` to join a batch. `flush` resolves once every row queued before it is committed. A failed batch leaves nothing
- * (the statement is atomic); its rows stay queued, the waiters get a typed `StoreWriteError`.
+ * multi-row `INSERT … SELECT` from one jsonb array per table (and the checkpoints' deletes), which
+ * PostgreSQL runs as one transaction — one batch in flight at a time, so rows arriving meanwhile form the
+ * next batch (group commit). A `flush` (a start's acknowledgement) writes at once; rows nobody waits for
+ * wait up to `lingerMs` to join a batch. `flush` resolves once every row queued before it is committed. A
+ * failed batch leaves nothing (the statement is atomic); its rows stay queued, the waiters get a typed
+ * `StoreWriteError`.
  *
  * The statement also stamps the writer's row in `store_writers` with the batch number: when the connection
  * drops while a batch commits, the next attempt reads that row to learn whether it did, so a batch is never
