@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL case of bench/run-per-task (DUR-04): ours, durable (the PostgreSQL log and checkpoints
  * through the one writer, opened as `--store postgres` opens them, at the server's synchronous_commit) against
- * a loop doing the same `pg` writes with the fewest statements: per run, one with RUN_STARTED (a start is
+ * a loop doing the same `pg` writes with the fewest statements, both at one `synchronous_commit` (on, the server's
+ * default, or off): per run, one with RUN_STARTED (a start is
  * acknowledged once it is stored), then one with every row the engine writes for the run's nodes (each
  * node: its output message, end marker and NODE_FINISHED; the last task's output goes nowhere and is not
  * recorded) and RUN_FINISHED, deleting the checkpoints of the run that left the restart archive (100 runs
@@ -76,9 +77,10 @@ function loopSide(pool: pg.Pool): Side & { rowsPerRun(n: number): Promise<number
   };
 }
 
-async function durableSide(server: BenchServer, name: string): Promise<{ side: Side; pool: () => pg.Pool; drop(): Promise<void> }> {
+async function durableSide(server: BenchServer, name: string, commit: Commit): Promise<{ side: Side; pool: () => pg.Pool; drop(): Promise<void> }> {
   const schema = await server.schema();
-  const stores = await openDurableStores({ kind: 'postgres', dataDir: null, settings: { postgres: { url: server.url, schema: schema.name, poolSize: 4 } } });
+  const postgres = { url: server.url, schema: schema.name, poolSize: 4, synchronousCommit: commit };
+  const stores = await openDurableStores({ kind: 'postgres', dataDir: null, settings: { postgres } });
   const side = await engineSide(name, stores);
   const pool = openPool({ url: server.url, schema: schema.name, poolSize: 1 });
   const drop = async (): Promise<void> => {
@@ -88,12 +90,14 @@ async function durableSide(server: BenchServer, name: string): Promise<{ side: S
   return { side, pool: () => pool, drop };
 }
 
-/** The PostgreSQL backend: YUKTA_TEST_PG_URL or a throwaway durable server, a schema per side. */
-export async function postgresBackend(): Promise<Backend> {
+type Commit = 'on' | 'off';
+
+/** The PostgreSQL backend: YUKTA_TEST_PG_URL or a throwaway durable server, a schema per side, both at one synchronous_commit. */
+export async function postgresBackend(commit: Commit): Promise<Backend> {
   const server = await benchServer();
-  const ours = await durableSide(server, 'ours, durable (PostgreSQL log + checkpoints)');
+  const ours = await durableSide(server, `ours, durable (PostgreSQL log + checkpoints, synchronous_commit=${commit})`, commit);
   const loopSchema = await server.schema();
-  const loopPool = openPool({ url: server.url, schema: loopSchema.name, poolSize: 1 });
+  const loopPool = openPool({ url: server.url, schema: loopSchema.name, poolSize: 1, synchronousCommit: commit });
   await migratePostgres(loopPool, POSTGRES_MIGRATIONS, { schema: loopSchema.name });
   const loop = loopSide(loopPool);
   return {
@@ -101,7 +105,7 @@ export async function postgresBackend(): Promise<Backend> {
     loop,
     loopLabel: 'loop of the same pg writes',
     async engineRowsPerRun(n) {
-      const probe = await durableSide(server, 'probe');
+      const probe = await durableSide(server, 'probe', commit);
       const before = await rows(probe.pool());
       await probe.side.run(n, 1);
       const stored = (await rows(probe.pool())) - before;

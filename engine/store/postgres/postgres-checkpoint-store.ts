@@ -3,13 +3,14 @@ import { BatchQueue } from '../batch-queue';
 import { parseEndStatus } from '../checkpoint-codec';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
 import { CheckpointBatch, KEY_TWICE_IN_ONE_STATEMENT, messageRow, type CheckpointRow } from './checkpoint-batch';
+import { preparedStatements } from './postgres-connection';
 import type { BatchBudget, BatchPart, BatchSource, PostgresWriter } from './postgres-writer';
 
-const SQL = {
+const SQL = preparedStatements('cp', {
   messages: 'SELECT port, payload, metadata, message_id FROM checkpoint_messages WHERE execution_id = $1 AND node_id = $2 ORDER BY seq',
   state: 'SELECT end_status FROM checkpoint_nodes WHERE execution_id = $1 AND node_id = $2',
   executions: 'SELECT execution_id FROM checkpoint_nodes UNION SELECT execution_id FROM checkpoint_messages',
-} as const;
+});
 
 interface MessageRow {
   port: string;
@@ -64,7 +65,7 @@ export class PostgresCheckpointStore implements CheckpointStore, BatchSource {
   async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
     const queued = (await this.flushForRead()).filter((r) => r.executionId === executionId && (r.kind === 'drop' || r.nodeId === nodeId));
     const pool = this.database.pool;
-    const [stored, state] = await Promise.all([pool.query<MessageRow>(SQL.messages, [executionId, nodeId]), pool.query<{ end_status: string | null }>(SQL.state, [executionId, nodeId])]);
+    const [stored, state] = await Promise.all([pool.query<MessageRow>(SQL.messages([executionId, nodeId])), pool.query<{ end_status: string | null }>(SQL.state([executionId, nodeId]))]);
     let messages = stored.rows.map(toMessage);
     let end: Status | null = state.rows[0]?.end_status ? parseEndStatus(state.rows[0].end_status) : null;
     let found = state.rows.length > 0 || messages.length > 0;
@@ -86,7 +87,7 @@ export class PostgresCheckpointStore implements CheckpointStore, BatchSource {
 
   async executions(): Promise<string[]> {
     const queued = await this.flushForRead();
-    const ids = new Set((await this.database.pool.query<{ execution_id: string }>(SQL.executions)).rows.map((r) => r.execution_id));
+    const ids = new Set((await this.database.pool.query<{ execution_id: string }>(SQL.executions())).rows.map((r) => r.execution_id));
     for (const row of queued) {
       if (row.kind === 'drop') ids.delete(row.executionId);
       else ids.add(row.executionId);

@@ -112,3 +112,17 @@ export function rowsParam(rows: readonly unknown[][]): string {
 export function rowsOf(param: string): string {
   return `jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS x(r, o)`;
 }
+
+/** A store's statements, each prepared once per connection under its name (a read's planning is most of its cost). */
+export type Statements<K extends string> = { readonly [Key in K]: (values?: readonly unknown[]) => pg.QueryConfig };
+
+/** Names every statement `yukta_<store>_<key>`: `SQL.current([session, id])` is a query config to pass to `query`. */
+export function preparedStatements<K extends string>(store: string, texts: Readonly<Record<K, string>>): Statements<K> {
+  const out = {} as Record<K, (values?: readonly unknown[]) => pg.QueryConfig>;
+  for (const key of Object.keys(texts) as K[]) {
+    const name = `yukta_${store}_${key}`;
+    const text = texts[key];
+    out[key] = (values = []) => ({ name, text, values: [...values] });
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ import {
   type VersionEntry,
 } from '../definition-store';
 import { YUKTA_LOCK_CLASS } from './migrate';
-import { pgText } from './postgres-connection';
+import { pgText, preparedStatements } from './postgres-connection';
 
 interface VersionRow {
   session: string;
@@ -29,7 +29,7 @@ const CURRENT_SELECT = `
   FROM workflows w JOIN workflow_versions v
     ON v.session = w.session AND v.workflow_id = w.workflow_id AND v.version = w.version`;
 
-const SQL = {
+const SQL = preparedStatements('def', {
   current: `${CURRENT_SELECT} WHERE w.session = $1 AND w.workflow_id = $2`,
   listAll: `${CURRENT_SELECT} ORDER BY w.session, w.workflow_id`,
   listSession: `${CURRENT_SELECT} WHERE w.session = $1 ORDER BY w.workflow_id`,
@@ -61,7 +61,7 @@ const SQL = {
   deleteSessionVersions: 'DELETE FROM workflow_versions WHERE session = $1',
   /** Definition writes of every host on this schema, one at a time (they are rare: a person saving). */
   lock: `SELECT pg_advisory_xact_lock(${YUKTA_LOCK_CLASS}, hashtext('definitions:' || current_schema()))`,
-} as const;
+});
 
 type Db = Pick<pg.PoolClient, 'query'>;
 
@@ -77,12 +77,12 @@ export class PostgresDefinitionStore implements DefinitionStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async list(session?: string): Promise<StoredWorkflow[]> {
-    const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll) : await this.pool.query<VersionRow>(SQL.listSession, [session])).rows;
+    const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll()) : await this.pool.query<VersionRow>(SQL.listSession([session]))).rows;
     return rows.map(toStored);
   }
 
   async get(session: string, workflowId: string): Promise<StoredWorkflow | null> {
-    const row = (await this.pool.query<VersionRow>(SQL.current, [session, workflowId])).rows[0];
+    const row = (await this.pool.query<VersionRow>(SQL.current([session, workflowId]))).rows[0];
     return row ? toStored(row) : null;
   }
 
@@ -91,25 +91,25 @@ export class PostgresDefinitionStore implements DefinitionStore {
   }
 
   async versions(session: string, workflowId: string): Promise<VersionEntry[]> {
-    const rows = (await this.pool.query<Pick<VersionRow, 'version' | 'saved_at' | 'note'>>(SQL.versions, [session, workflowId])).rows;
+    const rows = (await this.pool.query<Pick<VersionRow, 'version' | 'saved_at' | 'note'>>(SQL.versions([session, workflowId]))).rows;
     return rows.map((r) => (r.note === null ? { version: r.version, savedAt: r.saved_at } : { version: r.version, savedAt: r.saved_at, note: r.note }));
   }
 
   async getVersion(session: string, workflowId: string, version: string): Promise<StoredWorkflow | null> {
-    const row = (await this.pool.query<VersionRow>(SQL.version, [session, workflowId, version])).rows[0];
+    const row = (await this.pool.query<VersionRow>(SQL.version([session, workflowId, version]))).rows[0];
     return row ? toStored(row) : null;
   }
 
   deleteWorkflow(session: string, workflowId: string): Promise<boolean> {
     return this.write(async (db) => {
-      const deleted = ((await db.query(SQL.deleteWorkflow, [session, workflowId])).rowCount ?? 0) > 0;
-      await db.query(SQL.deleteVersions, [session, workflowId]);
+      const deleted = ((await db.query(SQL.deleteWorkflow([session, workflowId]))).rowCount ?? 0) > 0;
+      await db.query(SQL.deleteVersions([session, workflowId]));
       return deleted;
     });
   }
 
   async listSessions(): Promise<StoredSession[]> {
-    const [settingRows, countRows] = await Promise.all([this.pool.query<{ session: string; timeout: number }>(SQL.sessions), this.pool.query<{ session: string; count: number }>(SQL.workflowCounts)]);
+    const [settingRows, countRows] = await Promise.all([this.pool.query<{ session: string; timeout: number }>(SQL.sessions()), this.pool.query<{ session: string; count: number }>(SQL.workflowCounts())]);
     const settings = new Map(settingRows.rows.map((r) => [r.session, r.timeout]));
     const counts = new Map(countRows.rows.map((r) => [r.session, r.count]));
     return [...new Set([...settings.keys(), ...counts.keys()])].sort().map((session) => {
@@ -123,14 +123,14 @@ export class PostgresDefinitionStore implements DefinitionStore {
   }
 
   putSession(session: string, settings: SessionSettings): Promise<void> {
-    return this.write(async (db) => void (await db.query(SQL.putSession, [session, settings.defaultExecutionTimeoutSeconds])));
+    return this.write(async (db) => void (await db.query(SQL.putSession([session, settings.defaultExecutionTimeoutSeconds]))));
   }
 
   renameSession(from: string, to: string): Promise<RenameOutcome> {
     return this.write(async (db): Promise<RenameOutcome> => {
       if (!(await sessionNow(db, from))) return 'not-found';
       if (await sessionNow(db, to)) return 'exists';
-      for (const sql of [SQL.renameSettings, SQL.renameWorkflows, SQL.renameVersions]) await db.query(sql, [to, from]);
+      for (const sql of [SQL.renameSettings, SQL.renameWorkflows, SQL.renameVersions]) await db.query(sql([to, from]));
       return 'renamed';
     });
   }
@@ -138,14 +138,14 @@ export class PostgresDefinitionStore implements DefinitionStore {
   deleteSession(session: string): Promise<boolean> {
     return this.write(async (db) => {
       const existed = (await sessionNow(db, session)) !== null;
-      for (const sql of [SQL.deleteSettings, SQL.deleteSessionWorkflows, SQL.deleteSessionVersions]) await db.query(sql, [session]);
+      for (const sql of [SQL.deleteSettings, SQL.deleteSessionWorkflows, SQL.deleteSessionVersions]) await db.query(sql([session]));
       return existed;
     });
   }
 
   applySession(session: string, settings: SessionSettings, workflows: readonly SessionWorkflowSave[]): Promise<Array<{ changed: boolean }>> {
     return this.write(async (db) => {
-      await db.query(SQL.putSession, [session, settings.defaultExecutionTimeoutSeconds]);
+      await db.query(SQL.putSession([session, settings.defaultExecutionTimeoutSeconds]));
       const results: Array<{ changed: boolean }> = [];
       for (const w of workflows) results.push(await saveNow(db, session, w.definition, w.options));
       return results;
@@ -168,7 +168,7 @@ export class PostgresDefinitionStore implements DefinitionStore {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(SQL.lock);
+      await client.query(SQL.lock());
       const result = await body(client);
       await client.query('COMMIT');
       return result;
@@ -184,17 +184,17 @@ export class PostgresDefinitionStore implements DefinitionStore {
 /** One save inside a write's transaction. */
 async function saveNow(db: Db, session: string, definition: WorkflowDefinition, options: SaveOptions): Promise<{ changed: boolean }> {
   const workflowId = definition.workflowId;
-  const current = (await db.query<{ version: string }>(SQL.currentVersion, [session, workflowId])).rows[0];
+  const current = (await db.query<{ version: string }>(SQL.currentVersion([session, workflowId]))).rows[0];
   if (current?.version === options.version) return { changed: false };
-  const seq = Number((await db.query<{ seq: string }>(SQL.nextSeq, [session, workflowId])).rows[0]!.seq);
-  await db.query(SQL.upsertVersion, [session, workflowId, options.version, seq, options.savedAt, options.note === undefined ? null : pgText(options.note), JSON.stringify(definition)]);
-  await db.query(SQL.setCurrent, [session, workflowId, options.version]);
-  await db.query(SQL.trim, [session, workflowId, keptVersions(options)]);
+  const seq = Number((await db.query<{ seq: string }>(SQL.nextSeq([session, workflowId]))).rows[0]!.seq);
+  await db.query(SQL.upsertVersion([session, workflowId, options.version, seq, options.savedAt, options.note === undefined ? null : pgText(options.note), JSON.stringify(definition)]));
+  await db.query(SQL.setCurrent([session, workflowId, options.version]));
+  await db.query(SQL.trim([session, workflowId, keptVersions(options)]));
   return { changed: true };
 }
 
 async function sessionNow(db: Db, session: string): Promise<StoredSession | null> {
-  const { timeout, count } = (await db.query<{ timeout: number | null; count: number }>(SQL.session, [session])).rows[0]!;
+  const { timeout, count } = (await db.query<{ timeout: number | null; count: number }>(SQL.session([session]))).rows[0]!;
   if (timeout === null && count === 0) return null;
   return { session, workflowCount: count, settings: timeout === null ? null : { defaultExecutionTimeoutSeconds: timeout } };
 }

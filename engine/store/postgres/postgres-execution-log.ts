@@ -3,7 +3,7 @@ import { BatchQueue } from '../batch-queue';
 import { DEFAULT_LOG_RETENTION, matchesAudit, RUN_END_TYPES, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
 import { parseLogEntry } from '../log-entry-codec';
 import { runsToDrop, SCHEDULER_ENTRIES_KEPT } from '../log-retention';
-import { pgText, rowsOf, rowsParam } from './postgres-connection';
+import { pgText, preparedStatements, rowsOf, rowsParam } from './postgres-connection';
 import type { BatchBudget, BatchPart, BatchSource, PostgresWriter } from './postgres-writer';
 
 interface LogRow {
@@ -28,7 +28,7 @@ interface QueuedRow {
 
 const COLUMNS = 'run_id, type, status, actor, at, data';
 const END_TYPES = [...RUN_END_TYPES].map((t) => `'${t}'`).join(', ');
-const SQL = {
+const SQL = preparedStatements('log', {
   all: `SELECT ${COLUMNS} FROM execution_log ORDER BY seq`,
   run: `SELECT ${COLUMNS} FROM execution_log WHERE run_id = $1 ORDER BY seq`,
   /** One row per run, in order of its first entry: what `runsToDrop` looks at, summed up by the server. */
@@ -36,7 +36,7 @@ const SQL = {
   deleteRuns: 'DELETE FROM execution_log WHERE run_id = ANY($1::text[])',
   trimScheduler: `DELETE FROM execution_log WHERE run_id = $1 AND seq < (SELECT MIN(seq) FROM (SELECT seq FROM execution_log WHERE run_id = $1 ORDER BY seq DESC LIMIT $2) newest)
     AND seq <> COALESCE((SELECT MAX(seq) FROM execution_log WHERE run_id = $1 AND data IS NOT NULL), -1)`,
-} as const;
+});
 
 /**
  * The execution log on PostgreSQL (DUR-01, DUR-04): rows are queued and stored by the database's one writer
@@ -94,12 +94,12 @@ export class PostgresExecutionLog implements ExecutionLog, BatchSource {
 
   async entries(): Promise<ExecutionLogEntry[]> {
     const queued = await this.flushForRead();
-    return [...(await this.writer.pool.query<LogRow>(SQL.all)).rows.map(toEntry), ...queued];
+    return [...(await this.writer.pool.query<LogRow>(SQL.all())).rows.map(toEntry), ...queued];
   }
 
   async runEntries(runId: string): Promise<ExecutionLogEntry[]> {
     const queued = (await this.flushForRead()).filter((e) => e.runId === runId);
-    return [...(await this.writer.pool.query<LogRow>(SQL.run, [runId])).rows.map(toEntry), ...queued];
+    return [...(await this.writer.pool.query<LogRow>(SQL.run([runId]))).rows.map(toEntry), ...queued];
   }
 
   /** Deletes the runs beyond retention (and old scheduler rows) in one transaction; one trim at a time. */
@@ -150,7 +150,7 @@ export class PostgresExecutionLog implements ExecutionLog, BatchSource {
     await this.writer.flush();
     const client = await this.writer.pool.connect();
     try {
-      const rows = (await client.query<{ run_id: string; started: boolean; ended: boolean }>(SQL.summary)).rows;
+      const rows = (await client.query<{ run_id: string; started: boolean; ended: boolean }>(SQL.summary())).rows;
       // Each run as the entries runsToDrop needs: a start if it has one, an end if it has one, else one entry.
       const summary: ExecutionLogEntry[] = [];
       for (const r of rows) {
@@ -159,8 +159,8 @@ export class PostgresExecutionLog implements ExecutionLog, BatchSource {
       }
       const drop = [...runsToDrop(summary, this.retention)];
       await client.query('BEGIN');
-      if (drop.length) await client.query(SQL.deleteRuns, [drop]);
-      await client.query(SQL.trimScheduler, [SCHEDULER_RUN, SCHEDULER_ENTRIES_KEPT]);
+      if (drop.length) await client.query(SQL.deleteRuns([drop]));
+      await client.query(SQL.trimScheduler([SCHEDULER_RUN, SCHEDULER_ENTRIES_KEPT]));
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
