@@ -19,8 +19,11 @@ const EMPTY_METADATA = '{}';
 const MESSAGE_COLUMNS = 'execution_id, node_id, seq, port, payload, metadata, message_id';
 const ON_MESSAGE_CONFLICT = 'ON CONFLICT (execution_id, node_id, seq) DO UPDATE SET port = EXCLUDED.port, payload = EXCLUDED.payload, metadata = EXCLUDED.metadata, message_id = EXCLUDED.message_id';
 
-/** SQLSTATE of an `ON CONFLICT DO UPDATE` meeting one key twice in its own rows. */
-export const KEY_TWICE_IN_ONE_STATEMENT = '21000';
+/**
+ * SQLSTATEs of a key written twice: a plain insert meeting a stored row (`23505`), an upsert meeting one key
+ * twice in its own rows (`21000`).
+ */
+export const KEY_WRITTEN_TWICE: ReadonlySet<string> = new Set(['23505', '21000']);
 
 /**
  * The checkpoint rows of one writer batch, shaped for one atomic statement. Sibling parts of a statement
@@ -28,10 +31,10 @@ export const KEY_TWICE_IN_ONE_STATEMENT = '21000';
  * dropped run after its drop waits for the next batch (`add` refuses it). Messages numbered by the server
  * come after those stored and those of this batch.
  *
- * One key twice in a batch (a node recorded twice at once, or marked done twice) cannot happen on the
- * engine's paths, so rows go straight into columns; should it happen, the server refuses the statement
- * (`KEY_TWICE_IN_ONE_STATEMENT`) and the batch is built again with `merge`: the later message of a key,
- * and a node's non-null end marker, win.
+ * A key written twice (a node recorded again, or marked done twice) does not happen on the engine's paths,
+ * so rows go in as plain inserts, the cheapest for the server; should it happen, the server refuses the
+ * statement (`KEY_WRITTEN_TWICE`) and the batch is built again with `merge`: one row per key (the later
+ * message, a node's non-null end marker) written as upserts over what is stored.
  */
 export class CheckpointBatch {
   private messages: MessageRow[] = [];
@@ -76,10 +79,10 @@ export class CheckpointBatch {
       parts.push({ key: 'cp-drop-nodes', values: [runs], sql: (p) => `DELETE FROM checkpoint_nodes WHERE execution_id = ANY(${p(1)}::text[])` });
     }
     const messages = this.merge ? lastOfEachKey(this.messages) : this.messages;
-    if (messages.length) parts.push(messagesPart(messages));
-    if (this.appended.length) parts.push(appendedPart(this.appended, messages));
+    if (messages.length) parts.push(messagesPart(messages, this.merge));
+    if (this.appended.length) parts.push(appendedPart(this.appended, messages, this.merge));
     const ends = this.merge ? mergedEnds(this.ends) : this.ends;
-    if (ends.length) parts.push(endsPart(ends));
+    if (ends.length) parts.push(endsPart(ends, this.merge));
     return parts;
   }
 
@@ -103,17 +106,17 @@ export function messageRow(executionId: string, nodeId: string, seq: number | nu
   return { kind: 'message', executionId, nodeId, seq, message, payload, metadata };
 }
 
-function messagesPart(rows: readonly MessageRow[]): BatchPart {
+function messagesPart(rows: readonly MessageRow[], upsert: boolean): BatchPart {
   const values = rows.map((r) => [pgText(r.executionId), pgText(r.nodeId), r.seq!, pgText(r.message.port), r.payload, r.metadata, messageIdOf(r)]);
   return {
-    key: 'cp-messages',
+    key: upsert ? 'cp-messages-upsert' : 'cp-messages',
     values: [rowsParam(values)],
-    sql: (p) => `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS}) SELECT r->>0, r->>1, (r->>2)::int, r->>3, (r->>4)::json, (r->>5)::json, r->>6 FROM ${rowsOf(p(1))} ${ON_MESSAGE_CONFLICT}`,
+    sql: (p) => `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS}) SELECT r->>0, r->>1, (r->>2)::int, r->>3, (r->>4)::json, (r->>5)::json, r->>6 FROM ${rowsOf(p(1))} ${upsert ? ON_MESSAGE_CONFLICT : ''}`,
   };
 }
 
 /** Messages numbered by the server: after the node's stored ones (`MAX(seq)`) and this batch's (`b`), in order (`k`). */
-function appendedPart(rows: readonly MessageRow[], numbered: readonly MessageRow[]): BatchPart {
+function appendedPart(rows: readonly MessageRow[], numbered: readonly MessageRow[], upsert: boolean): BatchPart {
   const highest = new Map<string, number>();
   for (const m of numbered) highest.set(nodeKey(m), Math.max(highest.get(nodeKey(m)) ?? 0, m.seq!));
   const rank = new Map<string, number>();
@@ -124,22 +127,22 @@ function appendedPart(rows: readonly MessageRow[], numbered: readonly MessageRow
     return [pgText(r.executionId), pgText(r.nodeId), highest.get(key) ?? 0, k, pgText(r.message.port), r.payload, r.metadata, messageIdOf(r)];
   });
   return {
-    key: 'cp-appended',
+    key: upsert ? 'cp-appended-upsert' : 'cp-appended',
     values: [rowsParam(values)],
     sql: (p) => `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS})
       SELECT u.e, u.n, GREATEST(u.b, (SELECT COALESCE(MAX(m.seq), 0) FROM checkpoint_messages m WHERE m.execution_id = u.e AND m.node_id = u.n)) + u.k, u.p, u.pl, u.md, u.mi
       FROM (SELECT r->>0 AS e, r->>1 AS n, (r->>2)::int AS b, (r->>3)::int AS k, r->>4 AS p, (r->>5)::json AS pl, (r->>6)::json AS md, r->>7 AS mi FROM ${rowsOf(p(1))}) u
-      ${ON_MESSAGE_CONFLICT}`,
+      ${upsert ? ON_MESSAGE_CONFLICT : ''}`,
   };
 }
 
-function endsPart(rows: readonly EndRow[]): BatchPart {
+function endsPart(rows: readonly EndRow[], upsert: boolean): BatchPart {
   const values = rows.map((r) => [pgText(r.executionId), pgText(r.nodeId), r.status]);
+  const onConflict = 'ON CONFLICT (execution_id, node_id) DO UPDATE SET end_status = COALESCE(EXCLUDED.end_status, checkpoint_nodes.end_status)';
   return {
-    key: 'cp-ends',
+    key: upsert ? 'cp-ends-upsert' : 'cp-ends',
     values: [rowsParam(values)],
-    sql: (p) => `INSERT INTO checkpoint_nodes (execution_id, node_id, end_status) SELECT r->>0, r->>1, r->>2 FROM ${rowsOf(p(1))}
-      ON CONFLICT (execution_id, node_id) DO UPDATE SET end_status = COALESCE(EXCLUDED.end_status, checkpoint_nodes.end_status)`,
+    sql: (p) => `INSERT INTO checkpoint_nodes (execution_id, node_id, end_status) SELECT r->>0, r->>1, r->>2 FROM ${rowsOf(p(1))} ${upsert ? onConflict : ''}`,
   };
 }
 

@@ -2,7 +2,7 @@ import type { Status } from '../../../shared/status/status';
 import { BatchQueue } from '../batch-queue';
 import { parseEndStatus } from '../checkpoint-codec';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
-import { CheckpointBatch, KEY_TWICE_IN_ONE_STATEMENT, messageRow, type CheckpointRow } from './checkpoint-batch';
+import { CheckpointBatch, KEY_WRITTEN_TWICE, messageRow, type CheckpointRow } from './checkpoint-batch';
 import { preparedStatements } from './postgres-connection';
 import type { BatchBudget, BatchPart, BatchSource, PostgresWriter } from './postgres-writer';
 
@@ -33,7 +33,7 @@ export class PostgresCheckpointStore implements CheckpointStore, BatchSource {
   private readonly queue: BatchQueue<CheckpointRow>;
   private bytes = 0;
   private errors = 0;
-  /** The last batch met one key twice: build the next one merging rows per key. */
+  /** The last batch wrote a key twice: build the next one as upserts, merging rows per key. */
   private merge = false;
 
   constructor(private readonly database: PostgresWriter) {
@@ -137,9 +137,10 @@ export class PostgresCheckpointStore implements CheckpointStore, BatchSource {
     this.queue.commit();
   }
 
-  /** A batch that met one key twice is built again merging rows per key (true: try it at once). */
+  /** A batch that wrote a key twice is built again as upserts, one row per key (true: try it at once). */
   restore(error?: unknown): boolean {
-    const again = !this.merge && (error as { code?: unknown } | null)?.code === KEY_TWICE_IN_ONE_STATEMENT;
+    const code = (error as { code?: unknown } | null)?.code;
+    const again = !this.merge && typeof code === 'string' && KEY_WRITTEN_TWICE.has(code);
     // End markers that stay unwritten (`yukta.checkpoint.errors`): not those of a batch tried again at once.
     if (!again) this.errors += this.queue.waiting().filter((r) => r.kind === 'end' && r.status !== null).length;
     this.queue.restore();

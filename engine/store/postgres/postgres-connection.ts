@@ -35,7 +35,8 @@ const RAW_JSON_TYPES = {
 /** The pool every store of one database shares. Connection errors of idle clients are reported, not thrown. */
 export function openPool(options: PostgresConnectionOptions, onIdleError: (error: Error) => void = () => undefined): pg.Pool {
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) throw new Error(`schema "${options.schema}" must be lower-case letters, digits and _ (at most 63)`);
-  const settings: string[] = [];
+  // The stores' statements are few, simple and prepared (named): one generic plan each, never planned again per call.
+  const settings: string[] = ['-c plan_cache_mode=force_generic_plan'];
   if (options.schema !== undefined) settings.push(`-c search_path=${options.schema}`);
   if (options.synchronousCommit !== undefined) settings.push(`-c synchronous_commit=${options.synchronousCommit}`);
   const pool = new pg.Pool({
@@ -45,7 +46,7 @@ export function openPool(options: PostgresConnectionOptions, onIdleError: (error
     connectionTimeoutMillis: 10_000,
     application_name: 'yukta',
     types: RAW_JSON_TYPES,
-    ...(settings.length ? { options: settings.join(' ') } : {}),
+    options: settings.join(' '),
   });
   pool.on('error', onIdleError);
   return pool;

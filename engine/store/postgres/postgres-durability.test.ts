@@ -152,6 +152,10 @@ describe('DUR-04 PostgreSQL writer: batches, failures and a connection lost mid-
     await checkpoints.flush();
     expect(db.writer.commits - before).toBe(1);
     expect(await checkpoints.read('r', 'n')).toEqual({ messages: [{ port: 'out', payload: 'second', metadata: {} }], end: 'SUCCESS', overCap: null });
+    // Again in a later batch, over the stored rows: replaced as SQLite's INSERT OR REPLACE does.
+    checkpoints.writer('r', 'n').append({ port: 'out', payload: 'third', metadata: {} });
+    await checkpoints.flush();
+    expect((await checkpoints.read('r', 'n'))?.messages.map((m) => m.payload)).toEqual(['third']);
     expect(checkpoints.stats().errors).toBe(0);
   });
 
