@@ -116,7 +116,8 @@ export class StudioHost {
   private durableEngineOptions(): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
-    const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    const ruleStore = stores.keyValues ? { ruleStore: stores.keyValues } : {};
+    const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...ruleStore, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
     // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was
     // closed): in the database when the store has key–value state (PostgreSQL), else in the data folder.
     const state = stores.keyValues ? new KeyValueTriggerStateStore(stores.keyValues) : this.dataDir && stores.kind !== 'memory' ? new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)) : null;

@@ -69,35 +69,47 @@ type Db = Pick<pg.PoolClient, 'query'>;
  * Definitions and sessions on PostgreSQL (DEF-01, DUR-05, DUR-04), the same tables as SQLite. Every write
  * is one transaction holding the schema's definitions lock, so a save, a rename or a whole session
  * configuration is all or nothing, also against another host on the same database; this store's own
- * writes run in call order, so of two concurrent saves the later call becomes current.
+ * writes run in call order, so of two concurrent saves the later call becomes current. Reads run at once,
+ * side by side, but every answer comes back in call order, as from the local stores: a caller that reads
+ * and then writes (the engine's save) keeps its place behind an earlier one.
  */
 export class PostgresDefinitionStore implements DefinitionStore {
   private writing: Promise<unknown> = Promise.resolve();
+  /** The answer of the latest call: each answer waits for the ones called before it. */
+  private answered: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly pool: pg.Pool) {}
 
-  async list(session?: string): Promise<StoredWorkflow[]> {
-    const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll()) : await this.pool.query<VersionRow>(SQL.listSession([session]))).rows;
-    return rows.map(toStored);
+  list(session?: string): Promise<StoredWorkflow[]> {
+    return this.inOrder(async () => {
+      const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll()) : await this.pool.query<VersionRow>(SQL.listSession([session]))).rows;
+      return rows.map(toStored);
+    });
   }
 
-  async get(session: string, workflowId: string): Promise<StoredWorkflow | null> {
-    const row = (await this.pool.query<VersionRow>(SQL.current([session, workflowId]))).rows[0];
-    return row ? toStored(row) : null;
+  get(session: string, workflowId: string): Promise<StoredWorkflow | null> {
+    return this.inOrder(async () => {
+      const row = (await this.pool.query<VersionRow>(SQL.current([session, workflowId]))).rows[0];
+      return row ? toStored(row) : null;
+    });
   }
 
   save(session: string, definition: WorkflowDefinition, options: SaveOptions): Promise<{ changed: boolean }> {
     return this.write((db) => saveNow(db, session, definition, options));
   }
 
-  async versions(session: string, workflowId: string): Promise<VersionEntry[]> {
-    const rows = (await this.pool.query<Pick<VersionRow, 'version' | 'saved_at' | 'note'>>(SQL.versions([session, workflowId]))).rows;
-    return rows.map((r) => (r.note === null ? { version: r.version, savedAt: r.saved_at } : { version: r.version, savedAt: r.saved_at, note: r.note }));
+  versions(session: string, workflowId: string): Promise<VersionEntry[]> {
+    return this.inOrder(async () => {
+      const rows = (await this.pool.query<Pick<VersionRow, 'version' | 'saved_at' | 'note'>>(SQL.versions([session, workflowId]))).rows;
+      return rows.map((r) => (r.note === null ? { version: r.version, savedAt: r.saved_at } : { version: r.version, savedAt: r.saved_at, note: r.note }));
+    });
   }
 
-  async getVersion(session: string, workflowId: string, version: string): Promise<StoredWorkflow | null> {
-    const row = (await this.pool.query<VersionRow>(SQL.version([session, workflowId, version]))).rows[0];
-    return row ? toStored(row) : null;
+  getVersion(session: string, workflowId: string, version: string): Promise<StoredWorkflow | null> {
+    return this.inOrder(async () => {
+      const row = (await this.pool.query<VersionRow>(SQL.version([session, workflowId, version]))).rows[0];
+      return row ? toStored(row) : null;
+    });
   }
 
   deleteWorkflow(session: string, workflowId: string): Promise<boolean> {
@@ -108,7 +120,11 @@ export class PostgresDefinitionStore implements DefinitionStore {
     });
   }
 
-  async listSessions(): Promise<StoredSession[]> {
+  listSessions(): Promise<StoredSession[]> {
+    return this.inOrder(() => this.sessionsNow());
+  }
+
+  private async sessionsNow(): Promise<StoredSession[]> {
     const [settingRows, countRows] = await Promise.all([this.pool.query<{ session: string; timeout: number }>(SQL.sessions()), this.pool.query<{ session: string; count: number }>(SQL.workflowCounts())]);
     const settings = new Map(settingRows.rows.map((r) => [r.session, r.timeout]));
     const counts = new Map(countRows.rows.map((r) => [r.session, r.count]));
@@ -119,7 +135,7 @@ export class PostgresDefinitionStore implements DefinitionStore {
   }
 
   getSession(session: string): Promise<StoredSession | null> {
-    return sessionNow(this.pool, session);
+    return this.inOrder(() => sessionNow(this.pool, session));
   }
 
   putSession(session: string, settings: SessionSettings): Promise<void> {
@@ -161,7 +177,15 @@ export class PostgresDefinitionStore implements DefinitionStore {
   private write<T>(body: (db: Db) => Promise<T>): Promise<T> {
     const run = this.writing.catch(() => undefined).then(() => this.transaction(body));
     this.writing = run;
-    return run;
+    return this.inOrder(() => run);
+  }
+
+  /** Starts a call now; its answer (or failure) is handed over once every earlier call's has been. */
+  private inOrder<T>(call: () => Promise<T>): Promise<T> {
+    const result = call();
+    const answer = this.answered.then(() => result, () => result);
+    this.answered = answer.catch(() => undefined);
+    return answer;
   }
 
   private async transaction<T>(body: (db: Db) => Promise<T>): Promise<T> {
