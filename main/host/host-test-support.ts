@@ -71,3 +71,13 @@ export function greeter(greeting = 'Hello', workflowId = 'hello') {
     edges: [{ source: 'start', target: 'greet' }, { source: 'greet', target: 'print' }],
   };
 }
+
+/** CRON_TRIGGER every hour (UTC), one catch-up run for fires missed while closed (RUN_ONCE), into the console. */
+export const HOURLY_CRON_WORKFLOW = {
+  workflowId: 'hourly',
+  nodes: [
+    { nodeId: 'cron', type: 'CRON_TRIGGER', config: { expression: '0 * * * *', timezone: 'UTC', missedFires: 'RUN_ONCE', payload: {} } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [{ source: 'cron', target: 'out' }],
+};

@@ -3,19 +3,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../engine/index';
-import { closeHosts, openHostOn, tempDataDir } from './host-test-support';
+import { closeHosts, HOURLY_CRON_WORKFLOW, openHostOn, tempDataDir } from './host-test-support';
 import { TRIGGERS_FILE } from './studio-host';
 
 afterEach(closeHosts);
 
-const HOURLY = {
-  workflowId: 'hourly',
-  nodes: [
-    { nodeId: 'cron', type: 'CRON_TRIGGER', config: { expression: '0 * * * *', timezone: 'UTC', missedFires: 'RUN_ONCE', payload: {} } },
-    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [{ source: 'cron', target: 'out' }],
-};
+const HOURLY = HOURLY_CRON_WORKFLOW;
 
 async function postgresHost(dataDir: string, at: string) {
   const clock = new ManualClock(Date.parse(at));

@@ -1,4 +1,5 @@
 import type { Status } from '../../../shared/status/status';
+import { EMPTY_METADATA } from '../checkpoint-rows';
 import type { RecordedMessage } from '../checkpoint-store';
 import { pgText, rowsOf, rowsParam } from './postgres-connection';
 import type { BatchPart } from './postgres-writer';
@@ -15,7 +16,6 @@ export type CheckpointRow =
 type MessageRow = CheckpointRow & { kind: 'message' };
 type EndRow = CheckpointRow & { kind: 'end' };
 
-const EMPTY_METADATA = '{}';
 const MESSAGE_COLUMNS = 'execution_id, node_id, seq, port, payload, metadata, message_id';
 const ON_MESSAGE_CONFLICT = 'ON CONFLICT (execution_id, node_id, seq) DO UPDATE SET port = EXCLUDED.port, payload = EXCLUDED.payload, metadata = EXCLUDED.metadata, message_id = EXCLUDED.message_id';
 

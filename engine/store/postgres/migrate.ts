@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Migration } from '../migration';
+import { inTransaction } from './postgres-connection';
 
 /** Class id of the advisory locks Yukta takes (the second key is the schema's hash). */
 export const YUKTA_LOCK_CLASS = 0x59554b54; // "YUKT"
@@ -23,9 +24,7 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
   });
   const schema = options.schema ?? 'public';
   const now = options.now ?? Date.now;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [YUKTA_LOCK_CLASS, schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at double precision NOT NULL)`);
@@ -40,14 +39,8 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
       await client.query(`INSERT INTO ${quoteIdent(schema)}.schema_version (version, name, applied_at) VALUES ($1, $2, $3)`, [m.version, m.name, now()]);
       applied.push(m.version);
     }
-    await client.query('COMMIT');
     return applied;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The schema version recorded in a schema (0 before the first migration). */

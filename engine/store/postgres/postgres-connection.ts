@@ -127,3 +127,19 @@ export function preparedStatements<K extends string>(store: string, texts: Reado
   }
   return out;
 }
+
+/** Runs `body` in one transaction on a connection of the pool: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await body(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { StoredWorkflow } from '../../../shared/api/workflows.schema';
+import type { StoredWorkflow } from '../../../shared/api/workflows.schema';
 import type { WorkflowDefinition } from '../../../shared/workflow/definition.schema';
+import { CURRENT_SELECT, sessionsOf, storedOf, versionEntryOf, type VersionRow } from '../definition-rows';
 import {
   keptVersions,
   type DefinitionStore,
@@ -12,22 +13,7 @@ import {
   type VersionEntry,
 } from '../definition-store';
 import { YUKTA_LOCK_CLASS } from './migrate';
-import { pgText, preparedStatements } from './postgres-connection';
-
-interface VersionRow {
-  session: string;
-  workflow_id: string;
-  version: string;
-  saved_at: number;
-  note: string | null;
-  /** JSON text (the pool hands `json` over unparsed). */
-  definition: string;
-}
-
-const CURRENT_SELECT = `
-  SELECT w.session, w.workflow_id, v.version, v.saved_at, v.note, v.definition
-  FROM workflows w JOIN workflow_versions v
-    ON v.session = w.session AND v.workflow_id = w.workflow_id AND v.version = w.version`;
+import { inTransaction, pgText, preparedStatements } from './postgres-connection';
 
 const SQL = preparedStatements('def', {
   current: `${CURRENT_SELECT} WHERE w.session = $1 AND w.workflow_id = $2`,
@@ -83,14 +69,14 @@ export class PostgresDefinitionStore implements DefinitionStore {
   list(session?: string): Promise<StoredWorkflow[]> {
     return this.inOrder(async () => {
       const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll()) : await this.pool.query<VersionRow>(SQL.listSession([session]))).rows;
-      return rows.map(toStored);
+      return rows.map(storedOf);
     });
   }
 
   get(session: string, workflowId: string): Promise<StoredWorkflow | null> {
     return this.inOrder(async () => {
       const row = (await this.pool.query<VersionRow>(SQL.current([session, workflowId]))).rows[0];
-      return row ? toStored(row) : null;
+      return row ? storedOf(row) : null;
     });
   }
 
@@ -101,14 +87,14 @@ export class PostgresDefinitionStore implements DefinitionStore {
   versions(session: string, workflowId: string): Promise<VersionEntry[]> {
     return this.inOrder(async () => {
       const rows = (await this.pool.query<Pick<VersionRow, 'version' | 'saved_at' | 'note'>>(SQL.versions([session, workflowId]))).rows;
-      return rows.map((r) => (r.note === null ? { version: r.version, savedAt: r.saved_at } : { version: r.version, savedAt: r.saved_at, note: r.note }));
+      return rows.map(versionEntryOf);
     });
   }
 
   getVersion(session: string, workflowId: string, version: string): Promise<StoredWorkflow | null> {
     return this.inOrder(async () => {
       const row = (await this.pool.query<VersionRow>(SQL.version([session, workflowId, version]))).rows[0];
-      return row ? toStored(row) : null;
+      return row ? storedOf(row) : null;
     });
   }
 
@@ -126,12 +112,7 @@ export class PostgresDefinitionStore implements DefinitionStore {
 
   private async sessionsNow(): Promise<StoredSession[]> {
     const [settingRows, countRows] = await Promise.all([this.pool.query<{ session: string; timeout: number }>(SQL.sessions()), this.pool.query<{ session: string; count: number }>(SQL.workflowCounts())]);
-    const settings = new Map(settingRows.rows.map((r) => [r.session, r.timeout]));
-    const counts = new Map(countRows.rows.map((r) => [r.session, r.count]));
-    return [...new Set([...settings.keys(), ...counts.keys()])].sort().map((session) => {
-      const timeout = settings.get(session);
-      return { session, workflowCount: counts.get(session) ?? 0, settings: timeout === undefined ? null : { defaultExecutionTimeoutSeconds: timeout } };
-    });
+    return sessionsOf(new Map(settingRows.rows.map((r) => [r.session, r.timeout])), new Map(countRows.rows.map((r) => [r.session, r.count])));
   }
 
   getSession(session: string): Promise<StoredSession | null> {
@@ -188,20 +169,11 @@ export class PostgresDefinitionStore implements DefinitionStore {
     return answer;
   }
 
-  private async transaction<T>(body: (db: Db) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+  private transaction<T>(body: (db: Db) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, async (client) => {
       await client.query(SQL.lock());
-      const result = await body(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      return body(client);
+    });
   }
 }
 
@@ -221,14 +193,4 @@ async function sessionNow(db: Db, session: string): Promise<StoredSession | null
   const { timeout, count } = (await db.query<{ timeout: number | null; count: number }>(SQL.session([session]))).rows[0]!;
   if (timeout === null && count === 0) return null;
   return { session, workflowCount: count, settings: timeout === null ? null : { defaultExecutionTimeoutSeconds: timeout } };
-}
-
-function toStored(row: VersionRow): StoredWorkflow {
-  return StoredWorkflow.parse({
-    session: row.session,
-    definition: JSON.parse(row.definition),
-    version: row.version,
-    savedAt: row.saved_at,
-    ...(row.note === null ? {} : { note: row.note }),
-  });
 }

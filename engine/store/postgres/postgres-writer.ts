@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { FlushWaiters } from '../flush-waiters';
 import type { StoreWriteError } from '../store-errors';
 import { WriteRetry } from '../write-retry';
 import { isConnectionLoss, toPostgresWriteError } from './postgres-connection';
@@ -50,12 +51,6 @@ export interface PostgresWriterOptions {
   lingerMs?: number | undefined;
 }
 
-interface Waiter {
-  targets: number[];
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 /**
  * The one writer of a PostgreSQL database for one host (DUR-01, DUR-02): the execution log and the
  * checkpoint store queue rows; the writer stores everything queued as **one statement** — a `WITH` of
@@ -72,7 +67,7 @@ interface Waiter {
  */
 export class PostgresWriter {
   private readonly sources: BatchSource[] = [];
-  private waiters: Waiter[] = [];
+  private readonly waiters = new FlushWaiters(this.sources);
   /** A batch is due at the next turn of the event loop. */
   private soon = false;
   /** Rows nobody waits for are due when this fires. */
@@ -111,7 +106,7 @@ export class PostgresWriter {
   /** Rows arrived: a batch is due now when someone waits or the batch is full, else after the linger. */
   schedule(): void {
     if (this.closed) return;
-    if (this.waiters.length > 0 || this.queued >= this.maxRows) return this.now();
+    if (this.waiters.size > 0 || this.queued >= this.maxRows) return this.now();
     if (this.soon || this.linger !== null || this.failing) return;
     this.linger = setTimeout(this.turn, this.options.lingerMs ?? 10);
   }
@@ -130,12 +125,10 @@ export class PostgresWriter {
 
   /** Resolves once every row queued so far is committed; rejects with the write error if a batch failed. */
   flush(): Promise<void> {
-    if (this.sources.every((s) => s.committed >= s.appended)) return Promise.resolve();
-    if (this.closed) return Promise.reject(new Error('the PostgreSQL writer is closed'));
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ targets: this.sources.map((s) => s.appended), resolve, reject });
-      this.now();
-    });
+    if (this.closed && this.queued > 0) return Promise.reject(new Error('the PostgreSQL writer is closed'));
+    const done = this.waiters.wait();
+    if (this.waiters.size > 0) this.now();
+    return done;
   }
 
   /** Rows queued and not committed. */
@@ -175,7 +168,7 @@ export class PostgresWriter {
     try {
       if (this.uncertain !== null) await this.resolveUncertain();
       if (this.pending) await this.commitOnce();
-      while (!this.closed && this.pending && (this.waiters.length > 0 || this.queued >= this.maxRows)) await this.commitOnce();
+      while (!this.closed && this.pending && (this.waiters.size > 0 || this.queued >= this.maxRows)) await this.commitOnce();
       this.failing = false;
     } catch (error) {
       this.failed(toPostgresWriteError(error, 'writing the PostgreSQL database'));
@@ -222,7 +215,7 @@ export class PostgresWriter {
   private committed(): void {
     for (const s of this.sources) s.commit();
     this.commits++;
-    this.settle();
+    this.waiters.settle();
   }
 
   /** The batch statement for this combination of parts (text built and named once). */
@@ -242,21 +235,9 @@ export class PostgresWriter {
     return statement;
   }
 
-  private settle(): void {
-    if (this.waiters.length === 0) return;
-    const still: Waiter[] = [];
-    for (const w of this.waiters) {
-      if (w.targets.every((t, i) => this.sources[i]!.committed >= t)) w.resolve();
-      else still.push(w);
-    }
-    this.waiters = still;
-  }
-
   private failed(error: StoreWriteError): void {
     this.failing = true;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w.reject(error);
+    this.waiters.rejectAll(error);
     this.options.onError?.(error);
     if (!this.closed) this.retry.arm(this.options.retryMs ?? 1000);
   }

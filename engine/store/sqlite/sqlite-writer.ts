@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { BatchQueue } from '../batch-queue';
+import { FlushWaiters } from '../flush-waiters';
 import { toStoreWriteError, type StoreWriteError } from '../store-errors';
 import { WriteRetry } from '../write-retry';
 
@@ -91,12 +92,6 @@ function betterSqlitePath(): string | null {
   }
 }
 
-interface Waiter {
-  targets: number[];
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 /** Rows written between two looks at the clock. */
 const ROWS_PER_CHECK = 16;
 
@@ -109,7 +104,7 @@ const ROWS_PER_CHECK = 16;
  */
 export class SqliteWriter {
   private readonly queues: WriteQueue[] = [];
-  private waiters: Waiter[] = [];
+  private readonly waiters = new FlushWaiters(this.queues);
   private scheduled = false;
   private readonly retry = new WriteRetry(() => this.schedule());
   private closed = false;
@@ -144,11 +139,9 @@ export class SqliteWriter {
 
   /** Resolves once every row queued so far is committed; rejects with the write error if a batch failed. */
   flush(): Promise<void> {
-    if (this.queues.every((q) => q.committed >= q.appended)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ targets: this.queues.map((q) => q.appended), resolve, reject });
-      this.schedule();
-    });
+    const done = this.waiters.wait();
+    this.schedule();
+    return done;
   }
 
   /** Writes everything queued now, synchronously (before a read that must see it, and at close). */
@@ -202,7 +195,7 @@ export class SqliteWriter {
     // the WAL over at the next write (writing flat out, a pass every 32 commits rarely lets it; a pass after
     // every commit doubles the fsyncs and halved throughput at synchronous=FULL).
     if (++this.commitsSinceCheckpoint >= (this.walPages >= LONG_WAL_PAGES ? COMMITS_PER_CHECKPOINT_LONG_WAL : COMMITS_PER_CHECKPOINT)) this.requestCheckpoint();
-    this.settle();
+    this.waiters.settle();
   }
 
   /** Asks the worker for a passive checkpoint (starting it on first use), unless one is running. */
@@ -270,20 +263,8 @@ export class SqliteWriter {
 
   private first = 0;
 
-  private settle(): void {
-    if (this.waiters.length === 0) return;
-    const still: Waiter[] = [];
-    for (const w of this.waiters) {
-      if (w.targets.every((t, i) => this.queues[i]!.committed >= t)) w.resolve();
-      else still.push(w);
-    }
-    this.waiters = still;
-  }
-
   private failed(error: StoreWriteError): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w.reject(error);
+    this.waiters.rejectAll(error);
     this.options.onError?.(error);
     if (!this.closed) this.retry.arm(this.options.retryMs ?? 1000);
   }
