@@ -154,7 +154,7 @@ export class Engine {
     const auditLog = durability ? new DurableAuditLog(durability.log) : undefined;
     this.control = this.createControlPlane(auditLog && !options.control?.log ? { ...options.control, log: auditLog } : options.control);
     this.durable = durability ? this.createDurableRuns(durability, options) : null;
-    this.ready = this.durable?.ready ?? Promise.resolve();
+    this.ready = Promise.all([this.durable?.ready, this.control.ready]).then(() => undefined);
     const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
     const admission = (this.admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError }));
     this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.status(id), queuedTicket: (id) => this.runs.queuedTicket(id) });
