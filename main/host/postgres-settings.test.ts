@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeHosts, openHost } from './host-test-support';
 import { loadHostSettings, parseHostSettings } from './host-settings';
+import { loadSettings } from './loaded-settings';
 import { postgresConnectionOf } from './postgres-settings';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 
 const URL_A = 'postgres://app:pw@db.example:5432/yukta';
 const stored = (values: Record<string, string>): SecretStore => ({ ...NO_SECRET_STORE, names: () => Object.keys(values), get: (name) => values[name] });
+
+afterEach(closeHosts);
 
 describe('DUR-04 PostgreSQL settings: yukta.store, yukta.postgres.*', () => {
   it('defaults: no store kind (SQLite with a data folder), pool of 10, 30 s statement timeout, schema public', () => {
@@ -18,8 +22,19 @@ describe('DUR-04 PostgreSQL settings: yukta.store, yukta.postgres.*', () => {
     expect(s['yukta.store']).toBe('postgres');
     expect(() => parseHostSettings({ 'yukta.store': 'oracle' })).toThrow(/yukta\.store/);
     expect(() => parseHostSettings({ 'yukta.postgres.pool-size': 0 })).toThrow(/yukta\.postgres\.pool-size/);
-    expect(() => parseHostSettings({ 'yukta.postgres.schema': 'Team-A' })).toThrow(/yukta\.postgres\.schema: lower-case letters/);
+    // The settings table's refusal (CFG-01): `setting <key> in <source>: must be <what it accepts> (got …)`.
+    expect(() => parseHostSettings({ 'yukta.postgres.schema': 'Team-A' })).toThrow(/yukta\.postgres\.schema in .*: must be a schema name: lower-case letters/);
     expect(() => parseHostSettings({ 'yukta.postgres.uri': URL_A })).toThrow(/unknown setting "yukta\.postgres\.uri"/);
+  });
+
+  it('statement-timeout is a duration (CFG-01): 5s is 5000 ms; settings.get masks the URL like an API key and never shows it', async () => {
+    expect(parseHostSettings({ 'yukta.postgres.statement-timeout': '5s' })['yukta.postgres.statement-timeout']).toBe(5000);
+    const settings = loadSettings({ dataDir: null, env: { YUKTA_POSTGRES_URL: URL_A } });
+    const { api } = openHost({ settings, env: {} });
+    const view = await api['settings.get']({});
+    expect(view.settings.find((e) => e.key === 'yukta.postgres.url')).toMatchObject({ value: '••••', shown: '••••', secret: true, source: { kind: 'env', name: 'YUKTA_POSTGRES_URL' } });
+    expect(view.settings.find((e) => e.key === 'yukta.postgres.statement-timeout')).toMatchObject({ value: 30_000, shown: '30s', unit: 'duration', card: 'DUR-04' });
+    expect(JSON.stringify(view)).not.toContain('pw@');
   });
 
   it('resolves decrypted:<name> from the secret store first, then YUKTA_SECRET_<NAME>; names a missing secret, never the value', () => {
