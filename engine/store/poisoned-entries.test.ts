@@ -2,7 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecutionLogEntry } from './execution-log';
+import type { CheckpointStore } from './checkpoint-store';
+import type { ExecutionLog, ExecutionLogEntry } from './execution-log';
 import { FileCheckpointStore } from './file/file-checkpoint-store';
 import { JsonlAppender } from './file/jsonl-appender';
 import { EXECUTION_LOG_FILE, JsonlExecutionLog } from './file/jsonl-execution-log';
@@ -68,20 +69,27 @@ async function postgres(onError?: (e: StoreWriteProblem) => void): Promise<Postg
   return db;
 }
 
+/** Each poison on each database store, as `[title, open, poison]`. */
+function onDatabases<T>(what: string, stores: Array<[string, () => Promise<T>]>): Array<[string, () => Promise<T>, () => unknown]> {
+  return stores.flatMap(([store, open]) => POISONS.map(([name, poison]): [string, () => Promise<T>, () => unknown] => [`${store} ${what}: ${name}`, open, poison]));
+}
+
+const NO_TRIM = { compactAfter: Number.POSITIVE_INFINITY };
+const DATABASE_LOGS = onDatabases<ExecutionLog>('log', [
+  ['SQLite', async () => new SqliteExecutionLog(await sqlite(), NO_TRIM)],
+  ['PostgreSQL', async () => new PostgresExecutionLog((await postgres()).writer, NO_TRIM)],
+]);
+const DATABASE_CHECKPOINTS = onDatabases<CheckpointStore>('checkpoints', [
+  ['SQLite', async () => new SqliteCheckpointStore(await sqlite())],
+  ['PostgreSQL', async () => PostgresCheckpointStore.open((await postgres()).writer)],
+]);
+
 describe('DUR-01 a poisoned execution log entry fails its own append and never blocks the next', () => {
-  it.each(POISONS)('SQLite log: %s', async (_name, poison) => {
-    const log = new SqliteExecutionLog(await sqlite(), { compactAfter: Number.POSITIVE_INFINITY });
+  it.each(DATABASE_LOGS)('%s', async (_title, open, poison) => {
+    const log = await open();
     expect(() => log.append(entry('bad', poison()))).toThrow(UnwritableEntryError);
     log.append(entry('good', { ok: true }));
     await log.flush(); // resolves: nothing poisoned was queued
-    expect((await log.entries()).map((e) => e.runId)).toEqual(['good']);
-  });
-
-  it.each(POISONS)('PostgreSQL log: %s', async (_name, poison) => {
-    const log = new PostgresExecutionLog((await postgres()).writer, { compactAfter: Number.POSITIVE_INFINITY });
-    expect(() => log.append(entry('bad', poison()))).toThrow(UnwritableEntryError);
-    log.append(entry('good', { ok: true }));
-    await log.flush();
     expect((await log.entries()).map((e) => e.runId)).toEqual(['good']);
   });
 
@@ -108,19 +116,8 @@ describe('DUR-01 a poisoned execution log entry fails its own append and never b
 });
 
 describe('DUR-02 a poisoned checkpoint fails its own append and never blocks the next', () => {
-  it.each(POISONS)('SQLite checkpoints: %s', async (_name, poison) => {
-    const store = new SqliteCheckpointStore(await sqlite());
-    const writer = store.writer('run', 'node');
-    expect(() => writer.append({ port: 'default', payload: poison(), metadata: {} })).toThrow(UnwritableEntryError);
-    expect(() => store.append('run', 'signal:node', { port: 'signal', payload: poison(), metadata: {} })).toThrow(UnwritableEntryError);
-    writer.append({ port: 'default', payload: { ok: 1 }, metadata: {} });
-    writer.markDone('SUCCESS');
-    await store.flush();
-    expect(await store.read('run', 'node')).toEqual({ messages: [{ port: 'default', payload: { ok: 1 }, metadata: {} }], end: 'SUCCESS', overCap: null });
-  });
-
-  it.each(POISONS)('PostgreSQL checkpoints: %s', async (_name, poison) => {
-    const store = await PostgresCheckpointStore.open((await postgres()).writer);
+  it.each(DATABASE_CHECKPOINTS)('%s', async (_title, open, poison) => {
+    const store = await open();
     const writer = store.writer('run', 'node');
     expect(() => writer.append({ port: 'default', payload: poison(), metadata: {} })).toThrow(UnwritableEntryError);
     expect(() => store.append('run', 'signal:node', { port: 'signal', payload: poison(), metadata: {} })).toThrow(UnwritableEntryError);
