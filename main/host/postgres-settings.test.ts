@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../shared/settings/settings-table';
 import { closeHosts, openHost } from './host-test-support';
 import { loadHostSettings, parseHostSettings } from './host-settings';
 import { loadSettings } from './loaded-settings';
 import { postgresConnectionOf } from './postgres-settings';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
+import { STORE_KINDS } from './studio-host';
 
 const URL_A = 'postgres://app:pw@db.example:5432/yukta';
 const stored = (values: Record<string, string>): SecretStore => ({ ...NO_SECRET_STORE, names: () => Object.keys(values), get: (name) => values[name] });
@@ -25,6 +27,11 @@ describe('DUR-04 PostgreSQL settings: yukta.store, yukta.postgres.*', () => {
     // The settings table's refusal (CFG-01): `setting <key> in <source>: must be <what it accepts> (got …)`.
     expect(() => parseHostSettings({ 'yukta.postgres.schema': 'Team-A' })).toThrow(/yukta\.postgres\.schema in .*: must be a schema name: lower-case letters/);
     expect(() => parseHostSettings({ 'yukta.postgres.uri': URL_A })).toThrow(/unknown setting "yukta\.postgres\.uri"/);
+  });
+
+  it('yukta.store accepts exactly the store kinds the host opens', () => {
+    expect(SETTINGS['yukta.store'].value.accepts).toBe(`one of ${STORE_KINDS.join(', ')}`);
+    for (const kind of STORE_KINDS) expect(parseHostSettings({ 'yukta.store': kind })['yukta.store']).toBe(kind);
   });
 
   it('statement-timeout is a duration (CFG-01): 5s is 5000 ms; settings.get masks the URL like an API key and never shows it', async () => {

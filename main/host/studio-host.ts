@@ -212,6 +212,8 @@ export class StudioHost {
     } finally {
       for (const b of this.batchers) b.close();
       this.batchers.clear();
+      // Boot recovery reads the stores (PostgreSQL: over the pool): it ends before they close.
+      await this.engine.ready.catch(() => undefined);
       await this.stores.close();
     }
   }
