@@ -162,7 +162,7 @@ export class Engine {
     const auditLog = durability ? new DurableAuditLog(durability.log) : undefined;
     this.control = this.createControlPlane(auditLog && !options.control?.log ? { ...options.control, log: auditLog } : options.control);
     this.durable = durability ? this.createDurableRuns(durability, options) : null;
-    this.ready = this.durable?.ready ?? Promise.resolve();
+    this.ready = Promise.all([this.durable?.ready, this.control.ready]).then(() => undefined);
     const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
     this.workers = new WorkerRegistry({ ...options.workers, clock: this.clock, metrics: this.metrics.registry, isLeader: sched.isLeader });
     this.placement = new WorkerPlacement(this.workers, this.clock);

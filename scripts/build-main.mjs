@@ -13,8 +13,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Native modules cannot be bundled; packaging rebuilds them for Electron (`electron-builder install-app-deps`). */
-const NATIVE = ['better-sqlite3'];
+/**
+ * Native modules cannot be bundled; packaging rebuilds them for Electron (`electron-builder install-app-deps`).
+ * `pg-native` is pg's optional libpq binding: never installed nor loaded (the stores use pg's JavaScript client).
+ */
+const NATIVE = ['better-sqlite3', 'pg-native'];
 const HTTP_PACKAGES = ['fastify', '@fastify/static', 'ws'];
 
 /** The contract's operation names, read from shared/api/contract.ts itself (one source of truth). */

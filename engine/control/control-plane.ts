@@ -1,7 +1,7 @@
 import { ControlCommand, type Approval, type ControlAuditPage, type ControlAuditQuery, type ControlCommandInput, type ControlResult, type ControlState, type NodeControlState, type PluginControlReply } from '../../shared/api/control.schema';
 import { StudioApiError } from '../../shared/api/errors';
 import type { RecordedNode, RecordedSummary } from '../../shared/api/runs.schema';
-import type { SupervisorInfo, SupervisorRule } from '../../shared/api/supervisors.schema';
+import { SupervisorRules, type SupervisorInfo, type SupervisorRule } from '../../shared/api/supervisors.schema';
 import type { NodeCounts, StudioEvent, UnnumberedEvent } from '../../shared/events/events';
 import { isTerminal, type Status } from '../../shared/status/status';
 import { joinPath } from '../../shared/workflow/validation-issue';
@@ -11,6 +11,7 @@ import type { WorkflowRun } from '../runtime/workflow-run';
 import type { SchedulerCommandGate } from '../scheduler/scheduler-commands';
 import type { CheckpointStore } from '../store/checkpoint-store';
 import type { ExecutionLog } from '../store/execution-log';
+import type { KeyValueStore } from '../store/key-value-store';
 import { DEFAULT_CHECKPOINT_CAPS, MemoryCheckpointStore } from '../store/memory/memory-checkpoint-store';
 import { MemoryExecutionLog } from '../store/memory/memory-execution-log';
 import type { CommandTable, ControlServices, SettingsWriter } from './command-handler';
@@ -25,6 +26,9 @@ import { SignalHub } from './signals/signal-hub';
 import { RuleSupervisor } from './supervisors/rule-supervisor';
 import type { Supervisor } from './supervisors/supervisor';
 import { SupervisorHost } from './supervisors/supervisor-host';
+
+/** The key–value namespace of the rule supervisor's rules, one key per session. */
+export const RULES_NAMESPACE = 'supervisor-rules';
 
 /** Settings of the control plane (engine option `control`). */
 export interface ControlOptions {
@@ -48,6 +52,8 @@ export interface ControlOptions {
   maxBytesPerNode?: number;
   /** Where checkpoints go (memory with the caps above by default). */
   checkpoints?: CheckpointStore;
+  /** Where the rule supervisor's rules are kept across restarts (DUR-04: PostgreSQL key–value state); memory only by default. */
+  ruleStore?: KeyValueStore;
   /** The command handlers (tests wrap them); the built-in table by default. */
   handlers?: CommandTable;
   /** Where SetSetting commands are written (CFG-01): the host's settings file; without it they are refused. */
@@ -87,6 +93,9 @@ export class ControlPlane {
   readonly pipeline: ControlPipeline;
   readonly supervisors: SupervisorHost;
   readonly rules = new RuleSupervisor();
+  /** Settles once the stored rules are back (`ruleStore`); the engine's `ready` waits for it. */
+  readonly ready: Promise<void>;
+  private readonly ruleStore: KeyValueStore | null;
   private readonly log: ExecutionLog;
   private readonly reviewers: readonly ControlReviewer[];
   private readonly stepMode = new Set<string>();
@@ -128,6 +137,8 @@ export class ControlPlane {
       dryRun: options.supervisorDryRun,
     });
     engine.subscribe((event) => this.onEvent(event));
+    this.ruleStore = options.ruleStore ?? null;
+    this.ready = this.ruleStore ? this.loadRules(this.ruleStore) : Promise.resolve();
     this.supervisors.add(this.rules);
     for (const supervisor of options.supervisors ?? []) this.supervisors.add(supervisor);
   }
@@ -173,12 +184,12 @@ export class ControlPlane {
   }
 
   /** A node's recorded outputs and inputs of an archived run, a page at a time (STU-04). */
-  recorded(executionId: string, nodeId: string, page: RecordedPage): RecordedNode {
+  recorded(executionId: string, nodeId: string, page: RecordedPage): Promise<RecordedNode> {
     return recordedNode(this.archive, executionId, nodeId, page);
   }
 
   /** Every node's recorded output count and digest of an archived run, to compare runs (STU-04). */
-  recordedSummary(executionId: string): RecordedSummary {
+  recordedSummary(executionId: string): Promise<RecordedSummary> {
     return recordedSummary(this.archive, executionId);
   }
 
@@ -205,6 +216,21 @@ export class ControlPlane {
 
   getRules(session: string): SupervisorRule[] {
     return this.rules.getRules(session);
+  }
+
+  /** `setRules`, stored first when the rules have a store: refused rules change nothing, stored ones are applied. */
+  async saveRules(session: string, rules: SupervisorRule[]): Promise<SupervisorRule[]> {
+    RuleSupervisor.check(rules);
+    if (this.ruleStore) await (rules.length ? this.ruleStore.put(RULES_NAMESPACE, session, rules) : this.ruleStore.delete(RULES_NAMESPACE, session));
+    return this.setRules(session, rules);
+  }
+
+  /** The stored rules of every session; a stored value that is not a valid rule list is reported and left out. */
+  private async loadRules(store: KeyValueStore): Promise<void> {
+    for (const [session, value] of await store.entries(RULES_NAMESPACE)) {
+      const parsed = SupervisorRules.safeParse(value);
+      if (parsed.success) this.rules.setRules(session, parsed.data);
+    }
   }
 
   /** Counters the metrics issue will export (`yukta.tracker.dropped{kind=supervisor}`). */

@@ -5,7 +5,7 @@ import { Resumer, type Resumed } from '../control/restart/resumer';
 import type { Clock } from '../runtime/clock';
 import type { RunLauncher } from '../runtime/run-launcher';
 import { replayGraph } from '../runtime/replay-graph';
-import type { CheckpointStore } from '../store/checkpoint-store';
+import { readNodes, type CheckpointStore } from '../store/checkpoint-store';
 import type { DefinitionStore } from '../store/definition-store';
 import type { ExecutionLog } from '../store/execution-log';
 import { ExecutionJournal } from './execution-journal';
@@ -97,17 +97,17 @@ export class DurableRuns {
     for (const { executionId, record } of recovery.keys.slice(-deps.idempotencyMaxKeys)) {
       if (known.has(executionId)) deps.launcher().restoreIdempotencyKey(record, executionId);
     }
-    this.restoreArchive(recovery.runs);
+    await this.restoreArchive(recovery.runs);
     return recovery.aborted;
   }
 
   /** The restart archive after a restart: the newest finished runs, rebuilt on use; other checkpoints go. */
-  private restoreArchive(runs: readonly LoggedRun[]): void {
+  private async restoreArchive(runs: readonly LoggedRun[]): Promise<void> {
     const { archive, checkpoints } = this.deps;
     const finished = runs.filter((r) => isTerminal(r.status)).map((r) => r.executionId);
     archive.restore(finished, (id) => this.loadArchived(id));
     const kept = new Set(finished.slice(-archive.retainedRuns));
-    for (const id of checkpoints.executions()) if (!kept.has(id)) checkpoints.drop(id);
+    for (const id of await checkpoints.executions()) if (!kept.has(id)) checkpoints.drop(id);
   }
 
   /** Rebuilds an archive entry from the log and the checkpoints (CTL-04 after a restart). */
@@ -116,7 +116,8 @@ export class DurableRuns {
     if (!run || !isTerminal(run.status)) return null;
     const { session, workflowId, version, payload, scope, inputs } = run.record;
     const full = await this.deps.launcher().preparedVersion(session, workflowId, version);
-    const replays = new Map(inputs.map((n) => [n, this.deps.checkpoints.read(executionId, n)?.messages ?? []] as const));
+    const recorded = await readNodes(this.deps.checkpoints, executionId, inputs);
+    const replays = new Map(inputs.map((n) => [n, recorded.get(n)?.messages ?? []] as const));
     const prepared = inputs.length ? replayGraph(full, new Set(scope), replays) : full;
     return { executionId, session, workflowId, prepared, payload, status: run.status, recorded: true };
   }

@@ -23,10 +23,12 @@ const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
   sqlite: 'SQLite database yukta.db in the data folder (definitions, execution log, checkpoints)',
   file: 'JSON files under workflows/, logs/executions.jsonl and checkpoints/ in the data folder',
   memory: 'in memory only (lost when the server stops; no crash recovery)',
+  postgres: 'PostgreSQL (yukta.postgres.url): definitions, execution log, checkpoints and trigger state',
 };
 
-export function parseStore(text: string | undefined): StoreKind {
-  if (text === undefined) return 'sqlite';
+/** `--store`: a kind, or undefined when not given (then `yukta.store`, else SQLite). */
+export function parseStore(text: string | undefined): StoreKind | undefined {
+  if (text === undefined) return undefined;
   const kind = STORE_KINDS.find((k) => k === text);
   if (!kind) throw new CliError(`--store must be one of ${STORE_KINDS.join(', ')}, not "${text}"`, EXIT_USAGE);
   return kind;
@@ -62,11 +64,12 @@ async function openWorkerListener(config: ListenerSettings, host: StudioHost, io
 }
 
 /**
- * `yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory] [--set key=value]…`: the
- * studio in a browser. Prints the address on one line (`Yukta Studio serving at http://127.0.0.1:PORT`,
- * which e2e tests parse). A bad setting stops it before anything opens (CFG-01). On SIGINT/SIGTERM it shuts
- * down (ADM-01): the API keeps answering, refusing new starts, while running runs get the shutdown timeout;
- * then the server and the stores close and it exits 0. A second signal exits at once.
+ * `yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory|postgres] [--set key=value]…`:
+ * the studio in a browser (`--store` wins over `yukta.store`; `postgres` reads `yukta.postgres.*`, DUR-04).
+ * Prints the address on one line (`Yukta Studio serving at http://127.0.0.1:PORT`, which e2e tests parse).
+ * A bad setting stops it before anything opens (CFG-01). On SIGINT/SIGTERM it shuts down (ADM-01): the API
+ * keeps answering, refusing new starts, while running runs get the shutdown timeout; then the server and the
+ * stores close and it exits 0. A second signal exits at once.
  */
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -84,11 +87,12 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const workerConfig = workerListenerSettings(settings.values);
   const lock = takeDataFolder(folder);
   let host: StudioHost;
+  const kind = store ?? settings.values['yukta.store'] ?? 'sqlite';
   try {
-    host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
+    host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
     lock.release();
-    throw new CliError(`cannot open the ${store} store in ${folder}: ${(error as Error).message}`, EXIT_FAILED);
+    throw new CliError(`cannot open the ${kind} store${kind === 'postgres' ? '' : ` in ${folder}`}: ${(error as Error).message}`, EXIT_FAILED);
   }
   try {
     // Boot recovery (DUR-01) before the first request: interrupted runs are ABORTED, history and keys read back.
@@ -122,7 +126,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const signals = stopSignals(io);
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
-  io.out(`Store: ${STORE_DESCRIPTIONS[store]}`);
+  io.out(`Store: ${STORE_DESCRIPTIONS[kind]}${host.stores.location ? ` at ${host.stores.location}` : ''}`);
   if (workers) io.out(`Workers connect at ${workers.url} (SCL-01)`);
   if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
   const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;

@@ -75,7 +75,8 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
     const required = new Set([...code.matchAll(/(?<!['"`])require\("([^"]+)"\)/g)].map((m) => m[1]!));
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     const packages = [...required].filter((id) => !builtins.has(id));
-    expect(packages.sort()).toEqual(['@fastify/static', 'better-sqlite3', 'electron', 'fastify', 'ws']);
+    // pg-native: pg's optional libpq binding, required only if `pg.native` is used (never: DUR-04 uses pg's JavaScript client).
+    expect(packages.sort()).toEqual(['@fastify/static', 'better-sqlite3', 'electron', 'fastify', 'pg-native', 'ws']);
   });
 
   it('builds a CLI that runs', async () => {

@@ -221,7 +221,8 @@ async function start(): Promise<void> {
   // The single-instance lock covers other copies of the app; this one covers `yukta serve` and `yukta mcp` too.
   dataLock = lockDataFolder(dataDir, { command: 'desktop' });
   // Secrets stored in the studio are encrypted by the OS keychain (safeStorage).
-  host = new StudioHost({ dataDir, settings, secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e, id) => console.error(`yukta: internal error ${id}`, e), ...sqliteBinding() });
+  // `open`: with `yukta.store=postgres` the stores connect to their server first (DUR-04).
+  host = await StudioHost.open({ dataDir, settings, secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e, id) => console.error(`yukta: internal error ${id}`, e), ...sqliteBinding() });
   const isTrustedSender = createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {});
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender });
   registerDesktopChannels(isTrustedSender, servers);

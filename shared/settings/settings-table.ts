@@ -18,6 +18,8 @@ export const ApiKeyConfig = z.strictObject({
 export type ApiKeyConfig = z.infer<typeof ApiKeyConfig>;
 
 const apiKeys = json(z.array(ApiKeyConfig), 'a JSON array of {name, key, role, sessions}', (keys) => (Array.isArray(keys) && keys.length ? `${keys.length} key(s)` : '[]'));
+/** A PostgreSQL schema name as the postgres store accepts it (unquoted, so written as is in `search_path`). */
+const schemaName = text(1, { regex: /^[a-z_][a-z0-9_]{0,62}$/, what: 'a schema name: lower-case letters, digits and _ (at most 63), starting with a letter or _' });
 const ADMIN = 'ADMIN' as const;
 const live = { apply: 'live', role: ADMIN } as const;
 const restart = { apply: 'restart', role: ADMIN } as const;
@@ -64,6 +66,12 @@ export const SETTINGS = {
   'yukta.restart.retained-executions': setting({ value: count(), default: 100, ...restart, group: 'Durability', card: 'CTL-04', description: 'Finished runs kept restartable (graph, payload, recorded outputs).' }),
   'yukta.restart.max-messages-per-node': setting({ value: count(1), default: 10_000, ...restart, group: 'Durability', card: 'DUR-02', description: 'Messages the memory checkpoint store keeps per node.' }),
   'yukta.restart.max-bytes-per-node': setting({ value: bytes(1), default: 16 * MIB, ...restart, group: 'Durability', card: 'DUR-02', description: 'Bytes the memory checkpoint store keeps per node.' }),
+  // Stores (DUR-04): the kind (`--store` wins) and the PostgreSQL database of the `postgres` kind.
+  'yukta.store': optionalSetting({ value: choice(['sqlite', 'file', 'memory', 'postgres']), ...restart, group: 'Durability', card: 'DUR-04', description: 'Where definitions, the execution log and checkpoints live (--store wins; unset: sqlite in a data folder, memory without one).' }),
+  'yukta.postgres.url': optionalSetting({ value: text(), ...restart, group: 'Durability', card: 'DUR-04', secret: true, description: 'The postgres store\'s database: postgres://user:password@host:port/database (best from YUKTA_POSTGRES_URL) or decrypted:<secret name>; never logged or returned.' }),
+  'yukta.postgres.pool-size': setting({ value: count(1, 1000), default: 10, ...restart, group: 'Durability', card: 'DUR-04', description: 'Connections the postgres store opens at most, its writer\'s included.' }),
+  'yukta.postgres.statement-timeout': setting({ value: duration(), default: 30_000, ...restart, group: 'Durability', card: 'DUR-04', description: 'A statement of the postgres store running longer is cancelled by the server (0 = no limit).' }),
+  'yukta.postgres.schema': setting({ value: schemaName, default: 'public', ...restart, group: 'Durability', card: 'DUR-04', description: 'The schema the postgres store\'s tables live in (created if missing).' }),
   // Security (SEC-01, SEC-02).
   'yukta.api-key': optionalSetting({ value: text(16), ...restart, group: 'Security', card: 'SEC-01', secret: true, description: 'One all-powerful (ADMIN) API key, named default; plain or sha256:<hex>.' }),
   'yukta.api-keys': setting({ value: apiKeys, default: [], ...restart, group: 'Security', card: 'SEC-01', secret: true, description: 'Named API keys with a role and optional sessions; several at once for rotation.' }),

@@ -88,7 +88,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.node(executionId, nodeId).end = status;
   }
 
-  read(executionId: string, nodeId: string): NodeCheckpoint | null {
+  async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
     const node = this.runs.get(executionId)?.get(nodeId);
     if (!node) return null;
     if (!node.spilled) return { messages: node.messages, end: node.end, overCap: node.overCap };
@@ -102,7 +102,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.spill?.drop(executionId);
   }
 
-  executions(): string[] {
+  async executions(): Promise<string[]> {
     return [...this.runs.keys()];
   }
 
