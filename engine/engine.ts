@@ -97,6 +97,8 @@ export interface EngineSchedulerOptions {
   gate?: SchedulerCommandGate;
   /** False on a high-availability standby: every start is refused (`not_leader`). */
   isLeader?: () => boolean;
+  /** On a standby: who leads (the refusal names it, SCL-02). */
+  leader?: () => string | null;
 }
 
 export type { StartRequest };
@@ -166,7 +168,7 @@ export class Engine {
     const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
     this.workers = new WorkerRegistry({ ...options.workers, clock: this.clock, metrics: this.metrics.registry, isLeader: sched.isLeader });
     this.placement = new WorkerPlacement(this.workers, this.clock);
-    const admission = (this.admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError }));
+    const admission = (this.admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, leader: sched.leader, onCallbackError: options.onListenerError }));
     this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.status(id), queuedTicket: (id) => this.runs.queuedTicket(id) });
     this.runs = new RunLauncher({
       scheduler: admission,
@@ -226,6 +228,7 @@ export class Engine {
       maxRuns: options.maxRuns ?? 1000,
       idempotencyMaxKeys: options.idempotencyMaxKeys ?? 100_000,
       autoResume: durability.autoResume ?? false,
+      leadership: durability.leadership,
       onError: options.onListenerError ?? (() => undefined),
     });
     this.bus.subscribe(durable.journal.listen);

@@ -265,6 +265,7 @@ export class RunLauncher {
    * or a restart's replay graph) with the archived payload, through admission like any start.
    */
   async startPrepared(start: PreparedStart): Promise<{ executionId: string; queued: boolean }> {
+    this.options.scheduler.refuseUnlessLeader();
     await this.options.schedulerReady;
     const options = readStartOptions(start.payload);
     const resume = start.resume;
@@ -347,6 +348,7 @@ export class RunLauncher {
 
   /** A top-level start: prepared, checked, then admitted (the slot is taken before the id exists). */
   private async launchAdmitted(spec: LaunchSpec, options: StartOptions): Promise<string> {
+    this.options.scheduler.refuseUnlessLeader();
     await this.options.schedulerReady;
     const prepared = withTimeBudget(await this.prepared(spec), spec.timeBudgetMs);
     if (spec.debug) checkDebug(prepared, spec.debug);

@@ -17,6 +17,11 @@ export interface EngineDurabilityOptions {
   log: ExecutionLog;
   /** `yukta.restart.auto-resume` (false): after boot, resume every run the last crash interrupted, one after another. */
   autoResume?: boolean;
+  /**
+   * SCL-02: settles when this host becomes leader. Recovery (and with it the takeover: the old leader's
+   * unfinished runs ABORTED, keys read back, auto-resume) waits for it; rejected (stopped as a standby): nothing is recovered.
+   */
+  leadership?: Promise<void> | undefined;
 }
 
 export interface DurableRunsDeps {
@@ -33,6 +38,7 @@ export interface DurableRunsDeps {
   maxRuns: number;
   idempotencyMaxKeys: number;
   autoResume: boolean;
+  leadership?: Promise<void> | undefined;
   onError(error: unknown): void;
 }
 
@@ -59,7 +65,7 @@ export class DurableRuns {
       cancel: (id) => void deps.launcher().cancel(id),
       resumedBefore: this.resumedBefore,
     });
-    const recovered = this.recover();
+    const recovered = deps.leadership ? deps.leadership.then(() => this.recover(), () => []) : this.recover();
     this.ready = recovered.then(() => undefined);
     recovered.then(
       (aborted) => (deps.autoResume ? this.autoResume(aborted) : undefined),
