@@ -24,7 +24,7 @@ async function host(storage: PostgresStorage, name: string) {
   const lease = new LeaderLease({ pool, self: { name, url: `http://${name}` }, leaseMs: LEASE_MS, clock, onChange: (s) => changes.push(s) });
   const db: PostgresDatabase = await storage.open({ fencing: lease });
   open.push(db);
-  const log = new PostgresExecutionLog(db.writer, 100);
+  const log = new PostgresExecutionLog(db.writer);
   return { clock, pool, lease, log, changes, db };
 }
 

@@ -197,15 +197,21 @@ export class LeaderLease implements WriterFencing {
   /** A renewal (or the takeover) sent at `sentAt` is confirmed: this host leads until `sentAt` + the lease. */
   private confirmed(sentAt: number): void {
     this.validUntil = sentAt + this.options.leaseMs;
+    this.armExpiry();
+    this.changed();
+  }
+
+  private armExpiry(): void {
     if (this.expiryTimer !== null) this.options.clock.clearTimer(this.expiryTimer);
     this.expiryTimer = this.options.clock.setTimer(() => this.expired(), Math.max(0, this.validUntil - this.options.clock.now()));
-    this.changed();
   }
 
   /** No renewal was confirmed within the lease: it stops leading now (and leads again if a late renewal still finds its number). */
   private expired(): void {
     this.expiryTimer = null;
-    if (this.stopped || this.deposed || this.options.clock.now() < this.validUntil) return;
+    if (this.stopped || this.deposed) return;
+    // A timer may fire a fraction of a millisecond early by the monotonic clock: look again then.
+    if (this.options.clock.now() < this.validUntil) return this.armExpiry();
     this.changed();
   }
 
