@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../engine/test-support/postgres-test-database';
-import { api, CuttableProxy, haStatus, killHost, metricTotal, pollFor, serveHa, type ServedHost } from './ha-test-support';
+import { api, CuttableProxy, haStatus, killHost, metricTotal, pollFor, rawStatus, serveHa, type ServedHost } from './ha-test-support';
 
 /** A short lease keeps the process-level tests quick; a third of it is the renewal period. */
 const LEASE_MS = 1500;
@@ -43,6 +43,11 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     expect(refused.status).toBe(503);
     expect((refused.json.error as { message: string }).message).toMatch(/standby \(read-only\); leader is host-a: start the run on the leader/);
     expect(await metricTotal(b, 'yukta_executions_rejected_total', 'reason="not_leader"')).toBe(1);
+    // Without keys the standby holds Host and Origin to loopback and same-origin, as the leader does (SEC-01).
+    const body = JSON.stringify({ workflowId: 'quick', payload: {} });
+    expect(await rawStatus(b.url, 'POST', '/api/workflow/start', { origin: 'http://evil.example' }, body)).toBe(403);
+    expect(await rawStatus(b.url, 'POST', '/api/workflow/start', { host: 'evil.example' }, body)).toBe(403);
+    expect(await rawStatus(b.url, 'GET', '/api/ha', { host: 'evil.example' })).toBe(403);
 
     const acknowledged = new Map<string, string>();
     let killedAt = 0;
@@ -119,5 +124,34 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     expect(aStoppedAt - cutAt).toBeLessThan(LEASE_MS + SLACK_MS);
     expect(await metricTotal(a, 'yukta_ha_step_downs_total', 'reason="expired"')).toBe(1);
     expect((await start(a, 'quick')).status).toBe(503);
+  });
+
+  it('keys and roles behave the same on a standby: no key 401, a VIEWER reads and may not start (403), an OPERATOR is refused not_leader (503)', async () => {
+    const keys = [{ name: 'viewer', key: 'viewer-key-0123456789abcdef', role: 'VIEWER' }, { name: 'operator', key: 'operator-key-0123456789abcdef', role: 'OPERATOR' }];
+    const { b } = await pair({ YUKTA_API_KEYS: JSON.stringify(keys) });
+    const as = (key: string) => ({ authorization: `Bearer ${key}` });
+    expect((await api(b.url, 'GET', '/api/ha')).status).toBe(401);
+    const viewer = await api(b.url, 'GET', '/api/ha', undefined, as(keys[0]!.key));
+    expect(viewer).toMatchObject({ status: 200, json: { role: 'standby', leader: { name: 'host-a' } } });
+    expect((await api(b.url, 'POST', '/api/workflow/start', { workflowId: 'quick' }, as(keys[0]!.key))).status).toBe(403);
+    const operator = await api(b.url, 'POST', '/api/workflow/start', { workflowId: 'quick' }, as(keys[1]!.key));
+    expect(operator.status).toBe(503);
+    expect((operator.json.error as { message: string }).message).toMatch(/leader is host-a/);
+  });
+
+  it('with yukta.restart.auto-resume=true the old leader\'s unfinished run is ABORTED at takeover and resumes from its checkpoints on the new leader', async () => {
+    const { a, b } = await pair({ YUKTA_RESTART_AUTO_RESUME: 'true' });
+    expect((await api(a.url, 'POST', '/api/workflows', { definition: SLOW })).status).toBe(200);
+    const run = (await start(a, 'slow')).json.executionId as string;
+    await pollFor('the DELAY runs on host-a', 5_000, async () => (await api(a.url, 'GET', `/api/executions/${run}`)).json.status === 'RUNNING');
+    a.child.kill('SIGKILL');
+    await pollFor('host-b leads', LEASE_MS + PERIOD_MS + SLACK_MS, async () => (await haStatus(b)).role === 'leader');
+    const runs = await pollFor('the resumed run succeeds on host-b', 15_000, async () => {
+      const list = (await api(b.url, 'GET', '/api/executions?workflowId=slow')).json as unknown as { executionId: string; status: string }[];
+      return list.length === 2 && list.some((r) => r.status === 'SUCCESS') ? list : null;
+    });
+    expect(runs.find((r) => r.executionId === run)?.status).toBe('ABORTED');
+    const resumed = runs.find((r) => r.executionId !== run)!;
+    expect(resumed.status).toBe('SUCCESS');
   });
 });

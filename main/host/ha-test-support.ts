@@ -3,6 +3,7 @@
  * failover tests and the failover benchmark: spawn, read the status, poll for a state with a deadline.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,6 +65,18 @@ export async function api(url: string, method: string, path: string, body?: unkn
   const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** A request with headers `fetch` will not send as given (Host), answering the status code. */
+export function rawStatus(url: string, method: string, path: string, headers: Record<string, string>, body = ''): Promise<number> {
+  return new Promise((res, rej) => {
+    const req = request(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (r) => {
+      r.resume();
+      r.on('end', () => res(r.statusCode ?? 0));
+    });
+    req.on('error', rej);
+    req.end(body);
+  });
 }
 
 export async function haStatus(host: ServedHost): Promise<HaStatusBody> {
