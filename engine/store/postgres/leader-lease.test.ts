@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../runtime/clock';
 import { postgresStorages, type PostgresStorage } from '../../test-support/postgres-storage';
 import { LeaderLease, type LeaseStatus } from './leader-lease';
+import { inTransaction } from './postgres-connection';
 import { PostgresExecutionLog } from './postgres-execution-log';
 import type { PostgresDatabase } from './postgres-database';
 
@@ -173,5 +174,23 @@ describe('SCL-02 leader lease and fencing', () => {
     await expireInDatabase(storage);
     await advance(b, PERIOD_MS);
     expect(b.lease.isLeader()).toBe(false);
+  });
+
+  it('a transaction outside the batches (the log\'s trims) checks the fence too: refused under a stale number, rolled back whole', async () => {
+    const storage = await storages();
+    const a = await host(storage, 'a');
+    await a.lease.start();
+    a.log.append(entry('kept'));
+    await a.log.flush();
+    const b = await host(storage, 'b');
+    await expireInDatabase(storage);
+    await b.lease.start();
+    const trim = inTransaction(a.db.pool, async (client) => {
+      await client.query('DELETE FROM execution_log');
+      await a.db.writer.checkFence(client);
+    });
+    await expect(trim).rejects.toMatchObject({ code: 'YF001' });
+    expect(await storedRuns(storage)).toEqual(['kept']);
+    await inTransaction(b.db.pool, (client) => b.db.writer.checkFence(client));
   });
 });

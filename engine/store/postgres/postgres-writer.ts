@@ -166,6 +166,15 @@ export class PostgresWriter {
     return done;
   }
 
+  /**
+   * Inside a transaction that changes run state outside a batch (the log's trims): the writer's row gets its
+   * fencing number, so the trigger refuses the whole transaction when another host leads (SCL-02).
+   */
+  async checkFence(client: pg.PoolClient): Promise<void> {
+    if (!this.options.fencing) return;
+    await client.query('UPDATE store_writers SET fence = $1::bigint WHERE writer_id = $2::uuid', [this.options.fencing.fence(), this.writerId]);
+  }
+
   /** Rows queued and not committed. */
   get queued(): number {
     let n = 0;
