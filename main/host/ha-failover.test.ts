@@ -100,10 +100,9 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
   });
 
   it('cutting the leader\'s database connections (a TCP proxy): it stops leading before the lease runs out, so before the standby takes over', async () => {
-    let proxy: CuttableProxy | null = null;
     const db = await testDatabase();
     const target = new URL(db.url);
-    proxy = await CuttableProxy.open(PROXY_PORT, { host: target.hostname, port: Number(target.port) });
+    const proxy = await CuttableProxy.open(PROXY_PORT, { host: target.hostname, port: Number(target.port) });
     proxies.push(proxy);
     const { a, b } = await pair({}, (url) => {
       const u = new URL(url);
