@@ -203,6 +203,12 @@ export class Engine {
    * engine option `durability`. CONFLICT when the run was not aborted, was resumed already, or its workflow changed.
    */
   resumeRun(executionId: string, actor: string): Promise<Resumed> {
+    // A standby refuses before it looks anything up (SCL-02): the run may be the leader's.
+    try {
+      this.admission!.refuseUnlessLeader();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (!this.durable) return Promise.reject(new StudioApiError('CONFLICT', 'runs can be resumed only with a durable execution log (the memory store keeps nothing across a restart)', 'executionId'));
     return this.durable.resume(executionId, actor);
   }

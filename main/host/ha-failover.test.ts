@@ -136,6 +136,9 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     const operator = await api(b.url, 'POST', '/api/workflow/start', { workflowId: 'quick' }, as(keys[1]!.key));
     expect(operator.status).toBe(503);
     expect((operator.json.error as { message: string }).message).toMatch(/leader is host-a/);
+    // A resume is refused before the standby looks the run up (it may be the leader's).
+    expect((await api(b.url, 'POST', '/api/executions/any-run/resume', {}, as(keys[1]!.key))).status).toBe(503);
+    expect(await metricTotal(b, 'yukta_executions_rejected_total', 'reason="not_leader"', as(keys[0]!.key))).toBe(2);
   });
 
   it('with yukta.restart.auto-resume=true the old leader\'s unfinished run is ABORTED at takeover and resumes from its checkpoints on the new leader', async () => {

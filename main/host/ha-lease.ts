@@ -11,7 +11,7 @@ export interface HaSettings {
   readonly url: string | null;
 }
 
-/** `yukta.ha.*` when `yukta.ha.mode=postgres` (which needs the postgres store), else null. */
+/** The SCL-02 settings (mode, lease, host name, advertised URL) when `yukta.ha.mode=postgres` (which needs the postgres store), else null. */
 export function haSettingsOf(settings: HostSettings, storeKind: string): HaSettings | null {
   if (settings['yukta.ha.mode'] !== 'postgres') return null;
   if (storeKind !== 'postgres') throw new Error(`yukta.ha.mode=postgres needs the postgres store (the lease lives in its database), but the store is ${storeKind}: pass --store postgres`);

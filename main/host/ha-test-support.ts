@@ -95,8 +95,10 @@ export async function pollFor<T>(what: string, deadlineMs: number, check: () => 
 }
 
 /** A Prometheus counter's total over its labels, read from `GET /metrics`. */
-export async function metricTotal(host: ServedHost, name: string, label?: string): Promise<number> {
-  const text = await (await fetch(`${host.url}/metrics`)).text();
+export async function metricTotal(host: ServedHost, name: string, label?: string, headers: Record<string, string> = {}): Promise<number> {
+  const res = await fetch(`${host.url}/metrics`, { headers });
+  if (!res.ok) throw new Error(`GET /metrics: ${res.status}`);
+  const text = await res.text();
   let sum = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
