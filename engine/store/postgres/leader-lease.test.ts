@@ -31,6 +31,16 @@ async function host(storage: PostgresStorage, name: string) {
 
 type Host = Awaited<ReturnType<typeof host>>;
 
+/** A fresh storage with host a leading (its first attempt) and host b standing by. */
+async function leaderAndStandby() {
+  const storage = await storages();
+  const a = await host(storage, 'a');
+  await a.lease.start();
+  const b = await host(storage, 'b');
+  await b.lease.start();
+  return { storage, a, b };
+}
+
 /** Moves a host's clock by `ms` and lets the lease's queries it sent finish. */
 async function advance(h: Host, ms: number): Promise<void> {
   h.clock.advance(ms);
@@ -57,11 +67,7 @@ const entry = (runId: string) => ({ runId, type: 'RUN_STARTED' as const, status:
 
 describe('SCL-02 leader lease and fencing', () => {
   it('the first host leads under fencing number 1; a second stands by naming it and refuses to lead', async () => {
-    const storage = await storages();
-    const a = await host(storage, 'a');
-    await a.lease.start();
-    const b = await host(storage, 'b');
-    await b.lease.start();
+    const { a, b } = await leaderAndStandby();
     expect(a.lease.status()).toMatchObject({ role: 'leader', fence: 1, leader: { name: 'a', url: 'http://a' } });
     expect(b.lease.status()).toMatchObject({ role: 'standby', fence: null, leader: { name: 'a', url: 'http://a' } });
     expect(b.lease.isLeader()).toBe(false);
@@ -92,11 +98,7 @@ describe('SCL-02 leader lease and fencing', () => {
   });
 
   it('a standby takes over only once the lease ran out on the database, under the next fencing number; the old leader is refused every write and steps down', async () => {
-    const storage = await storages();
-    const a = await host(storage, 'a');
-    await a.lease.start();
-    const b = await host(storage, 'b');
-    await b.lease.start();
+    const { storage, a, b } = await leaderAndStandby();
     a.log.append(entry('run-by-a'));
     await a.log.flush();
 
@@ -135,11 +137,7 @@ describe('SCL-02 leader lease and fencing', () => {
   });
 
   it('a standby writes nothing: its stray rows are dropped, and its writer writes once it leads', async () => {
-    const storage = await storages();
-    const a = await host(storage, 'a');
-    await a.lease.start();
-    const b = await host(storage, 'b');
-    await b.lease.start();
+    const { storage, a, b } = await leaderAndStandby();
     b.log.append(entry('stray-on-standby'));
     await expect(b.log.flush()).rejects.toThrow(/written on a standby/);
     expect(b.lease.status()).toMatchObject({ role: 'standby', refusedWrites: 1 });
@@ -152,11 +150,7 @@ describe('SCL-02 leader lease and fencing', () => {
   });
 
   it('a graceful stop releases the lease: the standby takes it at its next look, without waiting for the lease to run out', async () => {
-    const storage = await storages();
-    const a = await host(storage, 'a');
-    await a.lease.start();
-    const b = await host(storage, 'b');
-    await b.lease.start();
+    const { a, b } = await leaderAndStandby();
     await a.lease.release();
     expect(a.lease.status()).toMatchObject({ role: 'standby', stepDowns: { released: 1 } });
     await advance(b, PERIOD_MS);
@@ -164,11 +158,7 @@ describe('SCL-02 leader lease and fencing', () => {
   });
 
   it('a host stopping before it ever led recovers nothing: acquired rejects', async () => {
-    const storage = await storages();
-    const a = await host(storage, 'a');
-    await a.lease.start();
-    const b = await host(storage, 'b');
-    await b.lease.start();
+    const { storage, b } = await leaderAndStandby();
     b.lease.stopWaiting();
     await expect(b.lease.acquired).rejects.toThrow(/before it led/);
     await expireInDatabase(storage);
