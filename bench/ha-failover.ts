@@ -2,7 +2,7 @@
  * SCL-02 failover time over 20 kills in a row (`npm run bench:ha-failover [-- --kills 20 --lease 1500]`):
  * two `yukta serve` processes on one PostgreSQL database; each round kill -9s the leader and measures, on
  * this process's monotonic clock, how long until the standby's `GET /api/ha` says `leader`, then starts a
- * new standby for the next round. The baseline is the lease itself: the ratio failover / lease (at most
+ * new standby for the next round. Each kill comes at a random point of the leader's renewal period. The baseline is the lease itself: the ratio failover / lease (at most
  * 1 + 1/3 by design: the lease runs out, then the standby's next look — plus the takeover's round trips),
  * per round, then the median and the worst. `YUKTA_TEST_PG_URL` picks the server (else a throwaway cluster).
  */
@@ -25,7 +25,9 @@ try {
   console.log('round  failover ms  ratio to lease');
   for (let round = 1; round <= kills; round++) {
     await pollFor(`round ${round}: the standby sees the leader`, leaseMs * 3, async () => (await haStatus(standby!)).leader?.name === leader!.name);
-    // At whatever point of its renewal period the leader happens to be (right after a renewal is the worst case).
+    // At a random point of the leader's renewal period (right after a renewal is the worst case): without
+    // it, the rounds' own rhythm would kill at the same phase every time.
+    await new Promise((r) => setTimeout(r, Math.random() * (leaseMs / 3)));
     leader.child.kill('SIGKILL');
     const killedAt = performance.now();
     await pollFor(`round ${round}: the standby leads`, leaseMs * 4, async () => (await haStatus(standby!)).role === 'leader');
