@@ -43,6 +43,9 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     expect(refused.status).toBe(503);
     expect((refused.json.error as { message: string }).message).toMatch(/standby \(read-only\); leader is host-a: start the run on the leader/);
     expect(await metricTotal(b, 'yukta_executions_rejected_total', 'reason="not_leader"')).toBe(1);
+    // What the pair shares is changed on the leader only: a save on the standby is refused, naming it.
+    const save = await api(b.url, 'POST', '/api/workflows', { definition: { ...QUICK, description: 'from the standby' } });
+    expect([save.status, (save.json.error as { message: string }).message]).toEqual([503, 'workflows.save refused: this server is a standby (read-only); leader is host-a: send it to the leader']);
     // Without keys the standby holds Host and Origin to loopback and same-origin, as the leader does (SEC-01).
     const body = JSON.stringify({ workflowId: 'quick', payload: {} });
     expect(await rawStatus(b.url, 'POST', '/api/workflow/start', { origin: 'http://evil.example' }, body)).toBe(403);

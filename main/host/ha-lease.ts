@@ -59,6 +59,13 @@ export class HostLease {
     return leader === null ? null : leader.url ? `${leader.name} (${leader.url})` : leader.name;
   }
 
+  /** Why this host may not change shared state (a standby, or a leader that stepped down); null while it leads. */
+  standbyReason(): string | null {
+    if (this.lease.isLeader()) return null;
+    const leader = this.leaderName();
+    return `this server is a standby (read-only); ${leader === null ? 'no leader holds the lease right now' : `leader is ${leader}`}: send it to the leader`;
+  }
+
   /** What `ha.status` answers. */
   status(): HaStatus {
     const s = this.lease.status();

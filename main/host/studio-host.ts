@@ -17,6 +17,7 @@ import { SettingsService } from './settings-service';
 import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { postgresConnectionOf } from './postgres-settings';
+import { withStandbyRefusal } from './ha-guard';
 import { haSettingsOf, HostLease } from './ha-lease';
 import { describeLeaseStatus } from './ha-log';
 import { keyedSecretStore, type SecretStore } from './secret-store';
@@ -116,7 +117,9 @@ export class StudioHost {
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
     this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine, dataDir: this.dataDir });
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints, this.lease ? () => this.lease!.status() : undefined), (id) => this.runSession(id));
+    const lease = this.lease;
+    const handlers = createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints, lease ? () => lease.status() : undefined);
+    this.handlers = withSessionScope(lease ? withStandbyRefusal(handlers, () => lease.standbyReason()) : handlers, (id) => this.runSession(id));
   }
 
   /**
