@@ -98,6 +98,3 @@ export class HostLease {
     }
   }
 }
-
-/** The status of a host without a lease: it always leads. */
-export const SINGLE_SERVER_STATUS: HaStatus = { mode: 'single', role: 'leader', self: null, leader: null, fence: null, leaseMs: null, stepDowns: { expired: 0, lost: 0, fenced: 0, released: 0 }, refusedWrites: 0 };

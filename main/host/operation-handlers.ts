@@ -1,8 +1,7 @@
 import type { OperationName, OperationOutput, ParsedInput } from '../../shared/api/contract';
 import type { Caller } from '../../shared/api/roles';
 import type { Engine } from '../../engine/index';
-import type { HaStatus } from '../../shared/api/ha.schema';
-import { SINGLE_SERVER_STATUS } from './ha-lease';
+import { SINGLE_SERVER_STATUS, type HaStatus } from '../../shared/api/ha.schema';
 import type { BreakpointStore } from './breakpoint-store';
 import { createControlHandlers } from './control-handlers';
 import { waitForRunEnd } from './run-wait';

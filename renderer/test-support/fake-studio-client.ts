@@ -18,10 +18,7 @@ import { createFakeScheduler } from './fake-scheduler';
 import { createFakeSecurity } from './fake-security';
 import { createFakeSettings } from './fake-settings';
 import { createFakeWorkers } from './fake-workers';
-import type { HaStatus } from '../../shared/api/ha.schema';
-
-/** A single server's `ha.status` (it always leads). */
-export const SINGLE_SERVER_HA: HaStatus = { mode: 'single', role: 'leader', self: null, leader: null, fence: null, leaseMs: null, stepDowns: { expired: 0, lost: 0, fenced: 0, released: 0 }, refusedWrites: 0 };
+import { SINGLE_SERVER_STATUS, type HaStatus } from '../../shared/api/ha.schema';
 
 const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
 
@@ -53,7 +50,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   const scheduler = createFakeScheduler();
   const workers = createFakeWorkers();
   const breakpoints = new Map<string, StoredBreakpoint[]>();
-  const ha: { status: HaStatus } = { status: SINGLE_SERVER_HA };
+  const ha: { status: HaStatus } = { status: SINGLE_SERVER_STATUS };
 
   const client: StudioClient = {
     ...scheduler.ops,
