@@ -14,7 +14,14 @@ import type { Plugin } from './plugins/contract';
 import { PluginRegistry } from './plugins/registry';
 import { createPluginServices, type EngineSecurityOptions } from './plugins/services';
 import { SystemClock, type Clock } from './runtime/clock';
-import { RunLauncher, type StartRequest } from './runtime/run-launcher';
+import { seededRandom } from './runtime/random';
+import { RunLauncher } from './runtime/run-launcher';
+import { DefinitionResolver } from './runtime/start/definition-resolver';
+import { RunFactory } from './runtime/start/run-factory';
+import { StartPipeline } from './runtime/start/start-pipeline';
+import type { StartRequest } from './runtime/start/start-types';
+import { SubWorkflows } from './runtime/start/sub-workflows';
+import { IdempotencyCache } from './scheduler/idempotency-cache';
 import type { WorkflowRun } from './runtime/workflow-run';
 import { AdmissionScheduler } from './scheduler/admission-scheduler';
 import type { SchedulerCommandGate } from './scheduler/scheduler-commands';
@@ -118,6 +125,9 @@ export class Engine {
   readonly tracing: RunTracing;
   private admission: AdmissionScheduler | null = null;
   private readonly runs: RunLauncher;
+  private readonly resolver: DefinitionResolver;
+  private readonly idempotency: IdempotencyCache;
+  private readonly starts: StartPipeline;
   private readonly scheduler: SchedulerService;
   private readonly edgeDrops = new Map<string, number>();
   private readonly durable: DurableRuns | null;
@@ -158,26 +168,35 @@ export class Engine {
     const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
     const admission = (this.admission = new AdmissionScheduler({ clock: this.clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: options.onListenerError }));
     this.scheduler = new SchedulerService({ scheduler: admission, clock: this.clock, log: sched.log, gate: sched.gate ?? this.control.schedulerGate(), statusOf: (id) => this.tracker.status(id), queuedTicket: (id) => this.runs.queuedTicket(id) });
-    this.runs = new RunLauncher({
-      scheduler: admission,
-      schedulerReady: Promise.all([this.scheduler.ready, this.ready]).then(() => undefined),
-      acknowledge: durability ? () => durability.log.flush() : undefined,
-      registry: this.registry,
+    this.resolver = new DefinitionResolver({ registry: this.registry, definitions: this.definitions });
+    this.idempotency = new IdempotencyCache(this.clock, options.idempotencyTtlMs ?? 10 * 60_000, options.idempotencyMaxKeys ?? 100_000);
+    this.runs = new RunLauncher({ clock: this.clock, bus: this.bus, scheduler: admission });
+    const factory = new RunFactory({
       clock: this.clock,
-      definitions: this.definitions,
+      random: seededRandom(options.randomSeed ?? Math.floor(Math.random() * 2 ** 32)),
       bus: this.bus,
       channelCapacity: options.channelCapacity ?? 64,
       freezeMessages: options.freezeMessages ?? process.env.NODE_ENV !== 'production',
-      randomSeed: options.randomSeed,
-      idempotencyTtlMs: options.idempotencyTtlMs ?? 10 * 60_000,
-      idempotencyMaxKeys: options.idempotencyMaxKeys ?? 100_000,
       edgeDropped: (workflowId, nodeId) => this.countEdgeDrop(workflowId, nodeId),
       archive: this.control.archive,
       control: this.control.runControl,
       services,
     });
+    this.starts = new StartPipeline({
+      clock: this.clock,
+      ready: Promise.all([this.scheduler.ready, this.ready]).then(() => undefined),
+      resolver: this.resolver,
+      idempotency: this.idempotency,
+      scheduler: admission,
+      factory,
+      children: new SubWorkflows({ resolver: this.resolver, factory, registry: this.runs }),
+      registry: this.runs,
+      journal: this.durable?.journal ?? null,
+      acknowledge: durability ? () => durability.log.flush() : null,
+      services,
+    });
     // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
-    const replaced = (version: string) => this.runs.dropPrepared(version);
+    const replaced = (version: string) => this.resolver.dropPrepared(version);
     this.workflows = new WorkflowDefinitions({ store: this.definitions, registry: this.registry, clock: this.clock, maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS, replaced });
     this.sessions = new SessionCatalog({ store: this.definitions, workflows: this.workflows, hasLiveRuns: (session) => this.hasLiveRuns(session), replaced });
     // Cron fires start runs through the same admission path as any start (ADM-01).
@@ -208,7 +227,7 @@ export class Engine {
       log: durability.log,
       checkpoints: this.control.checkpoints,
       archive: this.control.archive,
-      launcher: () => this.runs,
+      starts: () => ({ resolver: this.resolver, pipeline: this.starts, registry: this.runs, idempotency: this.idempotency }),
       definitions: this.definitions,
       clock: this.clock,
       restoreHistory: (runs) => this.tracker.restore(runs),
@@ -248,7 +267,7 @@ export class Engine {
    * returns once the run is announced, not when it ends.
    */
   startRun(request: StartRequest): Promise<{ executionId: string }> {
-    return this.runs.start(request);
+    return this.starts.start(request);
   }
 
   /** The live run, for the control plane (valves, pause, stop); undefined once it has ended. */
@@ -362,7 +381,7 @@ export class Engine {
         runStatus: (id) => this.tracker.status(id),
         nodeState: node,
         withdrawQueued: (id) => this.runs.get(id) === undefined && this.runs.cancel(id),
-        startPrepared: (start) => this.runs.startPrepared(start),
+        startPrepared: (start) => this.starts.startPrepared(start),
         setLimits: (limits, actor) => this.scheduler.setLimits(SchedulerLimitsPatch.parse(limits), actor),
         setPriority: (id, priority, actor) => this.scheduler.setPriority(id, priority, actor),
       },

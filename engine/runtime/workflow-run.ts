@@ -49,8 +49,6 @@ export class WorkflowRun implements StageRun {
   readonly executionId: string;
   readonly session: string;
   readonly workflowId: string;
-  /** Sub-workflow nesting level: 0 for a run started by a caller (ENG-07). */
-  readonly depth: number;
   readonly random: Random;
   readonly freezeMessages: boolean;
   readonly runWorkflow: SubWorkflowRunner;
@@ -82,8 +80,6 @@ export class WorkflowRun implements StageRun {
     this.executionId = options.executionId;
     this.session = options.session;
     this.workflowId = options.prepared.definition.workflowId;
-    const depth = (options.payload as Record<string, unknown> | null)?.['yukta.depth'];
-    this.depth = typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 0;
     this.random = options.random;
     this.freezeMessages = options.freezeMessages;
     this.runWorkflow = options.runWorkflow;

@@ -222,7 +222,7 @@ export class AdmissionScheduler implements CapState, TicketOwner {
     t.state = 'done';
     this.forgetIdle(t);
     if (reason !== 'cancelled') this.rejected[reason]++;
-    this.callback(() => t.onDropped(reason));
+    this.callback(() => t.onDropped(reason, t.executionId));
   }
 
   /** Admits waiting starts while a slot is free; re-entrant calls (a grant that releases) loop here instead. */

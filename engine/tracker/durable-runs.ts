@@ -4,6 +4,9 @@ import type { ArchivedRun, RunArchive } from '../control/restart/run-archive';
 import { Resumer, type Resumed } from '../control/restart/resumer';
 import type { Clock } from '../runtime/clock';
 import type { RunLauncher } from '../runtime/run-launcher';
+import type { DefinitionResolver } from '../runtime/start/definition-resolver';
+import type { StartPipeline } from '../runtime/start/start-pipeline';
+import type { IdempotencyCache } from '../scheduler/idempotency-cache';
 import { replayGraph } from '../runtime/replay-graph';
 import type { CheckpointStore } from '../store/checkpoint-store';
 import type { DefinitionStore } from '../store/definition-store';
@@ -23,8 +26,8 @@ export interface DurableRunsDeps {
   log: ExecutionLog;
   checkpoints: CheckpointStore;
   archive: RunArchive;
-  /** The launcher, read lazily (it is built after this). */
-  launcher(): RunLauncher;
+  /** The start pipeline and its parts, read lazily (they are built after this). */
+  starts(): { resolver: DefinitionResolver; pipeline: StartPipeline; registry: RunLauncher; idempotency: IdempotencyCache };
   definitions: DefinitionStore;
   clock: Clock;
   /** Puts runs read back from the log into the tracker's history (oldest first). */
@@ -48,15 +51,15 @@ export class DurableRuns {
   private readonly resumedBefore = new Map<string, string>();
 
   constructor(private readonly deps: DurableRunsDeps) {
-    this.journal = new ExecutionJournal(deps.log, (id) => deps.launcher().startRecord(id));
+    this.journal = new ExecutionJournal(deps.log);
     this.resumer = new Resumer({
       log: deps.log,
       checkpoints: deps.checkpoints,
       now: () => deps.clock.now(),
       currentVersion: async (session, workflowId) => (await deps.definitions.versions(session, workflowId))[0]?.version ?? null,
-      prepared: (session, workflowId, version) => deps.launcher().preparedVersion(session, workflowId, version),
-      startPrepared: (start) => deps.launcher().startPrepared(start),
-      cancel: (id) => void deps.launcher().cancel(id),
+      prepared: (session, workflowId, version) => deps.starts().resolver.preparedVersion(session, workflowId, version),
+      startPrepared: (start) => deps.starts().pipeline.startPrepared(start),
+      cancel: (id) => void deps.starts().registry.cancel(id),
       resumedBefore: this.resumedBefore,
     });
     const recovered = this.recover();
@@ -85,7 +88,7 @@ export class DurableRuns {
     deps.restoreHistory(recovery.runs.slice(-deps.maxRuns).map(runDetailOf));
     const known = new Set(recovery.runs.map((r) => r.executionId));
     for (const { executionId, record } of recovery.keys.slice(-deps.idempotencyMaxKeys)) {
-      if (known.has(executionId)) deps.launcher().restoreIdempotencyKey(record, executionId);
+      if (known.has(executionId)) deps.starts().idempotency.remember(record.scope, record.key, record.payloadHash, Promise.resolve(executionId));
     }
     this.restoreArchive(recovery.runs);
     return recovery.aborted;
@@ -105,7 +108,7 @@ export class DurableRuns {
     const run = loggedRuns(await this.deps.log.runEntries(executionId)).get(executionId);
     if (!run || !isTerminal(run.status)) return null;
     const { session, workflowId, version, payload, scope, inputs } = run.record;
-    const full = await this.deps.launcher().preparedVersion(session, workflowId, version);
+    const full = await this.deps.starts().resolver.preparedVersion(session, workflowId, version);
     const replays = new Map(inputs.map((n) => [n, this.deps.checkpoints.read(executionId, n)?.messages ?? []] as const));
     const prepared = inputs.length ? replayGraph(full, new Set(scope), replays) : full;
     return { executionId, session, workflowId, prepared, payload, status: run.status, recorded: true };

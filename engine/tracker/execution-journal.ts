@@ -1,5 +1,6 @@
 import type { StudioEvent } from '../../shared/events/events';
 import { isTerminal } from '../../shared/status/status';
+import type { StartJournal } from '../runtime/start/start-record';
 import type { ExecutionLog } from '../store/execution-log';
 import type { StartRecord } from '../store/start-record';
 
@@ -7,38 +8,31 @@ import type { StartRecord } from '../store/start-record';
 export const ENGINE_ACTOR = 'engine';
 
 /**
- * Feeds the execution log from the engine's event bus (DUR-01; no second path): a run's first event
- * writes RUN_STARTED with its start record (and IDEMPOTENCY_KEY when it has one), a node's terminal status
- * NODE_FINISHED, the run's terminal status RUN_FINISHED. Only runs that went through admission have a
- * start record; sub-workflow runs are part of their parent and are not logged.
+ * Feeds the execution log (DUR-01): the start pipeline hands it each admitted start's record (RUN_STARTED,
+ * and IDEMPOTENCY_KEY when it has one); from the event bus (no second path) it writes a logged run's node
+ * ends (NODE_FINISHED) and its end (RUN_FINISHED). Sub-workflow runs are part of their parent and are
+ * never handed over, so they are not logged.
  */
-export class ExecutionJournal {
+export class ExecutionJournal implements StartJournal {
   private readonly logged = new Set<string>();
 
-  constructor(
-    private readonly log: ExecutionLog,
-    /** The start record of a run being announced, or null (a sub-workflow run). */
-    private readonly startRecord: (executionId: string) => StartRecord | null,
-  ) {}
+  constructor(private readonly log: ExecutionLog) {}
+
+  started(executionId: string, record: StartRecord, at: number): void {
+    this.logged.add(executionId);
+    this.log.append({ runId: executionId, type: 'RUN_STARTED', status: 'PENDING', actor: ENGINE_ACTOR, at, data: record });
+    if (record.idempotency) this.log.append({ runId: executionId, type: 'IDEMPOTENCY_KEY', status: record.idempotency.key, actor: ENGINE_ACTOR, at, data: record.idempotency });
+  }
 
   readonly listen = (event: StudioEvent): void => {
-    if (event.type === 'EXECUTION_STATUS') this.runStatus(event);
-    else if (event.type === 'NODE_STATUS' && isTerminal(event.status) && this.logged.has(event.executionId)) {
-      this.log.append({ runId: event.executionId, type: 'NODE_FINISHED', status: event.status, actor: ENGINE_ACTOR, at: event.at, data: { nodeId: event.nodeId } });
+    if (event.type === 'NODE_STATUS') {
+      if (isTerminal(event.status) && this.logged.has(event.executionId)) {
+        this.log.append({ runId: event.executionId, type: 'NODE_FINISHED', status: event.status, actor: ENGINE_ACTOR, at: event.at, data: { nodeId: event.nodeId } });
+      }
+    } else if (event.type === 'EXECUTION_STATUS') {
+      if (isTerminal(event.status) && this.logged.delete(event.executionId)) {
+        this.log.append({ runId: event.executionId, type: 'RUN_FINISHED', status: event.status, actor: ENGINE_ACTOR, at: event.at, ...(event.error ? { data: { error: event.error } } : {}) });
+      }
     }
   };
-
-  private runStatus(event: Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>): void {
-    const id = event.executionId;
-    if (event.nodeIds !== undefined) {
-      const record = this.startRecord(id);
-      if (record === null) return;
-      this.logged.add(id);
-      this.log.append({ runId: id, type: 'RUN_STARTED', status: event.status, actor: ENGINE_ACTOR, at: event.at, data: record });
-      if (record.idempotency) this.log.append({ runId: id, type: 'IDEMPOTENCY_KEY', status: record.idempotency.key, actor: ENGINE_ACTOR, at: event.at, data: record.idempotency });
-      return;
-    }
-    if (!isTerminal(event.status) || !this.logged.delete(id)) return;
-    this.log.append({ runId: id, type: 'RUN_FINISHED', status: event.status, actor: ENGINE_ACTOR, at: event.at, ...(event.error ? { data: { error: event.error } } : {}) });
-  }
 }

@@ -1,5 +1,5 @@
 import { StudioApiError } from '../../../shared/api/errors';
-import type { PreparedStart } from '../../runtime/run-launcher';
+import type { PreparedStart } from '../../runtime/start/start-types';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
 import { replayGraph } from '../../runtime/replay-graph';
 import { signalNodeId, type CheckpointStore } from '../../store/checkpoint-store';
@@ -14,7 +14,7 @@ export interface ResumerOptions {
   /** The workflow's current version, or null when it no longer exists. */
   currentVersion(session: string, workflowId: string): Promise<string | null>;
   prepared(session: string, workflowId: string, version: string): Promise<PreparedWorkflow>;
-  /** Admission like any start (`RunLauncher.startPrepared` → `startAdmitted`). */
+  /** Admission like any start (`StartPipeline.startPrepared`). */
   startPrepared(start: PreparedStart): Promise<{ executionId: string; queued: boolean }>;
   /** Cancels a run whose resume could not be stored. */
   cancel(executionId: string): void;
