@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { NodeCounts } from '../../shared/events/events';
 import { advanceStatus, isTerminal, type Status } from '../../shared/status/status';
+import { RecentRuns } from './recent-runs';
 
 /** A node's input buffer as last reported: messages waiting and capacity (ENG-01). */
 export interface BufferFill {
@@ -49,6 +50,8 @@ export interface LiveState {
   nodes: Readonly<Record<string, LiveNodeState>>;
   /** Each node's status alone: a new map only when a status changes (not counts), so the minimap redraws then. */
   statuses: Readonly<Record<string, Status>>;
+  /** Runs of the open workflow heard of but not shown yet (a run just started shows from them). */
+  readonly recent: RecentRuns;
   /** Starts showing a run (clears the previous one). */
   show(executionId: string | null): void;
   /** Forward-only merge of node states of the shown run; others are ignored. */
@@ -62,6 +65,7 @@ export function createLiveStore() {
     runStatus: null,
     nodes: {},
     statuses: {},
+    recent: new RecentRuns(mergeNodeStates),
     show: (executionId) => set({ executionId, runStatus: null, nodes: {}, statuses: {} }),
     applyNodes: (executionId, updates) =>
       set((s) => {
