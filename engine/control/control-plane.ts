@@ -8,20 +8,19 @@ import { joinPath } from '../../shared/workflow/validation-issue';
 import type { PluginControlMessage } from '../plugins/contract';
 import type { Clock } from '../runtime/clock';
 import type { WorkflowRun } from '../runtime/workflow-run';
-import type { SchedulerCommandGate } from '../scheduler/scheduler-commands';
 import type { CheckpointStore } from '../store/checkpoint-store';
 import type { ExecutionLog } from '../store/execution-log';
-import { DEFAULT_CHECKPOINT_CAPS, MemoryCheckpointStore } from '../store/memory/memory-checkpoint-store';
-import { MemoryExecutionLog } from '../store/memory/memory-execution-log';
 import type { CommandTable, ControlServices } from './command-handler';
+import type { ControlAudit } from './control-audit';
+import type { ControlParts } from './control-parts';
 import { ControlPipeline } from './control-pipeline';
 import { recordedNode, recordedSummary, type RecordedPage } from './recordings';
-import { PluginControlBus, type NodeKey } from './plugin-bus/plugin-control-bus';
+import type { NodeKey, PluginControlBus } from './plugin-bus/plugin-control-bus';
 import { Restarter, type StartPrepared } from './restart/restarter';
-import { RunArchive } from './restart/run-archive';
+import type { RunArchive } from './restart/run-archive';
 import type { ControlReviewer } from './reviewers';
-import { EngineRunControl } from './signals/node-control';
-import { SignalHub } from './signals/signal-hub';
+import type { EngineRunControl } from './signals/node-control';
+import type { SignalHub } from './signals/signal-hub';
 import { RuleSupervisor } from './supervisors/rule-supervisor';
 import type { Supervisor } from './supervisors/supervisor';
 import { SupervisorHost } from './supervisors/supervisor-host';
@@ -52,13 +51,12 @@ export interface ControlOptions {
   handlers?: CommandTable;
 }
 
-/** What the control plane needs of the engine; supplied lazily, so it can be built before the launcher. */
+/** What the control plane needs of the rest of the engine (built before it). */
 export interface ControlPlaneEngine {
   readonly clock: Clock;
   publish(event: UnnumberedEvent): void;
   subscribe(listener: (event: StudioEvent) => void): () => void;
   liveRun(executionId: string): WorkflowRun | undefined;
-  liveRuns(): Iterable<WorkflowRun>;
   runStatus(executionId: string): Status | null;
   nodeState(executionId: string, nodeId: string): { status: Status; counts: NodeCounts } | null;
   withdrawQueued(executionId: string): boolean;
@@ -81,23 +79,16 @@ export class ControlPlane {
   readonly pipeline: ControlPipeline;
   readonly supervisors: SupervisorHost;
   readonly rules = new RuleSupervisor();
-  private readonly log: ExecutionLog;
-  private readonly reviewers: readonly ControlReviewer[];
+  private readonly trail: ControlAudit;
   private readonly stepMode = new Set<string>();
 
   constructor(
     private readonly engine: ControlPlaneEngine,
+    parts: ControlParts,
     options: ControlOptions = {},
   ) {
     const { clock } = engine;
-    this.log = options.log ?? new MemoryExecutionLog();
-    this.reviewers = options.reviewers ?? [];
-    const caps = { maxMessagesPerNode: options.maxMessagesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxMessagesPerNode, maxBytesPerNode: options.maxBytesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxBytesPerNode };
-    const checkpoints = (this.checkpoints = options.checkpoints ?? new MemoryCheckpointStore(caps));
-    this.archive = new RunArchive({ checkpoints, retainedRuns: options.retainedRuns ?? 100, recordOutputs: options.recordOutputs ?? true });
-    this.signals = new SignalHub({ clock, checkpoints, emit: (e) => engine.publish(e) });
-    this.pluginBus = new PluginControlBus({ liveRuns: () => engine.liveRuns() });
-    this.runControl = new EngineRunControl(this.signals, this.pluginBus);
+    ({ archive: this.archive, checkpoints: this.checkpoints, signals: this.signals, pluginBus: this.pluginBus, runControl: this.runControl, audit: this.trail } = parts);
     const restarter = new Restarter(this.archive, (r) => engine.startPrepared(r), (id, nodeId) => engine.nodeState(id, nodeId)?.status ?? null);
     const services: ControlServices = {
       clock,
@@ -111,12 +102,12 @@ export class ControlPlane {
       setPriority: (id, priority, actor) => engine.setPriority(id, priority, actor),
       stepMode: this.stepMode,
     };
-    this.pipeline = new ControlPipeline({ clock, log: this.log, reviewers: this.reviewers, services, liveRun: (id) => engine.liveRun(id), emit: (e) => engine.publish(e), handlers: options.handlers });
+    this.pipeline = new ControlPipeline({ audit: this.trail, clock, services, liveRun: (id) => engine.liveRun(id), handlers: options.handlers });
     this.supervisors = new SupervisorHost({
       clock,
       subscribe: (listener) => engine.subscribe(listener),
       send: (id, command, actor) => this.pipeline.send(id, command, actor),
-      applyingActor: () => this.pipeline.applyingActor,
+      applyingActor: () => this.trail.applyingActor,
       maxCommandsPerSecond: options.supervisorMaxCommandsPerSecond,
       dryRun: options.supervisorDryRun,
     });
@@ -136,13 +127,8 @@ export class ControlPlane {
     return this.pipeline.send(executionId, parsed.data, actor);
   }
 
-  /** The scheduler's gate: its limit and priority changes pass the reviewers and the audit (CTL-06). */
-  schedulerGate(): SchedulerCommandGate {
-    return this.pipeline.schedulerGate();
-  }
-
   audit(query: ControlAuditQuery): Promise<ControlAuditPage> {
-    return Promise.resolve(this.log.query(query));
+    return Promise.resolve(this.trail.log.query(query));
   }
 
   /** A run's valves and held messages, for the debugger (CTL-02). */
@@ -182,7 +168,7 @@ export class ControlPlane {
 
   /** Reviewers (CONTROL_PLANE) and supervisors, in order (CTL-07). */
   listSupervisors(): SupervisorInfo[] {
-    const reviewers: SupervisorInfo[] = this.reviewers.map((r, order) => ({ id: r.id, kind: 'CONTROL_PLANE', order, dryRun: false, refused: this.pipeline.refusals.get(r.id) ?? 0 }));
+    const reviewers: SupervisorInfo[] = this.trail.reviewers.map((r, order) => ({ id: r.id, kind: 'CONTROL_PLANE', order, dryRun: false, refused: this.trail.refusals.get(r.id) ?? 0 }));
     return [...reviewers, ...this.supervisors.list()];
   }
 
