@@ -1,19 +1,21 @@
 import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
-import { isFailure, isTerminal, type Status } from '../../shared/status/status';
+import { isTerminal, type Status } from '../../shared/status/status';
 import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import type { PluginServices } from '../plugins/services';
-import { Channel, EMPTY, END } from './channel';
-import { BadInputError, CancelledError, NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
 import { renderTemplate } from '../plugins/expressions/template';
-import { runWithPolicy } from './message-attempts';
+import { Channel, EMPTY, END } from './channel';
+import { BadInputError, CancelledError, type NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
+import { MessageAttempts, type AttemptStage } from './message-attempts';
 import type { Message, OutputMessage } from './message';
-import { type NodeTimers, type NodeTimer } from './node-timers';
+import type { NodeTimers } from './node-timers';
 import { NodeReport } from './node-report';
 import type { PreparedNode } from './prepared-workflow';
-import { NO_CONTROL, type NodeRecorder, type RunControl, type RunRecorder } from './run-hooks';
-import { StageContext, type ContextHost } from './stage-context';
-import { StageOutput } from './stage-output';
 import type { Random } from './random';
+import { NO_CONTROL, type ControlledNode, type NodeRecorder, type RunControl, type RunRecorder } from './run-hooks';
+import { StageClocks } from './stage-clocks';
+import { StageContext, type ContextHost } from './stage-context';
+import { StageEnd, type NodeEnd, type NodeHalt } from './stage-end';
+import { StageOutput, type OutputStage } from './stage-output';
 import { SKIP, Valve, type ValveState } from './valve';
 
 /** What a stage needs from its run. */
@@ -43,57 +45,47 @@ export interface StageRun {
   readonly services: PluginServices;
 }
 
-/** A node ended by a timer or a stop, not by its own work. */
-type NodeHalt = { status: 'TIMED_OUT' | 'CANCELLED' | 'STOPPED'; error: Error };
-
 /**
  * One node of a running workflow (ENG-02), in the card's order: merged input (one bounded channel all
  * parents write to, or a dropping edge buffer) → valve (pause, step, breakpoint, skip) → plugin call
- * (attempts, timeouts, retry, onError) → clocks and status → broadcast to the children, awaiting a full
- * child (back-pressure). When nothing is asynchronous the hot path takes no promise per message.
+ * (attempts, timeouts, retry, onError: `MessageAttempts`) → clocks and status (`StageClocks`, `StageEnd`,
+ * `NodeReport`) → broadcast to the children, awaiting a full child (back-pressure: `StageOutput`). When
+ * nothing is asynchronous the hot path takes no promise per message.
  */
-export class NodeStage implements ContextHost {
+export class NodeStage implements ContextHost, OutputStage, AttemptStage, ControlledNode {
   readonly input: Channel<Message> | null;
+  readonly timers: NodeTimers;
+  readonly clocks: StageClocks;
+  readonly ctx: StageContext;
+  readonly recorder: NodeRecorder | null;
+  private readonly report: NodeReport;
+  private readonly ending: StageEnd;
+  private readonly output: StageOutput;
+  /** Made at the first message under a failure policy (most nodes have none). */
+  private attempts: MessageAttempts | null = null;
   private valveRef: Valve | null = null;
   /** The id of the message held at the valve as last reported. */
   private heldId: string | null = null;
   private pluginState: Record<string, unknown> | null = null;
-  readonly timers: NodeTimers;
-  private readonly report: NodeReport;
-  private upstreamFailed = false;
-  private parentSucceeded = false;
-  private readonly output: StageOutput;
   /** Made on first use of the node's signal: most plugins never look at it, and runs start faster without. */
   private abortController: AbortController | null = null;
   private abortReason: unknown = undefined;
-  private halt: NodeHalt | null = null;
-  private busy = false;
-  /** The idle timeout in force: the prepared one, or the one a templated `timeoutSeconds` gave at the first message. */
-  private idleTimeoutMs: number;
-  private lastActivity = 0;
-  private frozenAt = 0;
-  private watchdog: NodeTimer | null = null;
-  private failWait: ((error: unknown) => void) | null = null;
   private controlRef: NodeControl | null = null;
-  readonly ctx: StageContext;
-  readonly recorder: NodeRecorder | null;
 
   constructor(
     readonly node: PreparedNode,
     private readonly run: StageRun,
     channelCapacity: number,
   ) {
-    this.timers = run.timers();
-    this.idleTimeoutMs = node.idleTimeoutMs;
-    const buffer = node.edgeBuffer;
-    this.input = node.incoming === 0 ? null : buffer
-      ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
-      : new Channel<Message>(channelCapacity, node.incoming);
+    const timers = (this.timers = run.timers());
+    this.input = inputChannel(node, channelCapacity, () => this.dropped());
     const input = this.input;
-    this.report = new NodeReport(run.executionId, node.nodeId, this.timers, (event) => run.emit(event), input ? () => ({ used: input.length, size: input.capacity }) : undefined);
-    this.ctx = new StageContext(this);
+    this.report = new NodeReport(run.executionId, node.nodeId, timers, (event) => run.emit(event), input ? () => ({ used: input.length, size: input.capacity }) : undefined);
+    this.ending = new StageEnd(node, run);
+    this.clocks = new StageClocks(timers, node.nodeId, node.idleTimeoutMs, (error) => this.haltWith({ status: 'TIMED_OUT', error }));
+    this.ctx = new StageContext({ executionId: run.executionId, session: run.session, workflowId: run.workflowId, nodeId: node.nodeId, services: run.services, timers }, this);
     this.recorder = run.recorder === null ? null : run.recorder.node(node.nodeId);
-    this.output = new StageOutput(this);
+    this.output = new StageOutput(node, run.freezeMessages, this.recorder, this.report.counts, this);
   }
 
   /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */
@@ -103,30 +95,19 @@ export class NodeStage implements ContextHost {
 
   /** Freezes or thaws the clocks, and reports a message newly held at the valve or let go (the debugger's cue). */
   private valveChanged(state: ValveState): void {
-    if (state.paused || state.held) this.freezeClocks();
-    else this.thawClocks();
+    if (state.paused || state.held) this.clocks.freeze();
+    else this.clocks.thaw();
     const held = state.held?.id ?? null;
     if (held === this.heldId) return;
     this.heldId = held;
     this.report.held(held);
   }
 
-  /** Freezes every clock of the node; the idle clock's reference moves on by the frozen time when it thaws. */
-  private freezeClocks(): void {
-    if (!this.timers.isFrozen) this.frozenAt = this.timers.now();
-    this.timers.freeze();
-  }
-
-  private thawClocks(): void {
-    if (this.timers.isFrozen) this.lastActivity += this.timers.now() - this.frozenAt;
-    this.timers.thaw();
-  }
-
   private valveEngaged(): boolean {
     return this.valveRef !== null && this.valveRef.engaged;
   }
 
-  // --- what the plugin context reads (ContextHost) ------------------------------------------------
+  // --- what the plugin context, the signals and the control bus read ----------------------------
 
   get executionId(): string {
     return this.run.executionId;
@@ -153,16 +134,16 @@ export class NodeStage implements ContextHost {
     return (this.controlRef ??= this.run.control === null ? NO_CONTROL : this.run.control.forNode(this));
   }
 
-  get services(): PluginServices {
-    return this.run.services;
-  }
-
   emit(event: UnnumberedEvent): void {
     this.run.emit(event);
   }
 
   runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal: AbortSignal): Promise<SubWorkflowResult> {
     return this.run.runWorkflow(request, signal);
+  }
+
+  activity(): void {
+    this.clocks.activity();
   }
 
   /** Fires when the run, or this node, stops or times out (and once the node has ended). */
@@ -195,45 +176,72 @@ export class NodeStage implements ContextHost {
     return this.node.outgoing.size === 0;
   }
 
+  get random(): Random {
+    return this.run.random;
+  }
+
+  // --- the node's life ----------------------------------------------------------------------------
+
   /** Runs the node to its end; never rejects. `start` is the run's start message, used by triggers. */
-  async execute(start: Message): Promise<{ status: Status; error?: ErrorInfo }> {
-    let end: Status;
-    let error: ErrorInfo | undefined;
+  async execute(start: Message): Promise<NodeEnd> {
+    let end: NodeEnd;
     try {
       if (this.input === null) await this.runTrigger(start);
       else await this.consume();
-      end = this.endStatus();
-      if (this.halt && this.halt.status !== 'CANCELLED') error = toErrorInfo(this.halt.error);
+      end = this.ending.end(false);
     } catch (e) {
-      end = this.halt?.status ?? (this.upstreamFailed ? 'UPSTREAM_FAILED' : this.run.cancelled ? 'CANCELLED' : 'FAILURE');
-      if (end !== 'CANCELLED') error = toErrorInfo(this.halt?.error ?? e);
+      end = this.ending.end(true, e);
       if (e instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(e));
     }
-    this.finish(end, error);
-    return error ? { status: end, error } : { status: end };
+    this.finish(end);
+    return end;
   }
 
   /** A parent ended; under ALL_SUCCESS a failed parent stops this node's input at once (ENG-03). */
   parentEnded(status: Status): void {
-    if (status === 'SUCCESS') this.parentSucceeded = true;
-    if (isFailure(status) && this.node.trigger === 'ALL_SUCCESS') {
-      this.upstreamFailed = true;
-      this.input?.cancel();
-    }
+    if (this.ending.parentEnded(status)) this.input?.cancel();
   }
 
-  /** Ends the node from outside: the run was cancelled, or a caller stopped this node. */
   /**
    * Ends the node from outside (CTL-03): it takes no new message and its AbortSignal fires. With
    * `abandon` (KILL) the work in its plugin is abandoned at once; otherwise that one call may finish.
    */
   stop(status: 'CANCELLED' | 'STOPPED' = 'CANCELLED', abandon = true): void {
-    this.haltWith(status, new CancelledError(`node "${this.node.nodeId}" ${status === 'STOPPED' ? 'stopped' : 'cancelled'}`), abandon);
+    this.haltWith({ status, error: new CancelledError(`node "${this.node.nodeId}" ${status === 'STOPPED' ? 'stopped' : 'cancelled'}`) }, abandon);
   }
 
   /** The run's deadline passed. */
   timeOut(error: NodeTimeoutError): void {
-    this.haltWith('TIMED_OUT', error);
+    this.haltWith({ status: 'TIMED_OUT', error });
+  }
+
+  stopped(): boolean {
+    return this.ending.stopped;
+  }
+
+  private haltWith(halt: NodeHalt, abandon = true): void {
+    if (this.ending.halted || isTerminal(this.report.status)) return;
+    this.ending.haltWith(halt);
+    this.abortWith(halt.error);
+    this.input?.cancel();
+    this.valveRef?.resume();
+    if (abandon) this.clocks.failCurrentWait(halt.error);
+  }
+
+  private finish({ status, error }: NodeEnd): void {
+    this.timers.cancelAll();
+    this.input?.cancel();
+    // Work a plugin left running is told to stop; the reason is only built if anyone listens.
+    if (this.abortController !== null && !this.abortController.signal.aborted) this.abortWith(new CancelledError(`node "${this.node.nodeId}" ended ${status}`));
+    this.report.set(status, error);
+    this.recorder?.end(status);
+    for (const children of this.node.outgoing.values()) {
+      for (const childId of children) {
+        const child = this.run.stage(childId);
+        child.parentEnded(status);
+        child.input!.producerDone();
+      }
+    }
   }
 
   // --- the loop ---------------------------------------------------------------------------------
@@ -265,156 +273,55 @@ export class NodeStage implements ContextHost {
       if (this.stopped()) break;
       if ((this.report.counts.received & 255) === 0) this.report.progress();
     }
-    if (!this.stopped() && !this.upstreamFailed && this.node.plugin.finish) await this.runFinish();
+    if (!this.stopped() && !this.ending.failedUpstream && this.node.plugin.finish) await this.runFinish();
   }
 
   /** Handles one admitted message; returns a promise only when something had to wait. */
   private handle(message: Message): Promise<void> | undefined {
-    if (this.node.policy.perMessageAttempts) return runWithPolicy(this, message);
+    if (this.node.policy.perMessageAttempts) return (this.attempts ??= new MessageAttempts(this.node, this)).run(message);
     const result = this.node.plugin.process(message, this.node.config, this.ctx);
     if (isThenable(result)) return this.finishAsync(result, message);
     if (this.node.kind === 'terminal') this.run.result(this.node.nodeId, message);
-    return this.emitAll(result, message);
+    return this.output.emitAll(result, message);
   }
 
   private async finishAsync(result: Promise<PluginResult>, message: Message): Promise<void> {
-    const outputs = await this.guard(result);
+    const outputs = await this.clocks.guard(result);
     if (this.node.kind === 'terminal') this.run.result(this.node.nodeId, message);
-    const pending = this.emitAll(outputs, message);
+    const pending = this.output.emitAll(outputs, message);
     if (pending !== undefined) await pending;
   }
 
   private async runFinish(): Promise<void> {
     const finish = this.node.plugin.finish!;
-    const outputs = await this.guard(Promise.resolve().then(() => finish(this.node.config, this.ctx)));
-    const pending = this.emitAll(outputs, undefined);
+    const outputs = await this.clocks.guard(Promise.resolve().then(() => finish(this.node.config, this.ctx)));
+    const pending = this.output.emitAll(outputs, undefined);
     if (pending !== undefined) await pending;
   }
 
-  // --- output (stage-output.ts) -----------------------------------------------------------------
-
-  /** Emits a plugin's result: an array (synchronously where possible) or a sync or async iterable. */
-  emitAll(result: PluginResult, input: Message | undefined): Promise<void> | undefined {
-    return this.output.emitAll(result, input);
+  private firstActivity(first: Message): void {
+    this.report.set('RUNNING');
+    if (this.node.idleTimeoutTemplate !== null) this.clocks.retime(retimed(this.node.nodeId, this.node.idleTimeoutTemplate, first));
+    if (this.node.policy.deadlineMs !== null) this.clocks.startDeadline(this.node.policy.deadlineMs);
   }
+
+  // --- what the output side and the attempts reach (OutputStage, AttemptStage) -------------------
 
   /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
   send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
     return this.output.send(out, input);
   }
 
-  /** Holds a trigger's next output while its valve is paused (CTL-02). */
   triggerGate(): Promise<void> | null {
     return this.node.kind === 'trigger' && this.valveEngaged() ? this.valve.waitWhilePaused() : null;
-  }
-
-  countEmitted(): void {
-    this.report.counts.emitted++;
-  }
-
-  get freezeMessages(): boolean {
-    return this.run.freezeMessages;
   }
 
   childInput(nodeId: string): Channel<Message> {
     return this.run.stage(nodeId).input!;
   }
 
-  // --- clocks ---------------------------------------------------------------------------------
-
-  /**
-   * Waits for plugin work under the node's clocks: the idle watchdog runs while the node is busy, and a
-   * timeout, a stop or an attempt's element timeout rejects the wait at once (the plugin's promise is
-   * abandoned; its AbortSignal has fired).
-   */
-  guard<T>(work: Promise<T>): Promise<T> {
-    this.busy = true;
-    this.activity();
-    if (this.watchdog === null) this.armWatchdog(this.idleTimeoutMs);
-    return new Promise<T>((resolve, reject) => {
-      this.failWait = reject;
-      work.then(
-        (value) => {
-          this.busy = false;
-          this.failWait = null;
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.busy = false;
-          this.failWait = null;
-          reject(error);
-        },
-      );
-    });
-  }
-
-  /** Fails the wait in progress (an attempt's element timeout). */
-  failCurrentWait(error: Error): void {
-    this.failWait?.(error);
-  }
-
-  activity(): void {
-    this.lastActivity = this.timers.now();
-  }
-
-  private armWatchdog(delayMs: number): void {
-    this.watchdog = this.timers.set(() => {
-      this.watchdog = null;
-      if (!this.busy) return; // re-armed by the next wait
-      const idle = this.timers.now() - this.lastActivity;
-      const limit = this.idleTimeoutMs;
-      if (idle >= limit) this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" was idle for ${limit} ms (timeout)`, 'IDLE_TIMEOUT'));
-      else this.armWatchdog(limit - idle);
-    }, delayMs);
-  }
-
-  private firstActivity(first: Message): void {
-    this.report.set('RUNNING');
-    if (this.node.idleTimeoutTemplate !== null) this.idleTimeoutMs = retimed(this.node.nodeId, this.node.idleTimeoutTemplate, first);
-    const deadline = this.node.policy.deadlineMs;
-    if (deadline !== null) {
-      this.timers.set(() => this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" passed its deadline of ${deadline} ms`, 'DEADLINE')), deadline);
-    }
-  }
-
-  // --- status ---------------------------------------------------------------------------------
-
-  stopped(): boolean {
-    return this.halt !== null || this.run.cancelled;
-  }
-
-  private haltWith(status: NodeHalt['status'], error: Error, abandon = true): void {
-    if (this.halt !== null || isTerminal(this.report.status)) return;
-    // A node already ending for its parents' failure keeps that reason when the run is cancelled around it.
-    if (!(status === 'CANCELLED' && this.upstreamFailed)) this.halt = { status, error };
-    this.abortWith(error);
-    this.input?.cancel();
-    this.valveRef?.resume();
-    if (abandon) this.failWait?.(error);
-  }
-
-  private endStatus(): Status {
-    if (this.halt) return this.halt.status;
-    if (this.upstreamFailed) return 'UPSTREAM_FAILED';
-    if (this.run.cancelled) return 'CANCELLED';
-    if (this.node.incoming > 0 && this.node.trigger === 'ONE_SUCCESS' && !this.parentSucceeded) return 'UPSTREAM_FAILED';
-    return 'SUCCESS';
-  }
-
-  private finish(end: Status, error: ErrorInfo | undefined): void {
-    this.timers.cancelAll();
-    this.input?.cancel();
-    // Work a plugin left running is told to stop; the reason is only built if anyone listens.
-    if (this.abortController !== null && !this.abortController.signal.aborted) this.abortWith(new CancelledError(`node "${this.node.nodeId}" ended ${end}`));
-    this.report.set(end, error);
-    this.recorder?.end(end);
-    for (const children of this.node.outgoing.values()) {
-      for (const childId of children) {
-        const child = this.run.stage(childId);
-        child.parentEnded(end);
-        child.input!.producerDone();
-      }
-    }
+  publishResult(message: Message): void {
+    this.run.result(this.node.nodeId, message);
   }
 
   countFailure(): void {
@@ -436,14 +343,13 @@ export class NodeStage implements ContextHost {
     this.report.counts.dropped++;
     this.run.edgeDropped(this.node.nodeId);
   }
+}
 
-  get runRandom(): Random {
-    return this.run.random;
-  }
-
-  publishResult(message: Message): void {
-    this.run.result(this.node.nodeId, message);
-  }
+/** The node's merged input: a bounded channel all parents write to, a dropping edge buffer, or none (a trigger). */
+function inputChannel(node: PreparedNode, capacity: number, onDrop: () => void): Channel<Message> | null {
+  if (node.incoming === 0) return null;
+  const buffer = node.edgeBuffer;
+  return buffer ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop }) : new Channel<Message>(capacity, node.incoming);
 }
 
 function isThenable(value: unknown): value is Promise<PluginResult> {

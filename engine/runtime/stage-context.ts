@@ -3,19 +3,25 @@ import type { NodeControl, PluginContext, PluginLogger, SubWorkflowResult, SubWo
 import type { PluginServices } from '../plugins/services';
 import type { NodeTimers } from './node-timers';
 
-/** What a plugin context reads from its node. */
-export interface ContextHost {
+/** What a plugin context says of its node and run (fixed for the node's life). */
+export interface ContextData {
   readonly executionId: string;
   readonly session: string;
   readonly workflowId: string;
   readonly nodeId: string;
-  readonly signal: AbortSignal;
+  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
+  readonly services: PluginServices;
   readonly timers: NodeTimers;
+}
+
+/** What a plugin context reaches of its node while it runs: one narrow interface. */
+export interface ContextHost {
+  /** Fires when the run or the node stops, times out or ends. */
+  readonly signal: AbortSignal;
   readonly state: Record<string, unknown>;
   /** Signals and the plugin-level control bus (CTL-05, CTL-08). */
   readonly control: NodeControl;
-  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
-  readonly services: PluginServices;
+  /** Feeds the node's idle clock (a heartbeat). */
   activity(): void;
   emit(event: UnnumberedEvent): void;
   runWorkflow: SubWorkflowRunner;
@@ -31,25 +37,30 @@ export class StageContext implements PluginContext {
   private logSink: PluginLogger | null = null;
 
   constructor(
+    private readonly data: ContextData,
     private readonly host: ContextHost,
     readonly attempt = 1,
     private readonly attemptSignal: AbortSignal | null = null,
   ) {}
 
   get executionId(): string {
-    return this.host.executionId;
+    return this.data.executionId;
   }
 
   get session(): string {
-    return this.host.session;
+    return this.data.session;
   }
 
   get workflowId(): string {
-    return this.host.workflowId;
+    return this.data.workflowId;
   }
 
   get nodeId(): string {
-    return this.host.nodeId;
+    return this.data.nodeId;
+  }
+
+  get services(): PluginServices {
+    return this.data.services;
   }
 
   get state(): Record<string, unknown> {
@@ -62,10 +73,6 @@ export class StageContext implements PluginContext {
 
   get control(): NodeControl {
     return this.host.control;
-  }
-
-  get services(): PluginServices {
-    return this.host.services;
   }
 
   get log(): PluginLogger {
@@ -82,7 +89,7 @@ export class StageContext implements PluginContext {
   }
 
   sleep(ms: number): Promise<void> {
-    return this.host.timers.sleep(ms, this.signal);
+    return this.data.timers.sleep(ms, this.signal);
   }
 
   runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal?: AbortSignal): Promise<SubWorkflowResult> {
@@ -91,10 +98,11 @@ export class StageContext implements PluginContext {
 
   /** The context of one attempt: its number and a signal that also fires on the attempt's timeout. */
   forAttempt(attempt: number, signal: AbortSignal): StageContext {
-    return new StageContext(this.host, attempt, signal);
+    return new StageContext(this.data, this.host, attempt, signal);
   }
 
   private line(level: Level, text: string): void {
-    this.host.emit({ type: 'LOG', executionId: this.host.executionId, at: this.host.timers.now(), nodeId: this.host.nodeId, level, text });
+    const { executionId, nodeId, timers } = this.data;
+    this.host.emit({ type: 'LOG', executionId, at: timers.now(), nodeId, level, text });
   }
 }

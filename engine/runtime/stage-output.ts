@@ -5,21 +5,19 @@ import { shouldYield, yieldToEventLoop } from './event-loop-yield';
 import type { Message, OutputMessage } from './message';
 import type { PreparedNode } from './prepared-workflow';
 import type { NodeRecorder } from './run-hooks';
+import type { StageClocks } from './stage-clocks';
 
 const NO_HEADERS: Readonly<Record<string, string | number>> = Object.freeze({});
 const NO_METADATA = NO_HEADERS as Readonly<Record<string, string>>;
 
-/** What the output side needs from its node. */
-export interface OutputOwner {
-  readonly node: PreparedNode;
-  readonly freezeMessages: boolean;
-  /** Records each output for restart (CTL-04); null when the run records nothing. */
-  readonly recorder: NodeRecorder | null;
+/** What the output side reaches of its node while it runs: one narrow interface. */
+export interface OutputStage {
+  /** Guards waits on an async iterable's next output, and feeds the idle clock per output. */
+  readonly clocks: Pick<StageClocks, 'guard' | 'activity'>;
   stopped(): boolean;
-  guard<T>(work: Promise<T>): Promise<T>;
-  activity(): void;
+  /** Holds a trigger's next output while its valve is paused (CTL-02); null when nothing holds it. */
   triggerGate(): Promise<void> | null;
-  countEmitted(): void;
+  /** A child's input channel. */
   childInput(nodeId: string): Channel<Message>;
 }
 
@@ -34,8 +32,15 @@ export class StageOutput {
   /** Dropped once it says it keeps nothing more: past a cap, recording costs one null check per message. */
   private recorder: NodeRecorder | null;
 
-  constructor(private readonly owner: OutputOwner) {
-    this.recorder = owner.recorder;
+  constructor(
+    private readonly node: PreparedNode,
+    private readonly freezeMessages: boolean,
+    recorder: NodeRecorder | null,
+    /** The node's counts: every output is counted as emitted. */
+    private readonly counts: { emitted: number },
+    private readonly owner: OutputStage,
+  ) {
+    this.recorder = recorder;
   }
 
   /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
@@ -85,9 +90,9 @@ export class StageOutput {
     const iterator = outputs[Symbol.asyncIterator]();
     try {
       for (;;) {
-        const next = await this.owner.guard(iterator.next());
+        const next = await this.owner.clocks.guard(iterator.next());
         if (next.done || this.owner.stopped()) break;
-        this.owner.activity();
+        this.owner.clocks.activity();
         const pending = this.send(next.value, input);
         if (pending !== undefined) await pending;
         if (shouldYield()) await yieldToEventLoop();
@@ -101,12 +106,12 @@ export class StageOutput {
   send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
     const gate = this.owner.triggerGate();
     if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input)));
-    this.owner.countEmitted();
+    this.counts.emitted++;
     const port = out.port ?? DEFAULT_PORT;
     const targets = (this.targets ??= this.resolveTargets()).get(port);
     if (targets === undefined) return undefined;
-    const payload = this.owner.freezeMessages ? deepFreeze(out.payload) : out.payload;
-    const message: Message = { id: `${this.owner.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
+    const payload = this.freezeMessages ? deepFreeze(out.payload) : out.payload;
+    const message: Message = { id: `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
     if (this.recorder !== null && !this.recorder.record(port, payload, message.metadata)) this.recorder = null;
     for (let i = 0; i < targets.length; i++) {
       if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
@@ -120,7 +125,7 @@ export class StageOutput {
 
   private resolveTargets(): Map<string, Array<Channel<Message>>> {
     const out = new Map<string, Array<Channel<Message>>>();
-    for (const [port, children] of this.owner.node.outgoing) out.set(port, children.map((id) => this.owner.childInput(id)));
+    for (const [port, children] of this.node.outgoing) out.set(port, children.map((id) => this.owner.childInput(id)));
     return out;
   }
 }
