@@ -1,4 +1,4 @@
-import { StudioApiError } from '../shared/api/errors';
+import { ConflictError, NotFoundError } from './engine-errors';
 import type { RunDetail, RunSummary } from '../shared/api/runs.schema';
 import type { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from '../shared/api/scheduler.schema';
 import type { SaveResult, StoredWorkflow, WorkflowSummary } from '../shared/api/workflows.schema';
@@ -65,7 +65,7 @@ export class Engine {
    */
   resumeRun(executionId: string, actor: string): Promise<Resumed> {
     const durable = this.parts.durable;
-    if (!durable) return Promise.reject(new StudioApiError('CONFLICT', 'runs can be resumed only with a durable execution log (the memory store keeps nothing across a restart)', 'executionId'));
+    if (!durable) return Promise.reject(new ConflictError('runs can be resumed only with a durable execution log (the memory store keeps nothing across a restart)', 'executionId'));
     return durable.resume(executionId, actor);
   }
 
@@ -75,7 +75,7 @@ export class Engine {
     if (live) return live;
     const logged = await this.parts.durable?.findRun(executionId);
     if (logged) return logged;
-    throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
+    throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
   }
 
   nodeTypes(): NodeTypeInfo[] {
@@ -119,7 +119,7 @@ export class Engine {
 
   getRun(executionId: string): RunDetail {
     const run = this.tracker.get(executionId);
-    if (!run) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
+    if (!run) throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
     return run;
   }
 
@@ -134,7 +134,7 @@ export class Engine {
 
   /** Cancels a live run, or a queued start (it ends CANCELLED without running). */
   cancelRun(executionId: string): void {
-    if (!this.parts.runs.cancel(executionId)) throw new StudioApiError('CONFLICT', `run "${executionId}" is not running`, 'executionId');
+    if (!this.parts.runs.cancel(executionId)) throw new ConflictError(`run "${executionId}" is not running`, 'executionId');
   }
 
   /** The scheduler (ADM-01/03/04): limits, gauges, running runs, the queue in admission order with explanations. */

@@ -1,5 +1,5 @@
 import { SCHEDULER_RUN, type AuditType, type ControlCommand } from '../../shared/api/control.schema';
-import { StudioApiError } from '../../shared/api/errors';
+import { RefusedError } from '../engine-errors';
 import type { UnnumberedEvent } from '../../shared/events/events';
 import type { Clock } from '../runtime/clock';
 import type { SchedulerCommand, SchedulerCommandGate } from '../scheduler/scheduler-commands';
@@ -18,7 +18,7 @@ export interface ControlAuditOptions {
 
 /**
  * The reviewers and the audit trail of commands (CTL-01, CTL-06), shared by the command pipeline and the
- * scheduler's gate (ADM-03): a review refuses with FORBIDDEN and audits CONTROL_REJECTED; an applied
+ * scheduler's gate (ADM-03): a review refuses (RefusedError, FORBIDDEN on the wire) and audits CONTROL_REJECTED; an applied
  * command is audited CONTROL_APPLIED. Events published while a command is applied are that actor's own
  * outcome (`applyingActor`: supervisors never see theirs, CTL-07).
  */
@@ -60,7 +60,7 @@ export class ControlAudit {
     if (refusal === null) return;
     this.refusals.set(refusal.by, (this.refusals.get(refusal.by) ?? 0) + 1);
     await this.record(executionId, 'CONTROL_REJECTED', `${command.type}: ${refusal.reason}`, actor);
-    const error = new StudioApiError('FORBIDDEN', `${command.type} refused: ${refusal.reason}`);
+    const error = new RefusedError(`${command.type} refused: ${refusal.reason}`);
     if (fromGate) this.gateAudited.add(error);
     throw error;
   }

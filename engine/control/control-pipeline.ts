@@ -1,5 +1,5 @@
 import { SCHEDULER_RUN, type ControlCommand, type ControlCommandType, type ControlResult } from '../../shared/api/control.schema';
-import { StudioApiError } from '../../shared/api/errors';
+import { NotFoundError } from '../engine-errors';
 import type { Clock } from '../runtime/clock';
 import type { WorkflowRun } from '../runtime/workflow-run';
 import type { CommandHandler, CommandOutcome, CommandTable, CommandTarget, ControlServices } from './command-handler';
@@ -41,7 +41,7 @@ export class ControlPipeline {
   private async apply(executionId: string, command: ControlCommand, actor: string): Promise<ControlResult> {
     const { audit, services } = this.options;
     if (executionId !== SCHEDULER_RUN && services.runStatus(executionId) === null) {
-      throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
+      throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
     }
     const gated = GATED_COMMANDS.has(command.type);
     if (!gated) await audit.review(executionId, command, actor);

@@ -1,5 +1,5 @@
 import { ControlCommand, type Approval, type ControlAuditPage, type ControlAuditQuery, type ControlCommandInput, type ControlResult, type ControlState, type NodeControlState, type PluginControlReply } from '../../shared/api/control.schema';
-import { StudioApiError } from '../../shared/api/errors';
+import { BadInputError, NotFoundError } from '../engine-errors';
 import type { RecordedNode, RecordedSummary } from '../../shared/api/runs.schema';
 import type { SupervisorInfo, SupervisorRule } from '../../shared/api/supervisors.schema';
 import type { NodeCounts, StudioEvent, UnnumberedEvent } from '../../shared/events/events';
@@ -122,7 +122,7 @@ export class ControlPlane {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const path = joinPath(['command', ...issue.path]);
-      return Promise.reject(new StudioApiError('BAD_INPUT', `${path}: ${issue.message}`, path));
+      return Promise.reject(new BadInputError(`${path}: ${issue.message}`, 'BAD_INPUT', path));
     }
     return this.pipeline.send(executionId, parsed.data, actor);
   }
@@ -135,7 +135,7 @@ export class ControlPlane {
   state(executionId: string): ControlState {
     const run = this.engine.liveRun(executionId);
     if (!run) {
-      if (this.engine.runStatus(executionId) === null) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
+      if (this.engine.runStatus(executionId) === null) throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
       return { executionId, live: false, paused: false, stepMode: false, nodes: [] };
     }
     const nodes: NodeControlState[] = [...run.prepared.nodes.values()].map((node) => {

@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../shared/api/errors';
+import { PayloadTooLargeError } from '../engine-errors';
 import { BadInputError } from '../runtime/errors';
 
 /** A message or start payload over `yukta.execution.max-message-bytes` (SEC-03); never retried. */
@@ -51,6 +51,6 @@ export function checkMessageSize(what: string, value: unknown, max: number): voi
 /** Refuses a start payload over `yukta.execution.max-message-bytes` (SEC-03) before anything runs: 413 for callers. */
 export function checkStartPayload(payload: unknown, max: number | undefined): void {
   if (max !== undefined && jsonSize(payload, max) > max) {
-    throw new StudioApiError('PAYLOAD_TOO_LARGE', `the start payload is larger than ${max} bytes as JSON (yukta.execution.max-message-bytes)`, 'payload');
+    throw new PayloadTooLargeError(`the start payload is larger than ${max} bytes as JSON (yukta.execution.max-message-bytes)`, { path: 'payload' });
   }
 }

@@ -2,6 +2,7 @@ import { isOperationName, STUDIO_API, type OperationName } from '../../shared/ap
 import { StudioApiError, type ApiResult } from '../../shared/api/errors';
 import { roleAllows, type Caller } from '../../shared/api/roles';
 import { joinPath } from '../../shared/workflow/validation-issue';
+import { apiErrorOf } from './api-errors';
 import type { OperationHandlers } from './operation-handlers';
 
 /**
@@ -26,7 +27,8 @@ export async function dispatch(handlers: OperationHandlers, operation: unknown, 
     const handler = handlers[operation] as (input: unknown, caller: Caller) => Promise<unknown>;
     return { ok: true, value: await handler(parsed.data, caller) };
   } catch (error) {
-    if (error instanceof StudioApiError) return { ok: false, error: error.toData() };
+    const known = apiErrorOf(error);
+    if (known) return { ok: false, error: known };
     onInternalError?.(error);
     return { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : 'internal error' } };
   }

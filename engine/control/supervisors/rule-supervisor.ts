@@ -1,5 +1,5 @@
 import type { SupervisorRule } from '../../../shared/api/supervisors.schema';
-import { StudioApiError } from '../../../shared/api/errors';
+import { BadInputError } from '../../engine-errors';
 import type { StudioEvent } from '../../../shared/events/events';
 import { isTerminal } from '../../../shared/status/status';
 import { compileCondition, conditionSyntaxError } from '../../plugins/expressions/condition';
@@ -21,7 +21,7 @@ export class RuleSupervisor implements Supervisor {
   setRules(session: string, rules: SupervisorRule[]): void {
     rules.forEach((rule, i) => {
       const problem = conditionSyntaxError(rule.when);
-      if (problem) throw new StudioApiError('BAD_INPUT', `rules.${i}.when: not a valid CEL condition: ${problem}`, `rules.${i}.when`);
+      if (problem) throw new BadInputError(`rules.${i}.when: not a valid CEL condition: ${problem}`, 'BAD_INPUT', `rules.${i}.when`);
     });
     if (rules.length) this.rules.set(session, rules.map((r) => structuredClone(r)));
     else this.rules.delete(session);

@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../../shared/api/errors';
+import { BadInputError, NotFoundError, ValidationError } from '../../engine-errors';
 import type { StoredWorkflow } from '../../../shared/api/workflows.schema';
 import { hasErrors } from '../../../shared/workflow/validation-issue';
 import { PreparationCache } from '../../definitions/preparation-cache';
@@ -63,16 +63,16 @@ export class DefinitionResolver {
 
   private async current(session: string, workflowId: string): Promise<StoredWorkflow> {
     const stored = await this.options.definitions.get(session, workflowId);
-    if (!stored) throw new StudioApiError('NOT_FOUND', `workflow "${workflowId}" does not exist in session "${session}"`, 'workflowId');
+    if (!stored) throw new NotFoundError(`workflow "${workflowId}" does not exist in session "${session}"`, 'workflowId');
     return stored;
   }
 
   private async pinnedVersion(session: string, workflowId: string, version: unknown): Promise<StoredWorkflow> {
     if (typeof version !== 'string' || !/^[0-9a-f]{64}$/.test(version)) {
-      throw new StudioApiError('BAD_INPUT', `payload.${VERSION_KEY} must be a saved version (64 hex characters)`, `payload.${VERSION_KEY}`);
+      throw new BadInputError(`payload.${VERSION_KEY} must be a saved version (64 hex characters)`, 'BAD_INPUT', `payload.${VERSION_KEY}`);
     }
     const stored = await this.options.definitions.getVersion(session, workflowId, version);
-    if (!stored) throw new StudioApiError('NOT_FOUND', `workflow "${workflowId}" has no saved version ${version.slice(0, 12)}`, `payload.${VERSION_KEY}`);
+    if (!stored) throw new NotFoundError(`workflow "${workflowId}" has no saved version ${version.slice(0, 12)}`, `payload.${VERSION_KEY}`);
     return stored;
   }
 
@@ -81,10 +81,10 @@ export class DefinitionResolver {
     const { registry } = this.options;
     const { definition, issues } = validateDefinition(stored.definition, registry);
     if (!definition || hasErrors(issues)) {
-      throw new StudioApiError('VALIDATION_FAILED', `workflow "${workflowId}" cannot run: ${issues[0]?.message ?? 'invalid'}`, undefined, issues);
+      throw new ValidationError(`workflow "${workflowId}" cannot run: ${issues[0]?.message ?? 'invalid'}`, issues);
     }
     if (!definition.nodes.some((n) => registry.get(n.type)?.kind === 'trigger')) {
-      throw new StudioApiError('BAD_INPUT', `workflow "${workflowId}" has no trigger, so it cannot be started`, 'workflowId');
+      throw new BadInputError(`workflow "${workflowId}" has no trigger, so it cannot be started`, 'BAD_INPUT', 'workflowId');
     }
     return prepareWorkflow(definition, stored.version, registry);
   }

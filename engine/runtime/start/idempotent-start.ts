@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../../shared/api/errors';
+import { ConflictError } from '../../engine-errors';
 import { contentHash } from '../../definitions/content-hash';
 import type { IdempotencyCache } from '../../scheduler/idempotency-cache';
 import type { IdempotencyRecord } from '../../store/start-record';
@@ -17,7 +17,7 @@ export function checkIdempotency(cache: IdempotencyCache, plan: StartPlan, key: 
   const scope = `${plan.session}\u0000${plan.workflowId}`;
   const payloadHash = contentHash(plan.payload);
   const found = cache.lookup(scope, key, payloadHash);
-  if (found.kind === 'conflict') throw new StudioApiError('CONFLICT', `idempotency key "${key}" was already used with a different payload`, 'idempotencyKey');
+  if (found.kind === 'conflict') throw new ConflictError(`idempotency key "${key}" was already used with a different payload`, 'idempotencyKey');
   if (found.kind === 'repeat') return { repeat: found.start };
   const record = { scope, key, payloadHash };
   return { plan: { ...plan, idempotency: record }, record };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { StudioApiError } from '../../../shared/api/errors';
+import { UnavailableError } from '../../engine-errors';
 import type { PluginServices } from '../../plugins/services';
 import type { AdmissionScheduler } from '../../scheduler/admission-scheduler';
 import type { Slot } from '../../scheduler/admission-types';
@@ -147,7 +147,7 @@ export class StartPipeline {
     } catch (error) {
       this.options.registry.cancel(executionId);
       const reason = error instanceof Error ? error.message : String(error);
-      throw new StudioApiError('UNAVAILABLE', `the start could not be saved, so it was refused and its run cancelled: ${reason}`);
+      throw new UnavailableError(`the start could not be saved, so it was refused and its run cancelled: ${reason}`, { cause: error });
     }
     return executionId;
   }
