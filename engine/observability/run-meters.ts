@@ -27,26 +27,38 @@ interface Tally {
 class Tallies {
   private readonly index = new Map<string, unknown>();
   readonly all: Tally[] = [];
+  /** The maps under the last session and workflow asked for: a run's nodes all end under the same two. */
+  private lastSession: string | null = null;
+  private lastWorkflow: string | null = null;
+  private lastUnder: Map<string, unknown> | null = null;
 
   constructor(private readonly names: readonly string[]) {}
 
-  /** The tally of the label values, given in the order of `names`. */
-  get(...values: string[]): Tally {
-    let map = this.index;
-    const last = values.length - 1;
-    for (let i = 0; i < last; i++) {
-      let next = map.get(values[i]!) as Map<string, unknown> | undefined;
-      if (!next) map.set(values[i]!, (next = new Map()));
-      map = next;
+  /** The tally of a session, a workflow and up to two more label values, given in the order of `names`. */
+  get(session: string, workflow: string, third?: string, fourth?: string): Tally {
+    if (third === undefined) {
+      const bySession = child(this.index, session);
+      return (bySession.get(workflow) as Tally | undefined) ?? this.create(bySession, workflow, [session, workflow]);
     }
-    let tally = map.get(values[last]!) as Tally | undefined;
-    if (!tally) {
-      const labels: Record<string, string> = {};
-      this.names.forEach((name, i) => (labels[name] = values[i]!));
-      tally = { labels, events: 0, buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
-      map.set(values[last]!, tally);
-      this.all.push(tally);
-    }
+    const byWorkflow = this.workflowMap(session, workflow);
+    if (fourth === undefined) return (byWorkflow.get(third) as Tally | undefined) ?? this.create(byWorkflow, third, [session, workflow, third]);
+    const byThird = child(byWorkflow, third);
+    return (byThird.get(fourth) as Tally | undefined) ?? this.create(byThird, fourth, [session, workflow, third, fourth]);
+  }
+
+  private workflowMap(session: string, workflow: string): Map<string, unknown> {
+    if (this.lastUnder !== null && session === this.lastSession && workflow === this.lastWorkflow) return this.lastUnder;
+    this.lastSession = session;
+    this.lastWorkflow = workflow;
+    return (this.lastUnder = child(child(this.index, session), workflow));
+  }
+
+  private create(map: Map<string, unknown>, key: string, values: readonly string[]): Tally {
+    const labels: Record<string, string> = {};
+    this.names.forEach((name, i) => (labels[name] = values[i]!));
+    const tally: Tally = { labels, events: 0, buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
+    map.set(key, tally);
+    this.all.push(tally);
     return tally;
   }
 
@@ -136,6 +148,12 @@ class TalliedHistogram {
     }
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
+}
+
+function child(map: Map<string, unknown>, key: string): Map<string, unknown> {
+  let next = map.get(key) as Map<string, unknown> | undefined;
+  if (!next) map.set(key, (next = new Map()));
+  return next;
 }
 
 /**

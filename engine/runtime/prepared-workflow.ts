@@ -30,6 +30,11 @@ export interface PreparedWorkflow {
   readonly definition: WorkflowDefinition;
   readonly version: string;
   readonly nodes: ReadonlyMap<string, PreparedNode>;
+  /**
+   * The node ids in order, made once: every run of this graph announces this same array (the tracker shares
+   * one layout per array, OBS-01), so it must never be changed.
+   */
+  readonly nodeIds: readonly string[];
 }
 
 interface Wiring {
@@ -87,5 +92,5 @@ export function prepareWorkflow(definition: WorkflowDefinition, version: string,
     const wiring = { outgoing: outgoing.get(node.nodeId) ?? new Map<string, string[]>(), incoming: incoming.get(node.nodeId) ?? 0 };
     nodes.set(node.nodeId, ASSEMBLERS[plugin.kind](node, plugin, wiring));
   }
-  return { definition, version, nodes };
+  return { definition, version, nodes, nodeIds: [...nodes.keys()] };
 }

@@ -154,7 +154,7 @@ export class WorkflowRun implements StageRun {
    * `start` so subscribers know the whole graph.
    */
   announce(): void {
-    this.setRunStatus('PENDING', undefined, [...this.stages.keys()]);
+    this.setRunStatus('PENDING', undefined, this.prepared.nodeIds);
   }
 
   /** Starts every stage and the run's deadline; returns at once. */
@@ -253,7 +253,7 @@ export class WorkflowRun implements StageRun {
     }
   }
 
-  private setRunStatus(status: Status, error?: ErrorInfo, nodeIds?: string[]): void {
+  private setRunStatus(status: Status, error?: ErrorInfo, nodeIds?: readonly string[]): void {
     this.runStatus = status;
     const { prepared, clock } = this.options;
     const event: UnnumberedEvent = {
@@ -266,7 +266,8 @@ export class WorkflowRun implements StageRun {
       status,
     };
     if (error) event.error = error;
-    if (nodeIds) event.nodeIds = nodeIds;
+    // The prepared workflow's own array, shared by its runs: subscribers read it, never change it.
+    if (nodeIds) event.nodeIds = nodeIds as string[];
     this.emit(event);
   }
 }

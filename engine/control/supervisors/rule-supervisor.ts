@@ -36,6 +36,11 @@ export class RuleSupervisor implements Supervisor {
     return Object.fromEntries([...this.rules].map(([s, r]) => [s, r.length]));
   }
 
+  /** Without rules only run events matter (they say each run's session, for rules set while it runs). */
+  wants(event: StudioEvent): boolean {
+    return this.rules.size > 0 || event.type === 'EXECUTION_STATUS';
+  }
+
   async *supervise(events: AsyncIterable<StudioEvent>): AsyncIterable<SupervisorCommand> {
     const sessionOf = new Map<string, string>();
     for await (const event of events) {

@@ -15,13 +15,65 @@ export const DEFAULT_CHECKPOINT_CAPS: CheckpointCaps = { maxMessagesPerNode: 10_
 /** What a payload counts against `maxBytesPerNode` when it is neither text nor bytes. */
 export const OTHER_PAYLOAD_BYTES = 1024;
 
-interface MutableCheckpoint {
-  messages: RecordedMessage[];
-  bytes: number;
-  end: Status | null;
-  overCap: string | null;
+/**
+ * One node's recording, and its writer. The first message is held in fields of its own (most nodes record
+ * one), the rest in an array: a finished run of n nodes keeps n small objects, not 3n.
+ */
+class NodeRecord implements CheckpointWriter {
+  private firstPort = '';
+  private firstPayload: unknown = undefined;
+  private firstMetadata: Readonly<Record<string, string>> | null = null;
+  private firstMessageId: string | undefined = undefined;
+  private rest: RecordedMessage[] | null = null;
+  count = 0;
+  bytes = 0;
+  end: Status | null = null;
+  overCap: string | null = null;
   /** The node's output moved to the spill folder (it passed a cap and a spill folder is set). */
-  spilled: boolean;
+  spilled = false;
+
+  constructor(
+    private readonly store: MemoryCheckpointStore,
+    readonly executionId: string,
+    readonly nodeId: string,
+  ) {}
+
+  get full(): boolean {
+    return this.overCap !== null;
+  }
+
+  append(message: RecordedMessage): void {
+    this.store.appendTo(this, message);
+  }
+
+  markDone(status: Status): void {
+    this.end = status;
+  }
+
+  keep(message: RecordedMessage): void {
+    if (this.count++ === 0) {
+      this.firstPort = message.port;
+      this.firstPayload = message.payload;
+      this.firstMetadata = message.metadata;
+      this.firstMessageId = message.messageId;
+    } else (this.rest ??= []).push(message);
+  }
+
+  messages(): RecordedMessage[] {
+    if (this.count === 0) return [];
+    const first: RecordedMessage = this.firstMessageId === undefined
+      ? { port: this.firstPort, payload: this.firstPayload, metadata: this.firstMetadata! }
+      : { port: this.firstPort, payload: this.firstPayload, metadata: this.firstMetadata!, messageId: this.firstMessageId };
+    return this.rest === null ? [first] : [first, ...this.rest];
+  }
+
+  forget(): void {
+    this.count = 0;
+    this.firstPayload = undefined;
+    this.firstMetadata = null;
+    this.rest = null;
+    this.bytes = 0;
+  }
 }
 
 export function payloadBytes(payload: unknown): number {
@@ -46,10 +98,13 @@ export interface MemoryCheckpointOptions extends Partial<CheckpointCaps> {
  * the oldest finished runs).
  */
 export class MemoryCheckpointStore implements CheckpointStore {
-  private readonly runs = new Map<string, Map<string, MutableCheckpoint>>();
+  private readonly runs = new Map<string, Map<string, NodeRecord>>();
   private readonly caps: CheckpointCaps;
   private readonly spill: SpillFolder | null;
   private bytes = 0;
+  /** The run the last writer was made for: a run's nodes ask one after another. */
+  private lastRunId: string | null = null;
+  private lastRunNodes: Map<string, NodeRecord> | null = null;
 
   constructor(options: MemoryCheckpointOptions = DEFAULT_CHECKPOINT_CAPS) {
     this.caps = { ...DEFAULT_CHECKPOINT_CAPS, ...definedCaps(options) };
@@ -57,30 +112,24 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
-    this.appendTo(executionId, nodeId, this.node(executionId, nodeId), message);
+    this.appendTo(this.node(executionId, nodeId), message);
   }
 
   writer(executionId: string, nodeId: string): CheckpointWriter {
-    const node = this.node(executionId, nodeId);
-    return {
-      get full() {
-        return node.overCap !== null;
-      },
-      append: (message) => this.appendTo(executionId, nodeId, node, message),
-      markDone: (status) => (node.end = status),
-    };
+    return this.node(executionId, nodeId);
   }
 
-  private appendTo(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage): void {
+  /** @internal A node's append (its writer's path: no lookup per message). */
+  appendTo(node: NodeRecord, message: RecordedMessage): void {
     if (node.overCap !== null) return;
-    if (node.spilled) return this.spill!.append(executionId, nodeId, message);
+    if (node.spilled) return this.spill!.append(node.executionId, node.nodeId, message);
     const size = payloadBytes(message.payload);
     const bytes = node.bytes + size;
-    if (node.messages.length >= this.caps.maxMessagesPerNode) return this.over(executionId, nodeId, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
-    if (bytes > this.caps.maxBytesPerNode) return this.over(executionId, nodeId, node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
+    if (node.count >= this.caps.maxMessagesPerNode) return this.over(node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
+    if (bytes > this.caps.maxBytesPerNode) return this.over(node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
     node.bytes = bytes;
     this.bytes += size;
-    node.messages.push(message);
+    node.keep(message);
   }
 
   markDone(executionId: string, nodeId: string, status: Status): void {
@@ -90,7 +139,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   read(executionId: string, nodeId: string): NodeCheckpoint | null {
     const node = this.runs.get(executionId)?.get(nodeId);
     if (!node) return null;
-    if (!node.spilled) return { messages: node.messages, end: node.end, overCap: node.overCap };
+    if (!node.spilled) return { messages: node.messages(), end: node.end, overCap: node.overCap };
     return { messages: this.spill!.read(executionId, nodeId), end: node.end, overCap: null };
   }
 
@@ -98,6 +147,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     const run = this.runs.get(executionId);
     if (run) for (const node of run.values()) this.bytes -= node.bytes;
     this.runs.delete(executionId);
+    if (this.lastRunId === executionId) this.lastRunNodes = this.lastRunId = null;
     this.spill?.drop(executionId);
   }
 
@@ -120,23 +170,24 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return this.runs.size;
   }
 
-  private node(executionId: string, nodeId: string): MutableCheckpoint {
-    let run = this.runs.get(executionId);
+  private node(executionId: string, nodeId: string): NodeRecord {
+    let run = this.lastRunId === executionId ? this.lastRunNodes : this.runs.get(executionId);
     if (!run) this.runs.set(executionId, (run = new Map()));
+    this.lastRunId = executionId;
+    this.lastRunNodes = run;
     let node = run.get(nodeId);
-    if (!node) run.set(nodeId, (node = { messages: [], bytes: 0, end: null, overCap: null, spilled: false }));
+    if (!node) run.set(nodeId, (node = new NodeRecord(this, executionId, nodeId)));
     return node;
   }
 
-  private over(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage, reason: string): void {
+  private over(node: NodeRecord, message: RecordedMessage, reason: string): void {
     this.bytes -= node.bytes;
     if (this.spill !== null) {
       // The whole output moves to the spill folder and recording goes on there.
-      this.spill.move(executionId, nodeId, [...node.messages, message]);
+      this.spill.move(node.executionId, node.nodeId, [...node.messages(), message]);
       node.spilled = true;
     } else node.overCap = reason;
-    node.messages = []; // a partial output is never replayed, so it is not kept either
-    node.bytes = 0;
+    node.forget(); // a partial output is never replayed, so it is not kept either
   }
 }
 
