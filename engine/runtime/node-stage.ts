@@ -31,9 +31,13 @@ export interface StageRun {
   readonly runWorkflow: SubWorkflowRunner;
   timers(): NodeTimers;
   emit(event: UnnumberedEvent): void;
+  /** `emit` as a function of its own (one per run, shared by its stages' reports). */
+  readonly emitter: (event: UnnumberedEvent) => void;
   stage(nodeId: string): NodeStage;
   /** A terminal received a message (OBS-03); the run publishes it and feeds a sub-workflow's collector. */
   result(nodeId: string, message: Message): void;
+  /** The stage ended (once): the run ends after its last stage. */
+  stageEnded(stage: NodeStage, end: NodeEnd): void;
   /** A plugin threw RunAbortedError: the whole run ends. */
   abortRun(nodeId: string, error: ErrorInfo): void;
   edgeDropped(nodeId: string): void;
@@ -79,8 +83,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   ) {
     const timers = (this.timers = run.timers());
     this.input = inputChannel(node, channelCapacity, () => this.dropped());
-    const input = this.input;
-    this.report = new NodeReport(run.executionId, node.nodeId, timers, (event) => run.emit(event), input ? () => ({ used: input.length, size: input.capacity }) : undefined);
+    this.report = new NodeReport(run.executionId, node.nodeId, timers, run.emitter, this.input);
     this.ending = new StageEnd(node, run);
     this.clocks = new StageClocks(timers, node.nodeId, node.idleTimeoutMs, (error) => this.haltWith({ status: 'TIMED_OUT', error }));
     this.ctx = new StageContext({ executionId: run.executionId, session: run.session, workflowId: run.workflowId, nodeId: node.nodeId, services: run.services, timers }, this);
@@ -182,19 +185,22 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
 
   // --- the node's life ----------------------------------------------------------------------------
 
-  /** Runs the node to its end; never rejects. `start` is the run's start message, used by triggers. */
-  async execute(start: Message): Promise<NodeEnd> {
-    let end: NodeEnd;
-    try {
-      if (this.input === null) await this.runTrigger(start);
-      else await this.consume();
-      end = this.ending.end(false);
-    } catch (e) {
-      end = this.ending.end(true, e);
-      if (e instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(e));
-    }
+  /** Runs the node to its end, then tells the run (`stageEnded`); returns at once. `start` is the run's start message, used by triggers. */
+  execute(start: Message): void {
+    const work = this.input === null ? this.runTrigger(start) : this.consume();
+    work.then(
+      () => this.ended(this.ending.end(false)),
+      (error: unknown) => {
+        const end = this.ending.end(true, error);
+        if (error instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(error));
+        this.ended(end);
+      },
+    );
+  }
+
+  private ended(end: NodeEnd): void {
     this.finish(end);
-    return end;
+    this.run.stageEnded(this, end);
   }
 
   /** A parent ended; under ALL_SUCCESS a failed parent stops this node's input at once (ENG-03). */

@@ -6,6 +6,7 @@ import type { Clock } from './clock';
 import { NodeTimeoutError } from './errors';
 import type { Message } from './message';
 import { NodeStage, type StageRun } from './node-stage';
+import type { NodeEnd } from './stage-end';
 import { deepFreeze } from './stage-output';
 import { NodeTimers } from './node-timers';
 import type { PreparedWorkflow } from './prepared-workflow';
@@ -32,7 +33,8 @@ export interface RunOptions {
   runWorkflow: SubWorkflowRunner;
   /** Keep every terminal input for a sub-workflow's result collector (ENG-07). */
   collectResults: boolean;
-  edgeDropped(nodeId: string): void;
+  /** Counts a message dropped by an edge buffer (`yukta.edge.dropped`). */
+  edgeDropped(workflowId: string, nodeId: string): void;
   /** Records node outputs and end markers for restart (CTL-04); absent: nothing is recorded. */
   recorder?: RunRecorder | null;
   /** Serves the plugins' `ctx.control` (CTL-05, CTL-08); absent: signals are unavailable. */
@@ -73,6 +75,8 @@ export class WorkflowRun implements StageRun {
   /** The first node that failed, named in the run's error. */
   private rootCause: { nodeId: string; error: ErrorInfo } | null = null;
   private paused = false;
+  /** Stages not ended yet. */
+  private running = 0;
   private draining = false;
   private stoppedFlag = false;
 
@@ -125,6 +129,10 @@ export class WorkflowRun implements StageRun {
     this.options.emit(event);
   }
 
+  get emitter(): (event: UnnumberedEvent) => void {
+    return this.options.emit;
+  }
+
   stage(nodeId: string): NodeStage {
     const stage = this.stages.get(nodeId);
     if (!stage) throw new Error(`run ${this.executionId} has no node "${nodeId}"`);
@@ -146,7 +154,7 @@ export class WorkflowRun implements StageRun {
   }
 
   edgeDropped(nodeId: string): void {
-    this.options.edgeDropped(nodeId);
+    this.options.edgeDropped(this.workflowId, nodeId);
   }
 
   /**
@@ -166,10 +174,15 @@ export class WorkflowRun implements StageRun {
     const startMessage: Message = { id: `${this.executionId}:start`, payload, metadata: {}, headers: {} };
     // Every consumer is waiting on its input before any trigger produces (ENG-01): no early message is
     // lost, and an edge buffer sees its node ready to take, not a burst it must drop.
-    const stages = [...this.stages.values()];
-    const ordered = [...stages.filter((s) => s.input !== null), ...stages.filter((s) => s.input === null)];
-    const ends = ordered.map((stage) => stage.execute(startMessage).then(({ status, error }) => this.onStageEnd(stage, status, error)));
-    void Promise.all(ends).then(() => this.onAllEnded());
+    this.running = this.stages.size;
+    for (const stage of this.stages.values()) if (stage.input !== null) stage.execute(startMessage);
+    for (const stage of this.stages.values()) if (stage.input === null) stage.execute(startMessage);
+  }
+
+  /** A stage ended (it calls this once); the run ends once every stage has. */
+  stageEnded(stage: NodeStage, end: NodeEnd): void {
+    this.onStageEnd(stage, end.status, end.error);
+    if (--this.running === 0) this.onAllEnded();
   }
 
   /** A caller cancels: the run ends CANCELLED and every node stops taking input (CANCEL mode). */

@@ -5,10 +5,10 @@ export type NodeEvent = Extract<StudioEvent, { type: 'NODE_STATUS' }>;
 
 /** Statuses as small numbers (a row holds numbers only). */
 const STATUSES: readonly Status[] = Status.options;
-const CODE = new Map<Status, number>(STATUSES.map((s, i) => [s, i]));
+const CODE = Object.fromEntries(STATUSES.map((s, i) => [s, i])) as { readonly [K in Status]: number };
 
 export function statusCode(status: Status): number {
-  return CODE.get(status)!;
+  return CODE[status];
 }
 
 export function statusOf(code: number): Status {

@@ -1,3 +1,4 @@
+import type { UnnumberedEvent } from '../../../shared/events/events';
 import type { SubWorkflowRunner } from '../../plugins/contract';
 import type { PluginServices } from '../../plugins/services';
 import type { EventBus } from '../../tracker/event-bus';
@@ -35,7 +36,13 @@ export interface RunFactoryOptions {
  * sub-workflow's run, with the start's debug valves set before any message moves.
  */
 export class RunFactory {
-  constructor(private readonly options: RunFactoryOptions) {}
+  /** Made once: every run publishes through it. */
+  private readonly emit: (event: UnnumberedEvent) => void;
+
+  constructor(private readonly options: RunFactoryOptions) {
+    const bus = options.bus;
+    this.emit = (event) => void bus.publish(event);
+  }
 
   create(executionId: string, spec: RunSpec, runWorkflow: SubWorkflowRunner): WorkflowRun {
     const o = this.options;
@@ -49,13 +56,13 @@ export class RunFactory {
       payload,
       clock: o.clock,
       random: o.random,
-      emit: (event) => o.bus.publish(event),
+      emit: this.emit,
       channelCapacity: o.channelCapacity,
       deadlineMs: spec.deadlineMs,
       freezeMessages: o.freezeMessages,
       collectResults: spec.collectResults,
       runWorkflow,
-      edgeDropped: (nodeId) => o.edgeDropped(workflowId, nodeId),
+      edgeDropped: o.edgeDropped,
       recorder: archive?.begin({ executionId, session, workflowId, prepared, payload, unrecorded }) ?? null,
       control: o.control,
       services: o.services,
