@@ -63,10 +63,16 @@ export class NodeReport {
     if (c.failed) counts.failed = c.failed;
     if (c.retried) counts.retried = c.retried;
     if (c.dropped) counts.dropped = c.dropped;
+    const buffer = this.buffer;
+    // The common event is made whole in one literal (no property added after: no second allocation).
+    if (buffer !== null && error === undefined && held === undefined && this.attempt <= 1) {
+      this.emit({ type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts, buffer: { used: buffer.length, size: buffer.capacity } });
+      return;
+    }
     const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts };
     if (error) event.error = error;
     if (held !== undefined) event.held = held;
-    if (this.buffer !== null) event.buffer = { used: this.buffer.length, size: this.buffer.capacity };
+    if (buffer !== null) event.buffer = { used: buffer.length, size: buffer.capacity };
     if (this.attempt > 1) event.attempt = this.attempt;
     this.emit(event);
   }

@@ -27,7 +27,9 @@ export interface OutputStage {
  * stays synchronous, and it gives the event loop a turn when it has been busy for a while.
  */
 export class StageOutput {
-  private targets: Map<string, Array<Channel<Message>>> | null = null;
+  /** The children's inputs per output port (`ports[i]` → `targets[i]`), resolved at the first output; a node has few ports. */
+  private ports: string[] | null = null;
+  private targets: Array<Array<Channel<Message>>> = [];
   private nextMessageId = 1;
   /** Dropped once it says it keeps nothing more: past a cap, recording costs one null check per message. */
   private recorder: NodeRecorder | null;
@@ -108,8 +110,10 @@ export class StageOutput {
     if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input)));
     this.counts.emitted++;
     const port = out.port ?? DEFAULT_PORT;
-    const targets = (this.targets ??= this.resolveTargets()).get(port);
-    if (targets === undefined) return undefined;
+    const ports = (this.ports ??= this.resolveTargets());
+    const at = ports.length === 1 ? (ports[0] === port ? 0 : -1) : ports.indexOf(port);
+    if (at < 0) return undefined;
+    const targets = this.targets[at]!;
     const payload = this.freezeMessages ? deepFreeze(out.payload) : out.payload;
     const message: Message = { id: `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
     if (this.recorder !== null && !this.recorder.record(port, payload, message.metadata)) this.recorder = null;
@@ -123,10 +127,13 @@ export class StageOutput {
     for (let i = from; i < targets.length; i++) await targets[i]!.send(message);
   }
 
-  private resolveTargets(): Map<string, Array<Channel<Message>>> {
-    const out = new Map<string, Array<Channel<Message>>>();
-    for (const [port, children] of this.node.outgoing) out.set(port, children.map((id) => this.owner.childInput(id)));
-    return out;
+  private resolveTargets(): string[] {
+    const ports: string[] = [];
+    for (const [port, children] of this.node.outgoing) {
+      ports.push(port);
+      this.targets.push(children.map((id) => this.owner.childInput(id)));
+    }
+    return ports;
   }
 }
 

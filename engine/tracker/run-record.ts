@@ -8,6 +8,11 @@ export type RunEvent = Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>;
 export type ResultEvent = Extract<StudioEvent, { type: 'NODE_RESULT' }>;
 export type LogEvent = Extract<StudioEvent, { type: 'LOG' }>;
 
+/** A reusable node state (`RunRecord.viewNode`): every field is set at each use. */
+export interface NodeView extends NodeRunState {
+  counts: Required<NodeRunState['counts']>;
+}
+
 /** A progress snapshot of a run's history (OBS-01): a status event, always with the run's `definitionVersion`. */
 export type ProgressSnapshot = RunEvent | (NodeEvent & { definitionVersion: string });
 
@@ -37,11 +42,14 @@ export class RunRecord {
   /** Log lines of a live run (OBS-02), made at its first; dropped with its live state `cleanup-ttl` after its end. */
   private logs: LogEvent[] | null = null;
   private logsDropped = false;
-  private readonly nodes: number[] = [];
+  /** NODE_STRIDE numbers per node, made at its full size at once (no growth while events arrive). */
+  private nodes: number[];
   /** The newest applied run event, replayed to a late subscriber (null for a run restored from the log). */
   private runEvent: RunEvent | null = null;
   private readonly runEvents: RunEvent[] = [];
-  private snaps: number[] = [];
+  /** SNAP_STRIDE numbers per snapshot row; `snapLength` of them are used. */
+  private snaps: number[];
+  private snapLength = 0;
   /** Absolute number of the first snapshot row kept (rows are numbered from the run's first event). */
   private snapFirst = 0;
   private snapExtras: Map<number, EventExtras> | null = null;
@@ -54,7 +62,9 @@ export class RunRecord {
     /** In live state: not ended, or ended less than `cleanup-ttl` ago (a restored run never is). */
     private live: boolean,
   ) {
-    for (let i = 0; i < layout.size; i++) this.addNodeRow();
+    this.nodes = nodeRows(layout.size);
+    // Room for the status events of a plain run (RUNNING and an end per node, four run events): no growth then.
+    this.snaps = rowsOfCapacity((2 * layout.size + 4) * SNAP_STRIDE);
   }
 
   /** A run first seen through an event of the feed. */
@@ -86,6 +96,7 @@ export class RunRecord {
     if (isTerminal(s.status)) {
       s.endedAt = event.at;
       if (event.error) s.error = event.error;
+      this.compact();
     }
     return before;
   }
@@ -162,6 +173,26 @@ export class RunRecord {
     return node;
   }
 
+  /** The node's state written into `view` (its counts object reused too), for observers told in passing. */
+  viewNode(index: number, view: NodeView): NodeRunState {
+    const row = this.nodes;
+    const base = index * NODE_STRIDE + EVENT;
+    view.nodeId = this.layout.ids[index]!;
+    view.status = statusOf(row[base]!);
+    const counts = view.counts;
+    counts.received = row[base + 1]!;
+    counts.emitted = row[base + 2]!;
+    counts.failed = row[base + 3]!;
+    counts.retried = row[base + 4]!;
+    counts.dropped = row[base + 5]!;
+    const started = row[index * NODE_STRIDE + STARTED]!;
+    const ended = row[index * NODE_STRIDE + ENDED]!;
+    view.startedAt = Number.isNaN(started) ? undefined : started;
+    view.endedAt = Number.isNaN(ended) ? undefined : ended;
+    view.error = this.nodeErrors?.get(index);
+    return view;
+  }
+
   detail(): RunDetail {
     const nodes: NodeRunState[] = [];
     for (let i = 0; i < this.layout.size; i++) nodes.push(this.nodeState(i));
@@ -171,7 +202,7 @@ export class RunRecord {
   /** The newest `max` snapshots, oldest first, node events with the run's `definitionVersion`. */
   history(max: number): ProgressSnapshot[] {
     const out: ProgressSnapshot[] = [];
-    const rows = this.snaps.length / SNAP_STRIDE;
+    const rows = this.snapLength / SNAP_STRIDE;
     const version = this.summary.definitionVersion;
     for (let r = Math.max(0, rows - max); r < rows; r++) {
       const event = this.snapshotAt(r);
@@ -213,7 +244,7 @@ export class RunRecord {
   }
 
   private addNodeRow(): void {
-    this.nodes.push(Number.NaN, Number.NaN, 0, 0, statusCode('PENDING'), 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    this.nodes = this.nodes.concat(nodeRows(1));
   }
 
   private restoreNode(index: number, node: NodeRunState): void {
@@ -242,20 +273,30 @@ export class RunRecord {
 
   /** Keeps the event as a row; beyond twice the cap the oldest rows are dropped at once (amortised). */
   private snapshot(nodeIndex: number, seq: number, at: number, event: NodeEvent | null, max: number): void {
+    const offset = this.snapLength;
+    if (offset + SNAP_STRIDE > this.snaps.length) this.snaps = grown(this.snaps, offset + SNAP_STRIDE);
     const rows = this.snaps;
-    const offset = rows.length;
-    rows.push(nodeIndex, seq, at, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    rows[offset + SNAP_NODE] = nodeIndex;
+    rows[offset + SNAP_SEQ] = seq;
+    rows[offset + SNAP_AT] = at;
     if (event !== null) {
       writeEvent(rows, offset + SNAP_EVENT, event);
       const extras = extrasOf(event);
       if (extras !== null) (this.snapExtras ??= new Map()).set(this.snapFirst + offset / SNAP_STRIDE, extras);
     }
-    const count = rows.length / SNAP_STRIDE;
+    this.snapLength = offset + SNAP_STRIDE;
+    const count = this.snapLength / SNAP_STRIDE;
     if (count < 2 * max) return;
     const drop = count - max;
-    this.snaps = rows.slice(drop * SNAP_STRIDE);
+    this.snaps.copyWithin(0, drop * SNAP_STRIDE, this.snapLength);
+    this.snapLength -= drop * SNAP_STRIDE;
     this.snapFirst += drop;
     if (this.snapExtras) for (const n of this.snapExtras.keys()) if (n < this.snapFirst) this.snapExtras.delete(n);
+  }
+
+  /** A finished run gives back the room it did not use, when that is worth a copy (over a quarter). */
+  private compact(): void {
+    if (this.snaps.length > this.snapLength * 1.25) this.snaps = this.snaps.slice(0, this.snapLength);
   }
 
   private snapshotAt(r: number): RunEvent | NodeEvent {
@@ -265,4 +306,28 @@ export class RunRecord {
     if (nodeIndex < 0) return this.runEvents[rows[o + SNAP_SEQ]!]!;
     return readEvent(rows, o + SNAP_EVENT, { executionId: this.summary.executionId, nodeId: this.layout.ids[nodeIndex]!, seq: rows[o + SNAP_SEQ]!, at: rows[o + SNAP_AT]! }, this.snapExtras?.get(this.snapFirst + r));
   }
+}
+
+/** Rows of `count` nodes in their first state (no event yet: PENDING, no times), in one array of doubles. */
+function nodeRows(count: number): number[] {
+  const rows = rowsOfCapacity(count * NODE_STRIDE);
+  const pending = statusCode('PENDING');
+  for (let base = 0; base < rows.length; base += NODE_STRIDE) {
+    rows[base + STARTED] = Number.NaN;
+    rows[base + ENDED] = Number.NaN;
+    rows[base + EVENT] = pending;
+  }
+  return rows;
+}
+
+/** An array of `length` doubles (0), made at its size at once. */
+function rowsOfCapacity(length: number): number[] {
+  // 0.5 then 0: V8 keeps the array's elements as unboxed doubles from the start.
+  return new Array<number>(length).fill(0.5).fill(0);
+}
+
+function grown(rows: number[], needed: number): number[] {
+  const next = rowsOfCapacity(Math.max(needed, rows.length * 2));
+  for (let i = 0; i < rows.length; i++) next[i] = rows[i]!;
+  return next;
 }

@@ -4,7 +4,7 @@ import { matchesFilter, type EventFilter, type StudioEvent } from '../../shared/
 import { isTerminal, type Status } from '../../shared/status/status';
 import type { TrackerCounters, TrackerObserver } from '../observability/tracker-observer';
 import { NodeLayout, NodeLayouts } from './node-layout';
-import { RunRecord, type LogEvent, type ProgressSnapshot, type RunEvent } from './run-record';
+import { RunRecord, type LogEvent, type NodeView, type ProgressSnapshot, type RunEvent } from './run-record';
 import type { NodeEvent } from './status-rows';
 
 export type { ProgressSnapshot };
@@ -64,13 +64,17 @@ interface SessionLive {
 export class RunTracker implements TrackerCounters {
   private readonly runs = new Map<string, RunRecord>();
   private readonly layouts = new NodeLayouts();
+  /** Observers see node changes through this one object (OBS-04/05 read it in passing). */
+  private readonly nodeView: NodeView = { nodeId: '', status: 'PENDING', counts: { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 } };
   /** Sessions with live state, least recently active first. */
   private readonly sessions = new Map<string, SessionLive>();
   /** Finished runs still in live state, in end order (cleanup reads the head). */
   private endedIds: string[] = [];
   private endedAt: number[] = [];
   private endedHead = 0;
-  private queue: StudioEvent[] = [];
+  /** Events waiting, in `queue[0 … queued)`; the array keeps its room between batches (no allocation per batch). */
+  private queue: Array<StudioEvent | null> = [];
+  private queued = 0;
   private waitingLogs = 0;
   private scheduled = false;
   private draining = false;
@@ -110,7 +114,7 @@ export class RunTracker implements TrackerCounters {
       }
       this.waitingLogs++;
     }
-    this.queue.push(event);
+    this.queue[this.queued++] = event;
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(this.drain);
@@ -119,7 +123,7 @@ export class RunTracker implements TrackerCounters {
 
   /** Gauge `yukta.tracker.queue.depth`. */
   get queueDepth(): number {
-    return this.queue.length;
+    return this.queued;
   }
 
   /** Applies every waiting event, in batches, then cleans live state that is due. */
@@ -127,14 +131,20 @@ export class RunTracker implements TrackerCounters {
     this.scheduled = false;
     if (this.draining) return;
     this.draining = true;
+    let next = 0;
+    this.waitingLogs = 0; // the lines queued now are being applied, not waiting
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        this.waitingLogs = 0;
-        for (const event of batch) this.applyOne(event);
+      // Events queued while a batch is applied join it (the loop reads `queued` again).
+      while (next < this.queued) {
+        const event = this.queue[next]!;
+        this.queue[next++] = null;
+        this.applyOne(event);
       }
     } finally {
+      // What a throwing event left is applied by the next drain, in order.
+      this.queue.copyWithin(0, next, this.queued);
+      this.queued -= next;
+      if (this.queued === 0 && this.queue.length > 65_536) this.queue = []; // a burst's room is given back
       this.draining = false;
     }
     this.sweep();
@@ -272,7 +282,7 @@ export class RunTracker implements TrackerCounters {
     if (!run) return;
     const change = run.applyNode(event, this.o.maxSnapshotsPerRun);
     if (change === null || this.observers.length === 0) return;
-    const node = run.nodeState(change.index);
+    const node = run.viewNode(change.index, this.nodeView);
     for (const o of this.observers) {
       try {
         o.nodeChanged?.(run.summary, node, change.before);
