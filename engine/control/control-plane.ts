@@ -134,7 +134,8 @@ export class ControlPlane {
   /** A run's valves and held messages, for the debugger (CTL-02). */
   state(executionId: string): ControlState {
     const run = this.engine.liveRun(executionId);
-    if (!run) {
+    // A run that just ended (and gave its stages back) shows as not live, like one already gone.
+    if (!run || run.released) {
       if (this.engine.runStatus(executionId) === null) throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
       return { executionId, live: false, paused: false, stepMode: false, nodes: [] };
     }

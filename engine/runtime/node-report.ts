@@ -17,13 +17,24 @@ export class NodeReport {
   private attempt = 1;
 
   constructor(
-    private readonly executionId: string,
+    private executionId: string,
     private readonly nodeId: string,
     private readonly timers: NodeTimers,
-    private readonly emit: (event: UnnumberedEvent) => void,
+    private emit: (event: UnnumberedEvent) => void,
     /** The node's input buffer (fill and capacity), reported with every event; null for triggers. */
     private readonly buffer: { readonly length: number; readonly capacity: number } | null = null,
   ) {}
+
+  /** PENDING with no counts, reporting to another run (a node's stage serves its workflow's runs one after another). */
+  reset(executionId: string, emit: (event: UnnumberedEvent) => void): void {
+    this.executionId = executionId;
+    this.emit = emit;
+    this.status = 'PENDING';
+    const c = this.counts;
+    c.received = c.emitted = c.failed = c.retried = c.dropped = 0;
+    this.lastProgressAt = 0;
+    this.attempt = 1;
+  }
 
   /** Reports that a message is now held at the node's valve (its id), or that it moved on (null). */
   held(messageId: string | null): void {

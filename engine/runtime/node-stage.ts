@@ -2,12 +2,12 @@ import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events
 import { isTerminal, type Status } from '../../shared/status/status';
 import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
 import type { PluginServices } from '../plugins/services';
-import { renderTemplate } from '../plugins/expressions/template';
 import { Channel, EMPTY, END } from './channel';
-import { BadInputError, CancelledError, type NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
+import type { Clock } from './clock';
+import { CancelledError, RunAbortedError, toErrorInfo, type NodeTimeoutError } from './errors';
 import { MessageAttempts, type AttemptStage } from './message-attempts';
 import type { Message, OutputMessage } from './message';
-import type { NodeTimers } from './node-timers';
+import { NodeTimers } from './node-timers';
 import { NodeReport } from './node-report';
 import type { PreparedNode } from './prepared-workflow';
 import type { Random } from './random';
@@ -16,9 +16,12 @@ import { StageClocks } from './stage-clocks';
 import { StageContext, type ContextHost } from './stage-context';
 import { StageEnd, type NodeEnd, type NodeHalt } from './stage-end';
 import { StageOutput, type OutputStage } from './stage-output';
-import { SKIP, Valve, type ValveState } from './valve';
+import { retimed } from './stage-retime';
+import { StageSignal } from './stage-signal';
+import { StageValve } from './stage-valve';
+import { SKIP, type Valve } from './valve';
 
-/** What a stage needs from its run. */
+/** What a stage needs from the run it serves. */
 export interface StageRun {
   readonly executionId: string;
   readonly session: string;
@@ -29,11 +32,8 @@ export interface StageRun {
   /** Deep-freeze every message so a plugin that mutates its input fails loudly (development and tests). */
   readonly freezeMessages: boolean;
   readonly runWorkflow: SubWorkflowRunner;
-  timers(): NodeTimers;
-  emit(event: UnnumberedEvent): void;
-  /** `emit` as a function of its own (one per run, shared by its stages' reports). */
+  /** Publishes an event (one function per run, shared by its stages' reports). */
   readonly emitter: (event: UnnumberedEvent) => void;
-  stage(nodeId: string): NodeStage;
   /** A terminal received a message (OBS-03); the run publishes it and feeds a sub-workflow's collector. */
   result(nodeId: string, message: Message): void;
   /** The stage ended (once): the run ends after its last stage. */
@@ -53,61 +53,79 @@ export interface StageRun {
  * One node of a running workflow (ENG-02), in the card's order: merged input (one bounded channel all
  * parents write to, or a dropping edge buffer) → valve (pause, step, breakpoint, skip) → plugin call
  * (attempts, timeouts, retry, onError: `MessageAttempts`) → clocks and status (`StageClocks`, `StageEnd`,
- * `NodeReport`) → broadcast to the children, awaiting a full child (back-pressure: `StageOutput`). When
- * nothing is asynchronous the hot path takes no promise per message.
+ * `NodeReport`) → broadcast to the children, awaiting a full child (back-pressure: `StageOutput`). The
+ * loop runs synchronously until it must wait (an empty input, a valve, plugin work, a full child) and is
+ * resumed by what it waited for: no promise per message. A stage serves its workflow's runs one after
+ * another (`RunStages`): `bind` readies it for the next.
  */
 export class NodeStage implements ContextHost, OutputStage, AttemptStage, ControlledNode {
   readonly input: Channel<Message> | null;
   readonly timers: NodeTimers;
   readonly clocks: StageClocks;
-  readonly ctx: StageContext;
-  readonly recorder: NodeRecorder | null;
+  ctx!: StageContext;
+  recorder: NodeRecorder | null = null;
+  private run!: StageRun;
   private readonly report: NodeReport;
   private readonly ending: StageEnd;
-  private readonly output: StageOutput;
+  private output!: StageOutput;
+  private children: readonly NodeStage[] = [];
   /** Made at the first message under a failure policy (most nodes have none). */
   private attempts: MessageAttempts | null = null;
-  private valveRef: Valve | null = null;
-  /** The id of the message held at the valve as last reported. */
-  private heldId: string | null = null;
+  private readonly valves: StageValve;
+  private readonly abort = new StageSignal();
   private pluginState: Record<string, unknown> | null = null;
-  /** Made on first use of the node's signal: most plugins never look at it, and runs start faster without. */
-  private abortController: AbortController | null = null;
-  private abortReason: unknown = undefined;
   private controlRef: NodeControl | null = null;
+  private over = false;
 
   constructor(
     readonly node: PreparedNode,
-    private readonly run: StageRun,
     channelCapacity: number,
+    clock: Clock,
   ) {
-    const timers = (this.timers = run.timers());
+    const timers = (this.timers = new NodeTimers(clock));
     this.input = inputChannel(node, channelCapacity, () => this.dropped());
-    this.report = new NodeReport(run.executionId, node.nodeId, timers, run.emitter, this.input);
-    this.ending = new StageEnd(node, run);
+    this.report = new NodeReport('', node.nodeId, timers, () => undefined, this.input);
+    this.ending = new StageEnd(node, { cancelled: false });
     this.clocks = new StageClocks(timers, node.nodeId, node.idleTimeoutMs, (error) => this.haltWith({ status: 'TIMED_OUT', error }));
-    this.ctx = new StageContext({ executionId: run.executionId, session: run.session, workflowId: run.workflowId, nodeId: node.nodeId, services: run.services, timers }, this);
-    this.recorder = run.recorder === null ? null : run.recorder.node(node.nodeId);
-    this.output = new StageOutput(node, run.freezeMessages, this.recorder, this.report.counts, this);
+    this.valves = new StageValve(this.clocks, this.report);
+  }
+
+  /** Joins the stage to its children: their inputs per output port, and whom to tell of its end. */
+  wire(ports: readonly string[], targets: ReadonlyArray<ReadonlyArray<NodeStage>>): void {
+    this.children = [...new Set(targets.flat())];
+    this.output = new StageOutput(this.node, ports, targets.map((stages) => stages.map((s) => s.input!)), this.report.counts, this);
+  }
+
+  /** Readies the stage for a run: nothing has happened to the node yet. */
+  bind(run: StageRun): void {
+    this.run = run;
+    this.report.reset(run.executionId, run.emitter);
+    this.ending.reset(run);
+    this.timers.reset();
+    this.clocks.reset(this.node.idleTimeoutMs);
+    this.input?.reset();
+    this.recorder = run.recorder === null ? null : run.recorder.node(this.node.nodeId);
+    this.output.reset(this.recorder, run.freezeMessages);
+    this.ctx = new StageContext({ executionId: run.executionId, session: run.session, workflowId: run.workflowId, nodeId: this.node.nodeId, services: run.services, timers: this.timers }, this);
+    this.attempts = null;
+    this.valves.reset();
+    this.abort.reset(run);
+    this.pluginState = null;
+    this.controlRef = null;
+    this.over = false;
+  }
+
+  /**
+   * True once the node ended and nothing of its run can reach it any more: no valve, signal, control,
+   * state or attempts were made (so no plugin, command or timer holds a way in), no work is awaited.
+   */
+  get reusable(): boolean {
+    return this.over && !this.valves.made && !this.abort.made && this.controlRef === null && this.pluginState === null && this.attempts === null && !this.clocks.waiting && !this.timers.active;
   }
 
   /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */
   get valve(): Valve {
-    return (this.valveRef ??= new Valve((state) => this.valveChanged(state)));
-  }
-
-  /** Freezes or thaws the clocks, and reports a message newly held at the valve or let go (the debugger's cue). */
-  private valveChanged(state: ValveState): void {
-    if (state.paused || state.held) this.clocks.freeze();
-    else this.clocks.thaw();
-    const held = state.held?.id ?? null;
-    if (held === this.heldId) return;
-    this.heldId = held;
-    this.report.held(held);
-  }
-
-  private valveEngaged(): boolean {
-    return this.valveRef !== null && this.valveRef.engaged;
+    return this.valves.valve;
   }
 
   // --- what the plugin context, the signals and the control bus read ----------------------------
@@ -138,7 +156,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   }
 
   emit(event: UnnumberedEvent): void {
-    this.run.emit(event);
+    this.run.emitter(event);
   }
 
   runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal: AbortSignal): Promise<SubWorkflowResult> {
@@ -151,19 +169,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
 
   /** Fires when the run, or this node, stops or times out (and once the node has ended). */
   get signal(): AbortSignal {
-    if (this.abortController === null) {
-      const controller = (this.abortController = new AbortController());
-      if (this.abortReason !== undefined) controller.abort(this.abortReason);
-      else if (this.run.signal.aborted) controller.abort(this.run.signal.reason);
-      else this.run.signal.addEventListener('abort', () => controller.abort(this.run.signal.reason), { once: true });
-    }
-    return this.abortController.signal;
-  }
-
-  private abortWith(reason: unknown): void {
-    if (this.abortReason !== undefined) return;
-    this.abortReason = reason;
-    this.abortController?.abort(reason);
+    return this.abort.signal;
   }
 
   get currentStatus(): Status {
@@ -187,20 +193,8 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
 
   /** Runs the node to its end, then tells the run (`stageEnded`); returns at once. `start` is the run's start message, used by triggers. */
   execute(start: Message): void {
-    const work = this.input === null ? this.runTrigger(start) : this.consume();
-    work.then(
-      () => this.ended(this.ending.end(false)),
-      (error: unknown) => {
-        const end = this.ending.end(true, error);
-        if (error instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(error));
-        this.ended(end);
-      },
-    );
-  }
-
-  private ended(end: NodeEnd): void {
-    this.finish(end);
-    this.run.stageEnded(this, end);
+    if (this.input === null) this.runTrigger(start).then(this.workDone, this.workFailed);
+    else this.next();
   }
 
   /** A parent ended; under ALL_SUCCESS a failed parent stops this node's input at once (ENG-03). */
@@ -228,26 +222,33 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   private haltWith(halt: NodeHalt, abandon = true): void {
     if (this.ending.halted || isTerminal(this.report.status)) return;
     this.ending.haltWith(halt);
-    this.abortWith(halt.error);
+    this.abort.abort(halt.error);
     this.input?.cancel();
-    this.valveRef?.resume();
+    this.valves.release();
     if (abandon) this.clocks.failCurrentWait(halt.error);
   }
 
-  private finish({ status, error }: NodeEnd): void {
+  private readonly workDone = (): void => this.ended(this.ending.end(false));
+
+  private readonly workFailed = (error: unknown): void => {
+    const end = this.ending.end(true, error);
+    if (error instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(error));
+    this.ended(end);
+  };
+
+  private ended(end: NodeEnd): void {
+    if (this.over) return;
+    this.over = true;
     this.timers.cancelAll();
     this.input?.cancel();
-    // Work a plugin left running is told to stop; the reason is only built if anyone listens.
-    if (this.abortController !== null && !this.abortController.signal.aborted) this.abortWith(new CancelledError(`node "${this.node.nodeId}" ended ${status}`));
-    this.report.set(status, error);
-    this.recorder?.end(status);
-    for (const children of this.node.outgoing.values()) {
-      for (const childId of children) {
-        const child = this.run.stage(childId);
-        child.parentEnded(status);
-        child.input!.producerDone();
-      }
+    this.abort.ended(this.node.nodeId, end.status);
+    this.report.set(end.status, end.error);
+    this.recorder?.end(end.status);
+    for (const child of this.children) {
+      child.parentEnded(end.status);
+      child.input!.producerDone();
     }
+    this.run.stageEnded(this, end);
   }
 
   // --- the loop ---------------------------------------------------------------------------------
@@ -255,31 +256,69 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   private async runTrigger(start: Message): Promise<void> {
     this.firstActivity(start);
     this.report.counts.received++;
-    const message = this.valveEngaged() ? await this.valve.admit(start) : start;
+    const message = this.valves.engaged ? await this.valve.admit(start) : start;
     if (this.stopped() || message === SKIP) return;
     const pending = this.handle(message);
     if (pending !== undefined) await pending;
   }
 
-  private async consume(): Promise<void> {
-    const input = this.input!;
-    for (;;) {
-      let item = input.tryTake();
-      if (item === EMPTY) item = await input.take();
-      if (item === END) break;
-      if (this.report.counts.received === 0) this.firstActivity(item);
-      this.report.counts.received++;
-      let message: Message | typeof SKIP = item;
-      if (this.valveEngaged()) {
-        message = await this.valve.admit(item);
-        if (this.stopped()) break;
-      }
-      const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
-      if (pending !== undefined) await pending;
-      if (this.stopped()) break;
-      if ((this.report.counts.received & 255) === 0) this.report.progress();
+  /** Takes and handles messages until one must wait; called again by what it waited for. */
+  private readonly next = (): void => {
+    try {
+      while (this.step());
+    } catch (error) {
+      this.workFailed(error);
     }
-    if (!this.stopped() && !this.ending.failedUpstream && this.node.plugin.finish) await this.runFinish();
+  };
+
+  /** One message from the input; false when the loop must wait (or the input is over). */
+  private step(): boolean {
+    const input = this.input!;
+    const item = input.tryTake();
+    if (item === EMPTY) {
+      input.whenReady(this.next);
+      return false;
+    }
+    if (item === END) return (this.drained(), false);
+    if (this.report.counts.received === 0) this.firstActivity(item);
+    this.report.counts.received++;
+    if (!this.valves.engaged) return this.handled(item, item);
+    // An engaged valve is waited for like an await, even when it answers at once.
+    Promise.resolve(this.valve.admit(item)).then((message) => this.admitted(item, message), this.workFailed);
+    return false;
+  }
+
+  private admitted(item: Message, message: Message | typeof SKIP): void {
+    try {
+      if (this.stopped()) this.drained();
+      else if (this.handled(item, message)) this.next();
+    } catch (error) {
+      this.workFailed(error);
+    }
+  }
+
+  /** An admitted message through the plugin (or past it, skipped); true to go on with the next at once. */
+  private handled(item: Message, message: Message | typeof SKIP): boolean {
+    const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
+    if (pending === undefined) return this.goesOn();
+    pending.then(this.afterWait, this.workFailed);
+    return false;
+  }
+
+  private readonly afterWait = (): void => {
+    if (this.goesOn()) this.next();
+  };
+
+  private goesOn(): boolean {
+    if (this.stopped()) return (this.drained(), false);
+    if ((this.report.counts.received & 255) === 0) this.report.progress();
+    return true;
+  }
+
+  /** The input is over (or the node stopped): the plugin's `finish`, then the end. */
+  private drained(): void {
+    if (!this.stopped() && !this.ending.failedUpstream && this.node.plugin.finish) this.runFinish().then(this.workDone, this.workFailed);
+    else this.workDone();
   }
 
   /** Handles one admitted message; returns a promise only when something had to wait. */
@@ -319,11 +358,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   }
 
   triggerGate(): Promise<void> | null {
-    return this.node.kind === 'trigger' && this.valveEngaged() ? this.valve.waitWhilePaused() : null;
-  }
-
-  childInput(nodeId: string): Channel<Message> {
-    return this.run.stage(nodeId).input!;
+    return this.node.kind === 'trigger' && this.valves.engaged ? this.valve.waitWhilePaused() : null;
   }
 
   publishResult(message: Message): void {
@@ -360,12 +395,4 @@ function inputChannel(node: PreparedNode, capacity: number, onDrop: () => void):
 
 function isThenable(value: unknown): value is Promise<PluginResult> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
-}
-
-/** Renders a templated `timeoutSeconds` against the first message (ENG-05); anything but a positive number is bad input. */
-function retimed(nodeId: string, template: string, first: Message): number {
-  const seconds = renderTemplate(template, { payload: first.payload, metadata: first.metadata, context: {} });
-  const value = typeof seconds === 'number' ? seconds : Number(seconds);
-  if (!Number.isFinite(value) || value <= 0) throw new BadInputError(`node "${nodeId}": timeoutSeconds ${template} gave ${JSON.stringify(seconds)}, not a positive number of seconds`);
-  return value * 1000;
 }

@@ -54,6 +54,21 @@ export class StageClocks {
     this.failWait?.(error);
   }
 
+  /** Clocks as at the node's start, for its next run. */
+  reset(idleTimeoutMs: number): void {
+    this.idleTimeoutMs = idleTimeoutMs;
+    this.lastActivity = 0;
+    this.frozenAt = 0;
+    this.watchdog = null;
+    this.busy = false;
+    this.failWait = null;
+  }
+
+  /** True while plugin work is awaited under the clocks. */
+  get waiting(): boolean {
+    return this.busy;
+  }
+
   activity(): void {
     this.lastActivity = this.timers.now();
   }

@@ -27,8 +27,16 @@ export class StageEnd {
 
   constructor(
     private readonly node: PreparedNode,
-    private readonly run: { readonly cancelled: boolean },
+    private run: { readonly cancelled: boolean },
   ) {}
+
+  /** Nothing has happened to the node yet, in this run. */
+  reset(run: { readonly cancelled: boolean }): void {
+    this.run = run;
+    this.halt = null;
+    this.upstreamFailed = false;
+    this.parentSucceeded = false;
+  }
 
   /** True once the node takes no more messages: it was halted, or its run stopped for good. */
   get stopped(): boolean {

@@ -17,8 +17,6 @@ export interface OutputStage {
   stopped(): boolean;
   /** Holds a trigger's next output while its valve is paused (CTL-02); null when nothing holds it. */
   triggerGate(): Promise<void> | null;
-  /** A child's input channel. */
-  childInput(nodeId: string): Channel<Message>;
 }
 
 /**
@@ -27,22 +25,26 @@ export interface OutputStage {
  * stays synchronous, and it gives the event loop a turn when it has been busy for a while.
  */
 export class StageOutput {
-  /** The children's inputs per output port (`ports[i]` → `targets[i]`), resolved at the first output; a node has few ports. */
-  private ports: string[] | null = null;
-  private targets: Array<Array<Channel<Message>>> = [];
   private nextMessageId = 1;
   /** Dropped once it says it keeps nothing more: past a cap, recording costs one null check per message. */
-  private recorder: NodeRecorder | null;
+  private recorder: NodeRecorder | null = null;
+  private freezeMessages = false;
 
   constructor(
     private readonly node: PreparedNode,
-    private readonly freezeMessages: boolean,
-    recorder: NodeRecorder | null,
+    /** The children's inputs per output port (`ports[i]` → `targets[i]`); a node has few ports. */
+    private readonly ports: readonly string[],
+    private readonly targets: ReadonlyArray<ReadonlyArray<Channel<Message>>>,
     /** The node's counts: every output is counted as emitted. */
     private readonly counts: { emitted: number },
     private readonly owner: OutputStage,
-  ) {
+  ) {}
+
+  /** For the node's next run: message ids from 1 again, that run's recorder. */
+  reset(recorder: NodeRecorder | null, freezeMessages: boolean): void {
+    this.nextMessageId = 1;
     this.recorder = recorder;
+    this.freezeMessages = freezeMessages;
   }
 
   /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
@@ -110,7 +112,7 @@ export class StageOutput {
     if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input)));
     this.counts.emitted++;
     const port = out.port ?? DEFAULT_PORT;
-    const ports = (this.ports ??= this.resolveTargets());
+    const ports = this.ports;
     const at = ports.length === 1 ? (ports[0] === port ? 0 : -1) : ports.indexOf(port);
     if (at < 0) return undefined;
     const targets = this.targets[at]!;
@@ -123,17 +125,8 @@ export class StageOutput {
     return undefined;
   }
 
-  private async sendSlow(message: Message, targets: Array<Channel<Message>>, from: number): Promise<void> {
+  private async sendSlow(message: Message, targets: ReadonlyArray<Channel<Message>>, from: number): Promise<void> {
     for (let i = from; i < targets.length; i++) await targets[i]!.send(message);
-  }
-
-  private resolveTargets(): string[] {
-    const ports: string[] = [];
-    for (const [port, children] of this.node.outgoing) {
-      ports.push(port);
-      this.targets.push(children.map((id) => this.owner.childInput(id)));
-    }
-    return ports;
   }
 }
 

@@ -3,6 +3,7 @@ import { assertNever } from '../../shared/assert-never';
 import { matchesFilter, type EventFilter, type StudioEvent } from '../../shared/events/events';
 import { isTerminal, type Status } from '../../shared/status/status';
 import type { TrackerCounters, TrackerObserver } from '../observability/tracker-observer';
+import { inMicrotask } from '../runtime/microtask';
 import { NodeLayout, NodeLayouts } from './node-layout';
 import { RunRecord, type LogEvent, type NodeView, type ProgressSnapshot, type RunEvent } from './run-record';
 import type { NodeEvent } from './status-rows';
@@ -117,7 +118,7 @@ export class RunTracker implements TrackerCounters {
     this.queue[this.queued++] = event;
     if (!this.scheduled) {
       this.scheduled = true;
-      queueMicrotask(this.drain);
+      inMicrotask(this.drain);
     }
   };
 

@@ -67,7 +67,7 @@ export class PluginControlBus {
   private runsOf(key: NodeKey): WorkflowRun[] {
     const out: WorkflowRun[] = [];
     for (const run of this.options.liveRuns()) {
-      if (run.session === key.session && run.workflowId === key.workflowId && run.hasNode(key.nodeId)) out.push(run);
+      if (!run.released && run.session === key.session && run.workflowId === key.workflowId && run.hasNode(key.nodeId)) out.push(run);
     }
     return out;
   }

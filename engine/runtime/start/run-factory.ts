@@ -7,6 +7,7 @@ import type { PreparedWorkflow } from '../prepared-workflow';
 import type { Random } from '../random';
 import { applyDebug } from '../run-debug';
 import type { RunControl, RunRecorder } from '../run-hooks';
+import { StagePool, type RunStages } from '../run-stages';
 import { WorkflowRun } from '../workflow-run';
 import type { RunSpec } from './start-types';
 
@@ -38,10 +39,15 @@ export interface RunFactoryOptions {
 export class RunFactory {
   /** Made once: every run publishes through it. */
   private readonly emit: (event: UnnumberedEvent) => void;
+  /** Stages reused across runs of one prepared workflow (the per-run allocation budget, docs/performance.md). */
+  private readonly pool: StagePool;
+  private readonly recycle: (prepared: PreparedWorkflow, stages: RunStages) => void;
 
   constructor(private readonly options: RunFactoryOptions) {
     const bus = options.bus;
     this.emit = (event) => void bus.publish(event);
+    const pool = (this.pool = new StagePool(options.channelCapacity, options.clock));
+    this.recycle = (prepared, stages) => pool.release(prepared, stages);
   }
 
   create(executionId: string, spec: RunSpec, runWorkflow: SubWorkflowRunner): WorkflowRun {
@@ -57,7 +63,6 @@ export class RunFactory {
       clock: o.clock,
       random: o.random,
       emit: this.emit,
-      channelCapacity: o.channelCapacity,
       deadlineMs: spec.deadlineMs,
       freezeMessages: o.freezeMessages,
       collectResults: spec.collectResults,
@@ -66,6 +71,8 @@ export class RunFactory {
       recorder: archive?.begin({ executionId, session, workflowId, prepared, payload, unrecorded }) ?? null,
       control: o.control,
       services: o.services,
+      stages: this.pool.acquire(prepared),
+      recycle: this.recycle,
     });
     if (spec.debug) applyDebug(run, spec.debug);
     return run;
