@@ -106,7 +106,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
     this.input?.reset();
     this.recorder = run.recorder === null ? null : run.recorder.node(this.node.nodeId);
     this.output.reset(this.recorder, run.freezeMessages);
-    this.ctx = new StageContext({ executionId: run.executionId, session: run.session, workflowId: run.workflowId, nodeId: this.node.nodeId, services: run.services, timers: this.timers }, this);
+    this.ctx = new StageContext(run.executionId, run.session, run.workflowId, this.node.nodeId, run.services, this.timers, this);
     this.attempts = null;
     this.valves.reset();
     this.abort.reset(run);

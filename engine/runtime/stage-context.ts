@@ -3,17 +3,6 @@ import type { NodeControl, PluginContext, PluginLogger, SubWorkflowResult, SubWo
 import type { PluginServices } from '../plugins/services';
 import type { NodeTimers } from './node-timers';
 
-/** What a plugin context says of its node and run (fixed for the node's life). */
-export interface ContextData {
-  readonly executionId: string;
-  readonly session: string;
-  readonly workflowId: string;
-  readonly nodeId: string;
-  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
-  readonly services: PluginServices;
-  readonly timers: NodeTimers;
-}
-
 /** What a plugin context reaches of its node while it runs: one narrow interface. */
 export interface ContextHost {
   /** Fires when the run or the node stops, times out or ends. */
@@ -36,32 +25,19 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 export class StageContext implements PluginContext {
   private logSink: PluginLogger | null = null;
 
+  /** The run's ids are the context's own: a context kept past its run still names that run. */
   constructor(
-    private readonly data: ContextData,
+    readonly executionId: string,
+    readonly session: string,
+    readonly workflowId: string,
+    readonly nodeId: string,
+    /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
+    readonly services: PluginServices,
+    private readonly timers: NodeTimers,
     private readonly host: ContextHost,
     readonly attempt = 1,
     private readonly attemptSignal: AbortSignal | null = null,
   ) {}
-
-  get executionId(): string {
-    return this.data.executionId;
-  }
-
-  get session(): string {
-    return this.data.session;
-  }
-
-  get workflowId(): string {
-    return this.data.workflowId;
-  }
-
-  get nodeId(): string {
-    return this.data.nodeId;
-  }
-
-  get services(): PluginServices {
-    return this.data.services;
-  }
 
   get state(): Record<string, unknown> {
     return this.host.state;
@@ -89,7 +65,7 @@ export class StageContext implements PluginContext {
   }
 
   sleep(ms: number): Promise<void> {
-    return this.data.timers.sleep(ms, this.signal);
+    return this.timers.sleep(ms, this.signal);
   }
 
   runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal?: AbortSignal): Promise<SubWorkflowResult> {
@@ -98,11 +74,10 @@ export class StageContext implements PluginContext {
 
   /** The context of one attempt: its number and a signal that also fires on the attempt's timeout. */
   forAttempt(attempt: number, signal: AbortSignal): StageContext {
-    return new StageContext(this.data, this.host, attempt, signal);
+    return new StageContext(this.executionId, this.session, this.workflowId, this.nodeId, this.services, this.timers, this.host, attempt, signal);
   }
 
   private line(level: Level, text: string): void {
-    const { executionId, nodeId, timers } = this.data;
-    this.host.emit({ type: 'LOG', executionId, at: timers.now(), nodeId, level, text });
+    this.host.emit({ type: 'LOG', executionId: this.executionId, at: this.timers.now(), nodeId: this.nodeId, level, text });
   }
 }

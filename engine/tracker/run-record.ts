@@ -322,8 +322,11 @@ function nodeRows(count: number): number[] {
 
 /** An array of `length` doubles (0), made at its size at once. */
 function rowsOfCapacity(length: number): number[] {
-  // 0.5 then 0: V8 keeps the array's elements as unboxed doubles from the start.
-  return new Array<number>(length).fill(0.5).fill(0);
+  const rows = new Array<number>(length);
+  // A double first, so V8 keeps the elements unboxed from the start; then the zeros.
+  if (length > 0) rows[0] = 0.5;
+  for (let i = 0; i < length; i++) rows[i] = 0;
+  return rows;
 }
 
 function grown(rows: number[], needed: number): number[] {

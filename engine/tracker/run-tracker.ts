@@ -73,6 +73,7 @@ export class RunTracker implements TrackerCounters {
   private endedIds: string[] = [];
   private endedAt: number[] = [];
   private endedHead = 0;
+  private endedSinceSweep = false;
   /** Events waiting, in `queue[0 … queued)`; the array keeps its room between batches (no allocation per batch). */
   private queue: Array<StudioEvent | null> = [];
   private queued = 0;
@@ -148,8 +149,15 @@ export class RunTracker implements TrackerCounters {
       if (this.queued === 0 && this.queue.length > 65_536) this.queue = []; // a burst's room is given back
       this.draining = false;
     }
-    this.sweep();
+    // Live state is due for cleaning only once some run has ended since (a clock read per drain would cost more).
+    if (this.endedSinceSweep) this.sweep();
   };
+
+  /** Applies what waits and cleans live state that is due: for the reads of live state. */
+  private drainLive(): void {
+    this.drain();
+    this.sweep();
+  }
 
   /** Applies what is queued and stops tracking: later events are counted as `yukta.tracker.dropped{type=state}`. */
   close(): void {
@@ -183,19 +191,19 @@ export class RunTracker implements TrackerCounters {
 
   /** A live run's log lines (at most 10,000, oldest dropped); empty once the run left live state. */
   logs(executionId: string): LogEvent[] {
-    this.drain();
+    this.drainLive();
     return [...(this.runs.get(executionId)?.liveLogs() ?? [])];
   }
 
   /** Sessions holding live state, least recently active first. */
   liveSessions(): string[] {
-    this.drain();
+    this.drainLive();
     return [...this.sessions.keys()];
   }
 
   /** True while a run is in live state (not ended, or ended less than `cleanup-ttl` ago). */
   isLive(executionId: string): boolean {
-    this.drain();
+    this.drainLive();
     return this.runs.get(executionId)?.isLive ?? false;
   }
 
@@ -207,7 +215,7 @@ export class RunTracker implements TrackerCounters {
    */
   catchUp(filter: EventFilter): StudioEvent[] {
     if (!filter.executionId) return [];
-    this.drain();
+    this.drainLive();
     return this.runs.get(filter.executionId)?.catchUp().filter((e) => matchesFilter(e, filter)) ?? [];
   }
 
@@ -268,6 +276,7 @@ export class RunTracker implements TrackerCounters {
     if (isTerminal(s.status) && run.isLive) {
       this.endedIds.push(s.executionId);
       this.endedAt.push(event.at);
+      this.endedSinceSweep = true;
     }
     for (const o of this.observers) {
       try {
@@ -322,6 +331,7 @@ export class RunTracker implements TrackerCounters {
 
   /** Cleans live state of runs that ended `cleanup-ttl` ago or more; they stay in history. */
   private sweep(): void {
+    this.endedSinceSweep = false;
     if (this.endedHead === this.endedIds.length) return;
     const due = this.now() - this.o.cleanupTtlMs;
     while (this.endedHead < this.endedIds.length && this.endedAt[this.endedHead]! <= due) {
