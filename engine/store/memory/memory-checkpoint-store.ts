@@ -17,14 +17,20 @@ export const OTHER_PAYLOAD_BYTES = 1024;
 
 /**
  * One node's recording, and its writer. The first message is held in fields of its own (most nodes record
- * one), the rest in an array: a finished run of n nodes keeps n small objects, not 3n.
+ * one); later ones keep only their payloads, with their ports, metadata and ids in arrays made only once one
+ * differs from the first's. A finished run of n nodes keeps n small objects, and 10,000 recorded messages of
+ * a node one array of payloads — not an object per message.
  */
 class NodeRecord implements CheckpointWriter {
-  private firstPort = '';
-  private firstPayload: unknown = undefined;
-  private firstMetadata: Readonly<Record<string, string>> | null = null;
-  private firstMessageId: string | undefined = undefined;
-  private rest: RecordedMessage[] | null = null;
+  private port = '';
+  private payload: unknown = undefined;
+  private metadata: Readonly<Record<string, string>> = NO_METADATA;
+  private messageId: string | undefined = undefined;
+  /** Payloads of the messages after the first, and what differs from the first, index by index. */
+  private morePayloads: unknown[] | null = null;
+  private morePorts: string[] | null = null;
+  private moreMetadata: Array<Readonly<Record<string, string>>> | null = null;
+  private moreIds: Array<string | undefined> | null = null;
   count = 0;
   bytes = 0;
   end: Status | null = null;
@@ -52,28 +58,43 @@ class NodeRecord implements CheckpointWriter {
 
   keep(message: RecordedMessage): void {
     if (this.count++ === 0) {
-      this.firstPort = message.port;
-      this.firstPayload = message.payload;
-      this.firstMetadata = message.metadata;
-      this.firstMessageId = message.messageId;
-    } else (this.rest ??= []).push(message);
+      this.port = message.port;
+      this.payload = message.payload;
+      this.metadata = message.metadata;
+      this.messageId = message.messageId;
+      return;
+    }
+    const payloads = (this.morePayloads ??= []);
+    const at = payloads.length;
+    payloads.push(message.payload);
+    if (this.morePorts !== null || message.port !== this.port) (this.morePorts ??= new Array<string>(at).fill(this.port)).push(message.port);
+    if (this.moreMetadata !== null || message.metadata !== this.metadata) (this.moreMetadata ??= new Array<Readonly<Record<string, string>>>(at).fill(this.metadata)).push(message.metadata);
+    if (this.moreIds !== null || message.messageId !== this.messageId) (this.moreIds ??= new Array<string | undefined>(at).fill(this.messageId)).push(message.messageId);
   }
 
   messages(): RecordedMessage[] {
     if (this.count === 0) return [];
-    const first: RecordedMessage = this.firstMessageId === undefined
-      ? { port: this.firstPort, payload: this.firstPayload, metadata: this.firstMetadata! }
-      : { port: this.firstPort, payload: this.firstPayload, metadata: this.firstMetadata!, messageId: this.firstMessageId };
-    return this.rest === null ? [first] : [first, ...this.rest];
+    const out = [recorded(this.port, this.payload, this.metadata, this.messageId)];
+    const more = this.morePayloads ?? [];
+    for (let i = 0; i < more.length; i++) {
+      out.push(recorded(this.morePorts?.[i] ?? this.port, more[i], this.moreMetadata?.[i] ?? this.metadata, this.moreIds === null ? this.messageId : this.moreIds[i]));
+    }
+    return out;
   }
 
   forget(): void {
     this.count = 0;
-    this.firstPayload = undefined;
-    this.firstMetadata = null;
-    this.rest = null;
+    this.payload = undefined;
+    this.metadata = NO_METADATA;
+    this.morePayloads = this.morePorts = this.moreMetadata = this.moreIds = null;
     this.bytes = 0;
   }
+}
+
+const NO_METADATA: Readonly<Record<string, string>> = Object.freeze({});
+
+function recorded(port: string, payload: unknown, metadata: Readonly<Record<string, string>>, messageId: string | undefined): RecordedMessage {
+  return messageId === undefined ? { port, payload, metadata } : { port, payload, metadata, messageId };
 }
 
 export function payloadBytes(payload: unknown): number {
