@@ -1,5 +1,6 @@
 import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
+import { RunRecordings } from './run-recordings';
 import { SpillFolder } from './spill-folder';
 
 /** Caps of the memory store (DUR-02). */
@@ -14,88 +15,6 @@ export const DEFAULT_CHECKPOINT_CAPS: CheckpointCaps = { maxMessagesPerNode: 10_
 
 /** What a payload counts against `maxBytesPerNode` when it is neither text nor bytes. */
 export const OTHER_PAYLOAD_BYTES = 1024;
-
-/**
- * One node's recording, and its writer. The first message is held in fields of its own (most nodes record
- * one); later ones keep only their payloads, with their ports, metadata and ids in arrays made only once one
- * differs from the first's. A finished run of n nodes keeps n small objects, and 10,000 recorded messages of
- * a node one array of payloads — not an object per message.
- */
-class NodeRecord implements CheckpointWriter {
-  private port = '';
-  private payload: unknown = undefined;
-  private metadata: Readonly<Record<string, string>> = NO_METADATA;
-  private messageId: string | undefined = undefined;
-  /** Payloads of the messages after the first, and what differs from the first, index by index. */
-  private morePayloads: unknown[] | null = null;
-  private morePorts: string[] | null = null;
-  private moreMetadata: Array<Readonly<Record<string, string>>> | null = null;
-  private moreIds: Array<string | undefined> | null = null;
-  count = 0;
-  bytes = 0;
-  end: Status | null = null;
-  overCap: string | null = null;
-  /** The node's output moved to the spill folder (it passed a cap and a spill folder is set). */
-  spilled = false;
-
-  constructor(
-    private readonly store: MemoryCheckpointStore,
-    readonly executionId: string,
-    readonly nodeId: string,
-  ) {}
-
-  get full(): boolean {
-    return this.overCap !== null;
-  }
-
-  append(message: RecordedMessage): void {
-    this.store.appendTo(this, message);
-  }
-
-  markDone(status: Status): void {
-    this.end = status;
-  }
-
-  keep(message: RecordedMessage): void {
-    if (this.count++ === 0) {
-      this.port = message.port;
-      this.payload = message.payload;
-      this.metadata = message.metadata;
-      this.messageId = message.messageId;
-      return;
-    }
-    const payloads = (this.morePayloads ??= []);
-    const at = payloads.length;
-    payloads.push(message.payload);
-    if (this.morePorts !== null || message.port !== this.port) (this.morePorts ??= new Array<string>(at).fill(this.port)).push(message.port);
-    if (this.moreMetadata !== null || message.metadata !== this.metadata) (this.moreMetadata ??= new Array<Readonly<Record<string, string>>>(at).fill(this.metadata)).push(message.metadata);
-    if (this.moreIds !== null || message.messageId !== this.messageId) (this.moreIds ??= new Array<string | undefined>(at).fill(this.messageId)).push(message.messageId);
-  }
-
-  messages(): RecordedMessage[] {
-    if (this.count === 0) return [];
-    const out = [recorded(this.port, this.payload, this.metadata, this.messageId)];
-    const more = this.morePayloads ?? [];
-    for (let i = 0; i < more.length; i++) {
-      out.push(recorded(this.morePorts?.[i] ?? this.port, more[i], this.moreMetadata?.[i] ?? this.metadata, this.moreIds === null ? this.messageId : this.moreIds[i]));
-    }
-    return out;
-  }
-
-  forget(): void {
-    this.count = 0;
-    this.payload = undefined;
-    this.metadata = NO_METADATA;
-    this.morePayloads = this.morePorts = this.moreMetadata = this.moreIds = null;
-    this.bytes = 0;
-  }
-}
-
-const NO_METADATA: Readonly<Record<string, string>> = Object.freeze({});
-
-function recorded(port: string, payload: unknown, metadata: Readonly<Record<string, string>>, messageId: string | undefined): RecordedMessage {
-  return messageId === undefined ? { port, payload, metadata } : { port, payload, metadata, messageId };
-}
 
 export function payloadBytes(payload: unknown): number {
   if (typeof payload === 'string') return payload.length;
@@ -119,13 +38,13 @@ export interface MemoryCheckpointOptions extends Partial<CheckpointCaps> {
  * the oldest finished runs).
  */
 export class MemoryCheckpointStore implements CheckpointStore {
-  private readonly runs = new Map<string, Map<string, NodeRecord>>();
+  private readonly runs = new Map<string, RunRecordings>();
   private readonly caps: CheckpointCaps;
   private readonly spill: SpillFolder | null;
   private bytes = 0;
   /** The run the last writer was made for: a run's nodes ask one after another. */
   private lastRunId: string | null = null;
-  private lastRunNodes: Map<string, NodeRecord> | null = null;
+  private lastRun: RunRecordings | null = null;
 
   constructor(options: MemoryCheckpointOptions = DEFAULT_CHECKPOINT_CAPS) {
     this.caps = { ...DEFAULT_CHECKPOINT_CAPS, ...definedCaps(options) };
@@ -133,42 +52,44 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
-    this.appendTo(this.node(executionId, nodeId), message);
+    const run = this.run(executionId);
+    this.appendTo(run, run.nodeIndex(nodeId, true), message);
   }
 
   writer(executionId: string, nodeId: string): CheckpointWriter {
-    return this.node(executionId, nodeId);
+    const run = this.run(executionId);
+    return new MemoryNodeWriter(this, run, run.nodeIndex(nodeId, true));
   }
 
   /** @internal A node's append (its writer's path: no lookup per message). */
-  appendTo(node: NodeRecord, message: RecordedMessage): void {
-    if (node.overCap !== null) return;
-    if (node.spilled) return this.spill!.append(node.executionId, node.nodeId, message);
+  appendTo(run: RunRecordings, node: number, message: RecordedMessage): void {
+    if (run.overCap(node) !== null) return;
+    if (run.spilled(node)) return this.spill!.append(run.executionId, run.nodeIds[node]!, message);
     const size = payloadBytes(message.payload);
-    const bytes = node.bytes + size;
-    if (node.count >= this.caps.maxMessagesPerNode) return this.over(node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
-    if (bytes > this.caps.maxBytesPerNode) return this.over(node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
-    node.bytes = bytes;
+    if (run.count(node) >= this.caps.maxMessagesPerNode) return this.over(run, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
+    if (run.bytes(node) + size > this.caps.maxBytesPerNode) return this.over(run, node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
     this.bytes += size;
-    node.keep(message);
+    run.keep(node, message, size);
   }
 
   markDone(executionId: string, nodeId: string, status: Status): void {
-    this.node(executionId, nodeId).end = status;
+    const run = this.run(executionId);
+    run.setEnd(run.nodeIndex(nodeId, true), status);
   }
 
   read(executionId: string, nodeId: string): NodeCheckpoint | null {
-    const node = this.runs.get(executionId)?.get(nodeId);
-    if (!node) return null;
-    if (!node.spilled) return { messages: node.messages(), end: node.end, overCap: node.overCap };
-    return { messages: this.spill!.read(executionId, nodeId), end: node.end, overCap: null };
+    const run = this.runs.get(executionId);
+    const node = run ? run.nodeIndex(nodeId, false) : -1;
+    if (node < 0) return null;
+    if (!run!.spilled(node)) return { messages: run!.messages(node), end: run!.end(node), overCap: run!.overCap(node) };
+    return { messages: this.spill!.read(executionId, nodeId), end: run!.end(node), overCap: null };
   }
 
   drop(executionId: string): void {
     const run = this.runs.get(executionId);
-    if (run) for (const node of run.values()) this.bytes -= node.bytes;
+    if (run) this.bytes -= run.totalBytes();
     this.runs.delete(executionId);
-    if (this.lastRunId === executionId) this.lastRunNodes = this.lastRunId = null;
+    if (this.lastRunId === executionId) this.lastRun = this.lastRunId = null;
     this.spill?.drop(executionId);
   }
 
@@ -191,24 +112,43 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return this.runs.size;
   }
 
-  private node(executionId: string, nodeId: string): NodeRecord {
-    let run = this.lastRunId === executionId ? this.lastRunNodes : this.runs.get(executionId);
-    if (!run) this.runs.set(executionId, (run = new Map()));
+  private run(executionId: string): RunRecordings {
+    if (this.lastRunId === executionId) return this.lastRun!;
+    let run = this.runs.get(executionId);
+    if (!run) this.runs.set(executionId, (run = new RunRecordings(executionId)));
     this.lastRunId = executionId;
-    this.lastRunNodes = run;
-    let node = run.get(nodeId);
-    if (!node) run.set(nodeId, (node = new NodeRecord(this, executionId, nodeId)));
-    return node;
+    this.lastRun = run;
+    return run;
   }
 
-  private over(node: NodeRecord, message: RecordedMessage, reason: string): void {
-    this.bytes -= node.bytes;
+  private over(run: RunRecordings, node: number, message: RecordedMessage, reason: string): void {
+    this.bytes -= run.bytes(node);
     if (this.spill !== null) {
       // The whole output moves to the spill folder and recording goes on there.
-      this.spill.move(node.executionId, node.nodeId, [...node.messages(), message]);
-      node.spilled = true;
-    } else node.overCap = reason;
-    node.forget(); // a partial output is never replayed, so it is not kept either
+      this.spill.move(run.executionId, run.nodeIds[node]!, [...run.messages(node), message]);
+      run.forget(node, 'spilled');
+    } else run.forget(node, { overCap: reason });
+  }
+}
+
+/** One node's writer: a small object per recorded node that dies with its run (the recordings are the run's). */
+class MemoryNodeWriter implements CheckpointWriter {
+  constructor(
+    private readonly store: MemoryCheckpointStore,
+    private readonly run: RunRecordings,
+    private readonly node: number,
+  ) {}
+
+  get full(): boolean {
+    return this.run.overCap(this.node) !== null;
+  }
+
+  append(message: RecordedMessage): void {
+    this.store.appendTo(this.run, this.node, message);
+  }
+
+  markDone(status: Status): void {
+    this.run.setEnd(this.node, status);
   }
 }
 
