@@ -2,7 +2,7 @@ import type { NodeRunState, RunDetail, RunSummary } from '../../shared/api/runs.
 import type { ErrorInfo, StudioEvent } from '../../shared/events/events';
 import { advanceStatus, isTerminal, type Status } from '../../shared/status/status';
 import type { NodeLayout } from './node-layout';
-import { countsAt, EVENT_FIELDS, extrasOf, readEvent, statusCode, statusOf, writeEvent, type EventExtras, type NodeEvent } from './status-rows';
+import { countsAt, EVENT_FIELDS, readEvent, statusAt, statusCode, writeCounts, writeEvent, type EventExtras, type NodeEvent } from './status-rows';
 
 export type RunEvent = Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>;
 export type ResultEvent = Extract<StudioEvent, { type: 'NODE_RESULT' }>;
@@ -107,12 +107,11 @@ export class RunRecord {
     this.snapshot(index, event.seq, event.at, event, maxSnapshots);
     const row = this.nodes;
     const base = index * NODE_STRIDE;
-    const before = statusOf(row[base + EVENT]!);
+    const before = statusAt(row, base + EVENT);
     const after = advanceStatus(before, event.status);
-    writeEvent(row, base + EVENT, event, after);
+    const extras = writeEvent(row, base + EVENT, event, after);
     row[base + SEQ] = event.seq;
     row[base + AT] = event.at;
-    const extras = extrasOf(event);
     if (extras !== null) (this.latestExtras ??= new Map()).set(index, extras);
     else this.latestExtras?.delete(index);
     if (after === before) return null;
@@ -165,7 +164,7 @@ export class RunRecord {
   nodeState(index: number): NodeRunState {
     const row = this.nodes;
     const base = index * NODE_STRIDE;
-    const node: NodeRunState = { nodeId: this.layout.ids[index]!, status: statusOf(row[base + EVENT]!), counts: countsAt(row, base + EVENT) };
+    const node: NodeRunState = { nodeId: this.layout.ids[index]!, status: statusAt(row, base + EVENT), counts: countsAt(row, base + EVENT, this.latestExtras?.get(index)) };
     if (!Number.isNaN(row[base + STARTED])) node.startedAt = row[base + STARTED]!;
     if (!Number.isNaN(row[base + ENDED])) node.endedAt = row[base + ENDED]!;
     const error = this.nodeErrors?.get(index);
@@ -178,13 +177,14 @@ export class RunRecord {
     const row = this.nodes;
     const base = index * NODE_STRIDE + EVENT;
     view.nodeId = this.layout.ids[index]!;
-    view.status = statusOf(row[base]!);
+    view.status = statusAt(row, base);
     const counts = view.counts;
+    const extras = this.latestExtras?.get(index);
     counts.received = row[base + 1]!;
     counts.emitted = row[base + 2]!;
-    counts.failed = row[base + 3]!;
-    counts.retried = row[base + 4]!;
-    counts.dropped = row[base + 5]!;
+    counts.failed = extras?.failed ?? 0;
+    counts.retried = extras?.retried ?? 0;
+    counts.dropped = extras?.dropped ?? 0;
     const started = row[index * NODE_STRIDE + STARTED]!;
     const ended = row[index * NODE_STRIDE + ENDED]!;
     view.startedAt = Number.isNaN(started) ? undefined : started;
@@ -250,7 +250,8 @@ export class RunRecord {
   private restoreNode(index: number, node: NodeRunState): void {
     const base = index * NODE_STRIDE;
     const row = this.nodes;
-    writeEvent(row, base + EVENT, { type: 'NODE_STATUS', seq: 0, executionId: this.summary.executionId, at: 0, nodeId: node.nodeId, status: node.status, counts: node.counts });
+    const extras = writeCounts(row, base + EVENT, node.status, node.counts);
+    if (extras !== null) (this.latestExtras ??= new Map()).set(index, extras);
     row[base + STARTED] = node.startedAt ?? Number.NaN;
     row[base + ENDED] = node.endedAt ?? Number.NaN;
     if (node.error) (this.nodeErrors ??= new Map()).set(index, node.error);
@@ -280,8 +281,7 @@ export class RunRecord {
     rows[offset + SNAP_SEQ] = seq;
     rows[offset + SNAP_AT] = at;
     if (event !== null) {
-      writeEvent(rows, offset + SNAP_EVENT, event);
-      const extras = extrasOf(event);
+      const extras = writeEvent(rows, offset + SNAP_EVENT, event);
       if (extras !== null) (this.snapExtras ??= new Map()).set(this.snapFirst + offset / SNAP_STRIDE, extras);
     }
     this.snapLength = offset + SNAP_STRIDE;
@@ -311,7 +311,7 @@ export class RunRecord {
 /** Rows of `count` nodes in their first state (no event yet: PENDING, no times), in one array of doubles. */
 function nodeRows(count: number): number[] {
   const rows = rowsOfCapacity(count * NODE_STRIDE);
-  const pending = statusCode('PENDING');
+  const pending = statusCode('PENDING'); // no optional part, attempt 0
   for (let base = 0; base < rows.length; base += NODE_STRIDE) {
     rows[base + STARTED] = Number.NaN;
     rows[base + ENDED] = Number.NaN;
