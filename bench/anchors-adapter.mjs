@@ -1,8 +1,7 @@
 // bench/anchors-adapter.mjs — our engine inside the peer benchmark harness of ../shared/anchors,
 // so Node-RED, n8n's engine and ours are measured in the same process run:
-//   cd ../shared/anchors && node --expose-gc nodered-bench.mjs --engine ../../main/bench/anchors-adapter.mjs
-// (or `npm run bench:anchors`). Each chain is N stages that set msg.payload.k = k, then a sink that
-// checks payload.k === N, as the harness requires. burst(n, m) starts one run whose trigger yields m
+//   npm run bench:anchors   (scripts/bench-anchors.mjs passes this file to the harness by absolute path).
+// Each chain is N stages that set msg.payload.k = k, then a sink that checks payload.k === N, as the harness requires. burst(n, m) starts one run whose trigger yields m
 // messages; one(n) starts one run with one message — so per-task figures include starting a run.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -113,6 +113,7 @@ test.describe('authoring journey', () => {
 
     // Restore v1: a new current version with v1's graph.
     await page.getByTestId(`version-restore-${first}`).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
     await expect(page.getByTestId(`version-row-${first}`)).toHaveAttribute('data-current', 'true');
     await selectNode(studio, 'transform_2');
     await expect(page.getByTestId('field-mode')).toHaveValue('merge');

@@ -45,10 +45,9 @@ test('STU-05: a WAIT_FOR_SIGNAL run shows in the inbox (badge 1); approve with d
   await expect(inbox).toHaveCount(0);
   await page.getByTestId('node-gate').click();
   const metadata = page.getByTestId('recorded-metadata-0');
-  await expect(metadata).toContainText('signal.decision');
-  await expect(metadata).toContainText('APPROVED');
-  // Metadata values are text: the data is its JSON, shown as a quoted string.
-  await expect(metadata).toContainText(String.raw`signal.data: "{\"by\":\"ops\"}"`);
+  // Issue 15 item 9: the decision reads as words and the data as a tree (not escaped JSON text).
+  await expect(metadata.getByTestId('recorded-metadata-0-signal')).toContainText('Approved by http:local · signal “manager”');
+  await expect(metadata).toContainText('by: "ops"');
 
   // A second run, rejected from the inbox, leaves on the rejected port.
   await runWithPayload(page, { order: 8 });

@@ -43,9 +43,11 @@ test('STU-06/ADM-01: with max-concurrent 1, three starts from the dialog (priori
   await expect(page.getByTestId('save-status')).toHaveText('Saved');
 
   await setLimitInPanel(page, 1);
-  // A run that holds the only slot for a while, so all three starts below have to wait.
-  const blocker = await request.post('/api/workflow/start', { data: { session: 'default', workflowId, payload: { waitMs: 15_000 } } });
+  // A run that holds the only slot until the test stops it (not a timer: on a loaded machine the three starts
+  // below may take longer than any fixed wait), so all three have to wait.
+  const blocker = await request.post('/api/workflow/start', { data: { session: 'default', workflowId, payload: { waitMs: 600_000 } } });
   expect(blocker.ok(), await blocker.text()).toBe(true);
+  const blockerId = ((await blocker.json()) as { executionId: string }).executionId;
 
   for (const priority of [0, 5, 1]) await startFromDialog(page, priority);
 
@@ -63,6 +65,8 @@ test('STU-06/ADM-01: with max-concurrent 1, three starts from the dialog (priori
 
   await setLimitInPanel(page, 3);
   // Two get a slot at once; the third when the blocker's slot frees.
+  const stopped = await request.post(`/api/executions/${blockerId}/control`, { data: { command: { type: 'StopWorkflow', mode: 'KILL' } } });
+  expect(stopped.ok(), await stopped.text()).toBe(true);
   await expect(page.getByTestId('scheduler-queue-empty')).toBeVisible({ timeout: 30_000 });
   for (const id of queuedIds) await expect(page.getByTestId(`running-row-${id}`)).toBeVisible();
   for (const id of queuedIds) {

@@ -142,6 +142,16 @@ export class Engine {
     return this.parts.scheduler.view(limit);
   }
 
+  /** The limits in force: configured, or the newest logged change once `ready` (ADM-03). */
+  schedulerLimits(): SchedulerLimits {
+    return this.parts.admission.limits;
+  }
+
+  /** Who recorded the limits in force and when (ADM-03: the log wins over configuration); null while they are the configured ones. */
+  schedulerLimitsChange(): Promise<{ actor: string; at: number } | null> {
+    return this.parts.scheduler.loggedChange();
+  }
+
   /** Changes limits live (ADM-03): reviewed, applied at once, recorded under run id `scheduler`, audited. */
   setSchedulerLimits(patch: SchedulerLimitsPatch, actor: string): Promise<SchedulerLimits> {
     return this.parts.scheduler.setLimits(patch, actor);

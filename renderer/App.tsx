@@ -6,7 +6,10 @@ import type { FrameScheduler } from './api/event-coalescer';
 import { BottomPanel } from './components/BottomPanel';
 import { CollapsiblePanel } from './components/CollapsiblePanel';
 import { ConfirmHost } from './components/confirm';
+import { TooltipProvider } from './components/Tooltip';
+import { BreakpointsPanel } from './features/debugger/BreakpointsPanel';
 import { CanvasToolbar } from './features/editor/CanvasToolbar';
+import { ExamplesDialog } from './features/examples/ExamplesDialog';
 import { EditorCanvas } from './features/editor/EditorCanvas';
 import { Inspector } from './features/editor/Inspector';
 import { NodeSearch } from './features/editor/NodeSearch';
@@ -15,6 +18,7 @@ import { useAddNode } from './features/editor/use-add-node';
 import { ProblemsPanel } from './features/problems/ProblemsPanel';
 import { useLiveValidation } from './features/problems/live-validation';
 import { InboxPanel } from './features/inbox/InboxPanel';
+import { AuditPanel } from './features/runs/AuditPanel';
 import { LogsPanel } from './features/runs/LogsPanel';
 import { ResultsPanel } from './features/runs/ResultsPanel';
 import { RunBanner } from './features/runs/RunBanner';
@@ -28,17 +32,23 @@ import { DiffBanner, VersionsPanel } from './features/versions/VersionsPanel';
 import { ActionBanner, AppBar } from './features/workflow/AppBar';
 import { ActionsProvider } from './features/workflow/actions-context';
 import { ShortcutsDialog } from './features/workflow/ShortcutsDialog';
-import { useStudioShortcuts } from './features/workflow/use-shortcuts';
+import { SaveAsDialog } from './features/workflow/SaveAsDialog';
+import { useFileDrop } from './features/workflow/use-file-drop';
 import { useStudioStartup, useUnsavedChangesGuard } from './features/workflow/use-studio-startup';
 import { createStudioActions, type StudioActions } from './features/workflow/workflow-actions';
 import { useStudio } from './store/studio-store';
+import { useStudioCommands } from './commands/use-commands';
+import { ConnectServerDialog } from './features/connect/ConnectServerDialog';
+import { useOpenedFiles } from './desktop/use-opened-files';
 
 /** The studio: app bar, palette | canvas | inspector, bottom panel. */
 export function App({ client, schedule }: { client: StudioClient; schedule?: FrameScheduler }) {
   return (
     <ApiProvider client={client}>
       <ReactFlowProvider>
-        <Studio schedule={schedule} />
+        <TooltipProvider>
+          <Studio schedule={schedule} />
+        </TooltipProvider>
       </ReactFlowProvider>
     </ApiProvider>
   );
@@ -52,13 +62,15 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
   const inspectorOpen = useStudio((s) => s.inspectorOpen);
   useLiveValidation();
   useStudioStartup(api, actions, schedule);
-  useStudioShortcuts(actions);
+  const runCommand = useStudioCommands(actions);
+  useOpenedFiles(actions);
+  useFileDrop(actions);
   useUnsavedChangesGuard();
 
   return (
     <ActionsProvider actions={actions}>
       <div className="studio">
-        <AppBar actions={actions} />
+        <AppBar actions={actions} runCommand={runCommand} />
         <ActionBanner />
         <main className="workspace" data-palette={paletteOpen ? 'open' : 'closed'} data-inspector={inspectorOpen ? 'open' : 'closed'}>
           <CollapsiblePanel panel="palette" title="Nodes">
@@ -80,7 +92,9 @@ function Studio({ schedule }: { schedule?: FrameScheduler }) {
           results={<ResultsPanel />}
           timeline={<TimelinePanel />}
           versions={<VersionsPanel actions={actions} />}
+          breakpoints={<BreakpointsPanel />}
           scheduler={<SchedulerPanel schedule={schedule} />}
+          audit={<AuditPanel />}
         />
         <InboxPanel actions={actions} onShowRun={(approval) => void showApprovalRun(actions, approval)} />
         <StudioDialogs actions={actions} />
@@ -102,6 +116,14 @@ function StudioDialogs({ actions }: { actions: StudioActions }) {
       return <SaveNoteDialog onSave={(note) => void actions.save(note || undefined)} />;
     case 'sessions':
       return <SessionsDialog actions={actions} />;
+    case 'save-as':
+      return <SaveAsDialog onSave={() => void actions.save()} />;
+    case 'connect-server':
+      return <ConnectServerDialog />;
+    case 'run-payload':
+      return null; // the app bar shows it under its Run button
+    case 'examples':
+      return <ExamplesDialog />;
     case null:
       return null;
   }

@@ -2,7 +2,12 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
-/** CSP for the built page only: the dev server injects an inline refresh preamble that it would block. */
+/**
+ * CSP for the built page only: the dev server injects an inline refresh preamble that it would block.
+ * `connect-src` is left to the header of whoever serves the page, which narrows it (several policies all
+ * apply): `'self'` from the desktop's app:// protocol, `'self'` plus one team server from `yukta serve`
+ * (STU-08 Connect to server).
+ */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
@@ -10,7 +15,7 @@ const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'self'",
+  "connect-src 'self' http: https:",
   "object-src 'none'",
   "base-uri 'self'",
 ].join('; ');

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkReference, listSourceFiles } from './reference-check';
+import { checkReference, checkSettingsTable, listSourceFiles } from './reference-check';
 
 async function tree(files: Record<string, string>): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'yukta-ref-'));
@@ -38,5 +38,28 @@ describe('Reference page check', () => {
     const root = await tree({ 'engine/a.ts': '' });
     const page = `${card('ENG-01', 'engine/a.ts')}\n${card('ENG-01', 'engine/a.ts')}\n### ENG-02: No status\n\ntext\n`;
     expect(checkReference(root, page, []).map((p) => p.kind).sort()).toEqual(['duplicate-id', 'missing-status']);
+  });
+});
+
+describe('CFG-01 reference settings table check', () => {
+  const START = '<!-- settings-table:start -->';
+  const END = '<!-- settings-table:end -->';
+  const generated = [START, '| key | default |', '| - | - |', '| `yukta.a.b` | `1` |', '| `yukta.c.d` | `2` |', END];
+  const page = (rows: string[]) => ['# page', START, '| key | default |', '| - | - |', ...rows, END, 'after'].join('\n');
+
+  it('passes a page whose table is the generated one', () => {
+    expect(checkSettingsTable(page(['| `yukta.a.b` | `1` |', '| `yukta.c.d` | `2` |']), generated)).toEqual([]);
+  });
+
+  it('fails both ways: a key only in code, a key only on the page', () => {
+    expect(checkSettingsTable(page(['| `yukta.a.b` | `1` |', '| `yukta.x.y` | `2` |']), generated)).toEqual([
+      { kind: 'settings-table', message: "yukta.c.d is in the settings table in code but not in the page's settings table" },
+      { kind: 'settings-table', message: "yukta.x.y is in the page's settings table but not in the settings table in code" },
+    ]);
+  });
+
+  it('fails on a stale row and on a page without the table', () => {
+    expect(checkSettingsTable(page(['| `yukta.a.b` | `5` |', '| `yukta.c.d` | `2` |']), generated)).toEqual([{ kind: 'settings-table', message: 'the settings table is not current: run npm run docs:settings' }]);
+    expect(checkSettingsTable('# page', generated).map((p) => p.kind)).toEqual(['settings-table']);
   });
 });

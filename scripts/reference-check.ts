@@ -12,7 +12,7 @@ const FILE_NAME = /\.(mjs|cjs|js|ts|tsx|json)$/;
 const SOURCE_PATH = /`([A-Za-z0-9_.\-/]+\.(?:ts|tsx|mjs|cjs|js|json|yml|md))`/g;
 
 export interface ReferenceProblem {
-  kind: 'duplicate-id' | 'missing-status' | 'missing-source' | 'undocumented-setting' | 'no-cards';
+  kind: 'duplicate-id' | 'missing-status' | 'missing-source' | 'undocumented-setting' | 'no-cards' | 'settings-table';
   message: string;
 }
 
@@ -70,4 +70,31 @@ export function listSourceFiles(root: string, folders: string[]): string[] {
   };
   for (const f of folders) walk(join(root, f));
   return out.sort();
+}
+
+/** The backticked key of each row of a settings table block (its first cell). */
+function tableKeys(lines: readonly string[]): string[] {
+  return lines.map((l) => /^\| `([^`]+)` \|/.exec(l)?.[1]).filter((k): k is string => k !== undefined);
+}
+
+/**
+ * Checks the page's settings table (CFG-01) against the one generated from the settings table in code
+ * (`generated`: its lines, markers included): a key in one but not the other fails, naming it, and any
+ * other difference says the table is stale.
+ */
+export function checkSettingsTable(page: string, generated: readonly string[]): ReferenceProblem[] {
+  const start = generated[0]!;
+  const end = generated[generated.length - 1]!;
+  const lines = page.split('\n');
+  const from = lines.indexOf(start);
+  const to = lines.indexOf(end);
+  if (from < 0 || to < from) return [{ kind: 'settings-table', message: `the page has no settings table between "${start}" and "${end}" (npm run docs:settings writes it)` }];
+  const onPage = lines.slice(from, to + 1);
+  const documented = new Set(tableKeys(onPage));
+  const inCode = new Set(tableKeys(generated));
+  const problems: ReferenceProblem[] = [];
+  for (const key of inCode) if (!documented.has(key)) problems.push({ kind: 'settings-table', message: `${key} is in the settings table in code but not in the page's settings table` });
+  for (const key of documented) if (!inCode.has(key)) problems.push({ kind: 'settings-table', message: `${key} is in the page's settings table but not in the settings table in code` });
+  if (problems.length === 0 && onPage.join('\n') !== generated.join('\n')) problems.push({ kind: 'settings-table', message: 'the settings table is not current: run npm run docs:settings' });
+  return problems;
 }

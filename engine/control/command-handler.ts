@@ -21,6 +21,8 @@ export interface ControlServices {
   retryNode(executionId: string, nodeId: string): Promise<RestartStarted>;
   setLimits(limits: Extract<ControlCommand, { type: 'SetLimits' }>['limits'], actor: string): Promise<unknown>;
   setPriority(executionId: string, priority: number, actor: string): Promise<{ position: number }>;
+  /** Saves a setting for the next start (CFG-01): the host's settings writer. */
+  setSetting(key: string, value: unknown, actor: string): Promise<SettingWritten>;
   /** Runs in step mode (the debugger shows it). */
   readonly stepMode: Set<string>;
 }
@@ -34,8 +36,22 @@ export interface CommandTarget {
   readonly services: ControlServices;
 }
 
-/** What a handler adds to the answer. */
-export type CommandOutcome = Partial<Pick<ControlResult, 'signal' | 'newExecutionId' | 'queued' | 'value'>>;
+/** What a handler adds to the answer; `auditData` goes into the audit row, not the answer. */
+export type CommandOutcome = Partial<Pick<ControlResult, 'signal' | 'newExecutionId' | 'queued' | 'value'>> & { auditData?: unknown };
+
+/** What the settings writer answers: the value for the caller, and what the audit row may show of it. */
+export interface SettingWritten {
+  value: unknown;
+  audit: unknown;
+}
+
+/**
+ * Where SetSetting commands are written (engine option `control.settings`): the host's settings file. It
+ * validates the key and value, refusing with an error that names them (the host's own API error).
+ */
+export interface SettingsWriter {
+  write(key: string, value: unknown, actor: string): Promise<SettingWritten>;
+}
 
 export type CommandOf<K extends ControlCommandType> = Extract<ControlCommand, { type: K }>;
 

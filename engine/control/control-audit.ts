@@ -70,10 +70,10 @@ export class ControlAudit {
     return error instanceof Object && this.gateAudited.has(error);
   }
 
-  /** One audit row, published as a CONTROL event and appended to the log. */
-  async record(runId: string, type: AuditType, status: string, actor: string, at = this.options.clock.now()): Promise<void> {
+  /** One audit row (with what the command's handler gave it to keep), published as a CONTROL event and appended to the log. */
+  async record(runId: string, type: AuditType, status: string, actor: string, at = this.options.clock.now(), data?: unknown): Promise<void> {
     this.asActor(actor, () => this.options.emit({ type: 'CONTROL', executionId: runId, at, outcome: type, status, actor }));
-    await this.options.log.append({ runId, type, status, actor, at });
+    await this.options.log.append({ runId, type, status, actor, at, ...(data === undefined ? {} : { data }) });
   }
 
   /** The scheduler's gate (ADM-03): limit and priority changes pass the reviewers and are audited. */

@@ -1,4 +1,4 @@
-import { SCHEDULER_RUN, type ControlCommand, type ControlCommandType, type ControlResult } from '../../shared/api/control.schema';
+import { PSEUDO_RUNS, SCHEDULER_RUN, SETTINGS_RUN, type ControlCommand, type ControlCommandType, type ControlResult } from '../../shared/api/control.schema';
 import { NotFoundError } from '../engine-errors';
 import type { Clock } from '../runtime/clock';
 import type { WorkflowRun } from '../runtime/workflow-run';
@@ -34,13 +34,13 @@ export class ControlPipeline {
 
   /** Applies a command in its run's order; resolves with the answer once applied, rejects with the refusal. */
   send(executionId: string, command: ControlCommand, actor: string): Promise<ControlResult> {
-    const key = command.type === 'SetLimits' ? SCHEDULER_RUN : executionId;
+    const key = command.type === 'SetLimits' ? SCHEDULER_RUN : command.type === 'SetSetting' ? SETTINGS_RUN : executionId;
     return this.sequencer.run(key, () => this.apply(executionId, command, actor));
   }
 
   private async apply(executionId: string, command: ControlCommand, actor: string): Promise<ControlResult> {
     const { audit, services } = this.options;
-    if (executionId !== SCHEDULER_RUN && services.runStatus(executionId) === null) {
+    if (!PSEUDO_RUNS.has(executionId) && services.runStatus(executionId) === null) {
       throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
     }
     const gated = GATED_COMMANDS.has(command.type);
@@ -54,8 +54,9 @@ export class ControlPipeline {
       throw error;
     }
     const at = this.options.clock.now();
-    if (!gated) await audit.record(executionId, 'CONTROL_APPLIED', command.type, actor, at);
-    return { executionId, command: command.type, at, ...outcome };
+    const { auditData, ...answer } = outcome ?? {};
+    if (!gated) await audit.record(executionId, 'CONTROL_APPLIED', command.type, actor, at, auditData);
+    return { executionId, command: command.type, at, ...answer };
   }
 
   /** Runs the handler; events published while it runs synchronously are attributed to the actor. */

@@ -1,5 +1,5 @@
 import { ControlCommand, type Approval, type ControlAuditPage, type ControlAuditQuery, type ControlCommandInput, type ControlResult, type ControlState, type NodeControlState, type PluginControlReply } from '../../shared/api/control.schema';
-import { BadInputError, NotFoundError } from '../engine-errors';
+import { BadInputError, NotFoundError, UnavailableError } from '../engine-errors';
 import type { RecordedNode, RecordedSummary } from '../../shared/api/runs.schema';
 import type { SupervisorInfo, SupervisorRule } from '../../shared/api/supervisors.schema';
 import type { NodeCounts, StudioEvent, UnnumberedEvent } from '../../shared/events/events';
@@ -10,7 +10,7 @@ import type { Clock } from '../runtime/clock';
 import type { WorkflowRun } from '../runtime/workflow-run';
 import type { CheckpointStore } from '../store/checkpoint-store';
 import type { ExecutionLog } from '../store/execution-log';
-import type { CommandTable, ControlServices } from './command-handler';
+import type { CommandTable, ControlServices, SettingsWriter } from './command-handler';
 import type { ControlAudit } from './control-audit';
 import type { ControlParts } from './control-parts';
 import { ControlPipeline } from './control-pipeline';
@@ -49,7 +49,13 @@ export interface ControlOptions {
   checkpoints?: CheckpointStore;
   /** The command handlers (tests wrap them); the built-in table by default. */
   handlers?: CommandTable;
+  /** Where SetSetting commands are written (CFG-01): the host's settings file; without it they are refused. */
+  settings?: SettingsWriter;
 }
+
+const NO_SETTINGS: SettingsWriter = {
+  write: () => Promise.reject(new UnavailableError('settings are kept by the host; this engine has no settings writer')),
+};
 
 /** What the control plane needs of the rest of the engine (built before it). */
 export interface ControlPlaneEngine {
@@ -100,6 +106,7 @@ export class ControlPlane {
       retryNode: (id, nodeId) => restarter.retryNode(id, nodeId),
       setLimits: (limits, actor) => engine.setLimits(limits, actor),
       setPriority: (id, priority, actor) => engine.setPriority(id, priority, actor),
+      setSetting: (key, value, actor) => (options.settings ?? NO_SETTINGS).write(key, value, actor),
       stepMode: this.stepMode,
     };
     this.pipeline = new ControlPipeline({ audit: this.trail, clock, services, liveRun: (id) => engine.liveRun(id), handlers: options.handlers });
@@ -125,6 +132,11 @@ export class ControlPlane {
       return Promise.reject(new BadInputError(`${path}: ${issue.message}`, 'BAD_INPUT', path));
     }
     return this.pipeline.send(executionId, parsed.data, actor);
+  }
+
+  /** Audits an action that touches no run (deleting a workflow): an applied row under a pseudo run id. */
+  async recordAction(subject: string, status: string, actor: string): Promise<void> {
+    await this.trail.log.append({ runId: subject, type: 'CONTROL_APPLIED', status, actor, at: this.engine.clock.now() });
   }
 
   audit(query: ControlAuditQuery): Promise<ControlAuditPage> {

@@ -37,6 +37,8 @@ const RULES: Array<[ValidationCode, unknown, Expected]> = [
   ['DEF-02/unknown-port', wf([n('t', 'T'), n('p'), n('s', 'S')], [e('t', 'p'), e('p', 's', 'error')]), { code: 'DEF-02/unknown-port', severity: 'error', nodeId: 'p', edgeIndex: 1, path: 'edges.1.sourcePort' }],
   ['DEF-02/trigger-input', wf([n('t', 'T'), n('u', 'T')], [e('t', 'u')]), { code: 'DEF-02/trigger-input', severity: 'error', nodeId: 'u', edgeIndex: 0, path: 'edges.0.target' }],
   ['DEF-02/no-trigger', wf([n('p')]), { code: 'DEF-02/no-trigger', severity: 'warning', nodeId: undefined, path: undefined }],
+  ['DEF-02/unconnected', wf([n('t', 'T'), n('s', 'S'), n('p')], [e('t', 's')]), { code: 'DEF-02/unconnected', severity: 'warning', nodeId: 'p', path: 'nodes.2' }],
+  ['DEF-02/no-children', wf([n('t', 'T'), n('u', 'T'), n('s', 'S')], [e('t', 's')]), { code: 'DEF-02/no-children', severity: 'warning', nodeId: 'u', path: 'nodes.1' }],
   ['DEF-02/config', wf([n('t', 'T'), n('p', 'P', { config: { mode: 'sideways' } })], [e('t', 'p')]), { code: 'DEF-02/config', severity: 'error', nodeId: 'p', path: 'nodes.1.config.mode' }],
   ['DEF-02/policy', wf([n('t', 'T'), n('p', 'P', { config: { engine: { retry: { maxAttempts: 2, maxBackoffMs: 5000 } } }, timeoutSeconds: 5 })], [e('t', 'p')]), { code: 'DEF-02/policy', severity: 'error', nodeId: 'p', path: 'nodes.1.config.engine.retry.maxBackoffMs' }],
 ];

@@ -102,6 +102,8 @@ export interface Plugin<C = Record<string, unknown>> {
   readonly outputs: readonly string[];
   /** Ports named by the config, e.g. ROUTER's `routes[*].port`. */
   readonly outputsFromConfig?: { list: string; key: string };
+  /** Declared ports that exist only while `config[flag]` is true (HTTP_REQUEST's status ports). */
+  readonly outputsWhen?: { flag: string; ports: readonly string[] };
   /** True for node types that wait for signals (CTL-05): a signal to such a node of a live run is registered. */
   readonly waitsForSignals?: boolean;
   /** Idle timeout when the node sets no `timeoutSeconds` (ENG-05); 30 s when absent. */

@@ -36,11 +36,17 @@ export class PluginRegistry {
       configSchema: z.toJSONSchema(p.configSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
       defaultConfig: p.defaultConfig,
       ...(p.outputsFromConfig ? { outputsFromConfig: p.outputsFromConfig } : {}),
+      ...(p.outputsWhen ? { outputsWhen: { flag: p.outputsWhen.flag, ports: [...p.outputsWhen.ports] } } : {}),
     }));
     return this.infoCache;
   }
 
   catalog(): NodeTypeCatalog {
-    return new Map([...this.plugins.values()].map((p) => [p.type, { kind: p.kind, outputs: [...p.outputs], ...(p.outputsFromConfig ? { outputsFromConfig: p.outputsFromConfig } : {}) }]));
+    return new Map(
+      [...this.plugins.values()].map((p) => [
+        p.type,
+        { kind: p.kind, outputs: [...p.outputs], ...(p.outputsFromConfig ? { outputsFromConfig: p.outputsFromConfig } : {}), ...(p.outputsWhen ? { outputsWhen: { flag: p.outputsWhen.flag, ports: [...p.outputsWhen.ports] } } : {}) },
+      ]),
+    );
   }
 }

@@ -1,5 +1,5 @@
 import type { PluginResult } from '../plugins/contract';
-import { NodeTimeoutError, RunAbortedError, toErrorInfo } from './errors';
+import { NodeTimeoutError, RunAbortedError, toErrorInfo, type FailedMessage } from './errors';
 import { backoffDelay, FailureBudget, isRetryable } from './failure-policy';
 import type { Message, OutputMessage } from './message';
 import type { PreparedNode } from './prepared-workflow';
@@ -15,11 +15,15 @@ export interface AttemptStage {
   /** Backoff jitter (seeded in tests). */
   readonly random: Random;
   stopped(): boolean;
-  send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined;
+  /** `checked`: the output was held to the message limits already (SEC-03). */
+  send(out: OutputMessage, input: Message | undefined, checked: boolean): Promise<void> | undefined;
+  /** Holds an output to the message limits (SEC-03); throws the typed error over one. */
+  checkOutput(out: OutputMessage, input: Message): void;
   /** A terminal's input succeeded: published as a result (OBS-03). */
   publishResult(message: Message): void;
   countRetry(nextAttempt: number): void;
-  countFailure(): void;
+  /** A message failed for good; its attempt and input go with the node's error should that end the node. */
+  countFailure(failed: FailedMessage): void;
   attemptsEnded(): void;
 }
 
@@ -49,7 +53,7 @@ export class MessageAttempts {
         if (attempt > 1) stage.attemptsEnded();
         if (this.node.kind === 'terminal') stage.publishResult(attemptMessage);
         for (const out of outputs) {
-          const pending = stage.send(out, message);
+          const pending = stage.send(out, message, true);
           if (pending !== undefined) await pending;
         }
         return;
@@ -58,12 +62,14 @@ export class MessageAttempts {
         if (attempt < policy.maxAttempts && isRetryable(policy, error)) {
           stage.countRetry(attempt + 1);
           const delay = backoffDelay(policy, attempt + 1, stage.random);
-          stage.ctx.log.warn(`attempt ${attempt} of ${policy.maxAttempts} failed (${describe(error)}); retrying in ${delay} ms`);
+          stage.ctx.log.error(`attempt ${attempt} of ${policy.maxAttempts} failed (${describe(error)}); retrying in ${delay} ms`);
           await stage.clocks.guard(stage.clocks.timers.sleep(delay, stage.ctx.signal));
           continue;
         }
         if (attempt > 1) stage.attemptsEnded();
-        await this.failed(message, error);
+        // OBS-02: every failed attempt is an ERROR line, the last one too (the Logs tab shows the failure).
+        stage.ctx.log.error(`attempt ${attempt} of ${policy.maxAttempts} failed: ${describe(error)}`);
+        await this.failed(message, error, attempt);
         return;
       }
     }
@@ -87,7 +93,10 @@ export class MessageAttempts {
           }, limit);
     try {
       const result: PluginResult = await clocks.guard(Promise.resolve().then(() => plugin.process(message, config, ctx)));
-      return await this.collect(result);
+      const outputs = await this.collect(result);
+      // All or nothing: an output over a limit fails this attempt before any output is sent.
+      for (const out of outputs) this.stage.checkOutput(out, message);
+      return outputs;
     } finally {
       timer?.cancel();
     }
@@ -109,10 +118,10 @@ export class MessageAttempts {
   }
 
   /** The attempts are spent: FAIL, CONTINUE or ROUTE, and the failure budget. */
-  private async failed(message: Message, error: unknown): Promise<void> {
+  private async failed(message: Message, error: unknown, attempt: number): Promise<void> {
     const { policy, nodeId } = this.node;
     const stage = this.stage;
-    stage.countFailure();
+    stage.countFailure({ attempt, maxAttempts: policy.maxAttempts, input: message.payload });
     if (policy.onError === 'FAIL') throw error;
     if (policy.failureBudget) {
       this.budget ??= new FailureBudget(policy.failureBudget);
@@ -128,7 +137,7 @@ export class MessageAttempts {
       return;
     }
     stage.ctx.log.warn(`message ${message.id} routed to the error port: ${describe(error)}`);
-    const pending = stage.send({ payload: { error: toErrorInfo(error), input: message.payload }, port: 'error' }, message);
+    const pending = stage.send({ payload: { error: toErrorInfo(error), input: message.payload }, port: 'error' }, message, true);
     if (pending !== undefined) await pending;
   }
 }

@@ -1,17 +1,16 @@
-import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
+import type { NodeCounts, UnnumberedEvent } from '../../shared/events/events';
 import { isTerminal, type Status } from '../../shared/status/status';
 import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
-import type { PluginServices } from '../plugins/services';
 import { Channel, EMPTY, END } from './channel';
 import type { Clock } from './clock';
-import { CancelledError, RunAbortedError, toErrorInfo, type NodeTimeoutError } from './errors';
+import { CancelledError, RunAbortedError, toErrorInfo, type FailedMessage, type NodeTimeoutError } from './errors';
 import { MessageAttempts, type AttemptStage } from './message-attempts';
 import type { Message, OutputMessage } from './message';
 import { NodeTimers } from './node-timers';
 import { NodeReport } from './node-report';
 import type { PreparedNode } from './prepared-workflow';
 import type { Random } from './random';
-import { NO_CONTROL, type ControlledNode, type NodeRecorder, type RunControl, type RunRecorder } from './run-hooks';
+import { NO_CONTROL, type ControlledNode, type NodeRecorder } from './run-hooks';
 import { StageClocks } from './stage-clocks';
 import { StageContext, type ContextHost } from './stage-context';
 import { StageEnd, type NodeEnd, type NodeHalt } from './stage-end';
@@ -20,34 +19,7 @@ import { retimed } from './stage-retime';
 import { StageSignal } from './stage-signal';
 import { StageValve } from './stage-valve';
 import { SKIP, type Valve } from './valve';
-
-/** What a stage needs from the run it serves. */
-export interface StageRun {
-  readonly executionId: string;
-  readonly session: string;
-  readonly workflowId: string;
-  readonly signal: AbortSignal;
-  readonly cancelled: boolean;
-  readonly random: Random;
-  /** Deep-freeze every message so a plugin that mutates its input fails loudly (development and tests). */
-  readonly freezeMessages: boolean;
-  readonly runWorkflow: SubWorkflowRunner;
-  /** Publishes an event (one function per run, shared by its stages' reports). */
-  readonly emitter: (event: UnnumberedEvent) => void;
-  /** A terminal received a message (OBS-03); the run publishes it and feeds a sub-workflow's collector. */
-  result(nodeId: string, message: Message): void;
-  /** The stage ended (once): the run ends after its last stage. */
-  stageEnded(stage: NodeStage, end: NodeEnd): void;
-  /** A plugin threw RunAbortedError: the whole run ends. */
-  abortRun(nodeId: string, error: ErrorInfo): void;
-  edgeDropped(nodeId: string): void;
-  /** Records outputs and end markers for restart (CTL-04); null when the run records nothing. */
-  readonly recorder: RunRecorder | null;
-  /** Serves `ctx.control` (CTL-05, CTL-08); null when the run has no control plane. */
-  readonly control: RunControl | null;
-  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
-  readonly services: PluginServices;
-}
+import type { StageRun } from './stage-run';
 
 /**
  * One node of a running workflow (ENG-02), in the card's order: merged input (one bounded channel all
@@ -92,7 +64,8 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
 
   /** Joins the stage to its children: their inputs per output port, and whom to tell of its end. */
   wire(ports: readonly string[], targets: ReadonlyArray<ReadonlyArray<NodeStage>>): void {
-    this.children = [...new Set(targets.flat())];
+    // One entry per edge, not per child: a child reached by two ports counts both as producers of its input.
+    this.children = targets.flat();
     this.output = new StageOutput(this.node, ports, targets.map((stages) => stages.map((s) => s.input!)), this.report.counts, this);
   }
 
@@ -105,7 +78,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
     this.clocks.reset(this.node.idleTimeoutMs);
     this.input?.reset();
     this.recorder = run.recorder === null ? null : run.recorder.node(this.node.nodeId);
-    this.output.reset(this.recorder, run.freezeMessages);
+    this.output.reset(this.recorder, run.freezeMessages, run.services.limits);
     this.ctx = new StageContext(run.executionId, run.session, run.workflowId, this.node.nodeId, run.services, this.timers, this);
     this.attempts = null;
     this.valves.reset();
@@ -232,6 +205,8 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
 
   private readonly workFailed = (error: unknown): void => {
     const end = this.ending.end(true, error);
+    // OBS-02: a message without a retry policy that failed the node is its one failed attempt.
+    if (this.ending.inFlightFailed && end.error) this.ctx.log.error(`attempt 1 of 1 failed: ${end.error.name}: ${end.error.message}`);
     if (error instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(error));
     this.ended(end);
   };
@@ -258,8 +233,10 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
     this.report.counts.received++;
     const message = this.valves.engaged ? await this.valve.admit(start) : start;
     if (this.stopped() || message === SKIP) return;
+    this.ending.handling(message);
     const pending = this.handle(message);
     if (pending !== undefined) await pending;
+    this.ending.handling(null);
   }
 
   /** Takes and handles messages until one must wait; called again by what it waited for. */
@@ -299,6 +276,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
 
   /** An admitted message through the plugin (or past it, skipped); true to go on with the next at once. */
   private handled(item: Message, message: Message | typeof SKIP): boolean {
+    this.ending.handling(message === SKIP ? null : message);
     const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
     if (pending === undefined) return this.goesOn();
     pending.then(this.afterWait, this.workFailed);
@@ -310,6 +288,7 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   };
 
   private goesOn(): boolean {
+    this.ending.handling(null);
     if (this.stopped()) return (this.drained(), false);
     if ((this.report.counts.received & 255) === 0) this.report.progress();
     return true;
@@ -353,8 +332,12 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   // --- what the output side and the attempts reach (OutputStage, AttemptStage) -------------------
 
   /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
-  send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
-    return this.output.send(out, input);
+  send(out: OutputMessage, input: Message | undefined, checked = false): Promise<void> | undefined {
+    return this.output.send(out, input, checked);
+  }
+
+  checkOutput(out: OutputMessage, input: Message): void {
+    this.output.check(out, input);
   }
 
   triggerGate(): Promise<void> | null {
@@ -365,8 +348,9 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
     this.run.result(this.node.nodeId, message);
   }
 
-  countFailure(): void {
+  countFailure(failed: FailedMessage): void {
     this.report.counts.failed++;
+    this.ending.messageFailed(failed);
   }
 
   /** A failed attempt will be tried again as attempt `next` (ENG-04): counted and reported. */

@@ -1,5 +1,6 @@
 import type { Clock } from './clock';
-import { NodeStage, type StageRun } from './node-stage';
+import { NodeStage } from './node-stage';
+import type { StageRun } from './stage-run';
 import type { PreparedWorkflow } from './prepared-workflow';
 
 /**

@@ -1,6 +1,7 @@
 import type { ErrorInfo } from '../../shared/events/events';
 import { isFailure, type Status } from '../../shared/status/status';
-import { toErrorInfo } from './errors';
+import { failedMessageInfo, toErrorInfo, type FailedMessage } from './errors';
+import type { Message } from './message';
 import type { PreparedNode } from './prepared-workflow';
 
 /** A node ended by a timer or a stop, not by its own work. */
@@ -18,12 +19,17 @@ export interface NodeEnd {
 /**
  * What decides how a node ends (ENG-03, ENG-06): a halt from outside (a stop or a timeout), its parents'
  * ends under its join rule, the run being cancelled, and whether its own work threw. `end` is the one
- * place the end status is computed.
+ * place the end status is computed; a node its own failure ends carries the message that failed (OBS-02).
  */
 export class StageEnd {
   private halt: NodeHalt | null = null;
   private upstreamFailed = false;
   private parentSucceeded = false;
+  /** The last message whose attempts all failed (under a failure policy). */
+  private lastFailed: FailedMessage | null = null;
+  /** The message being handled, for the error should its one attempt fail the node. */
+  private inFlight: Message | null = null;
+  private inFlightEnded = false;
 
   constructor(
     private readonly node: PreparedNode,
@@ -36,6 +42,24 @@ export class StageEnd {
     this.halt = null;
     this.upstreamFailed = false;
     this.parentSucceeded = false;
+    this.lastFailed = null;
+    this.inFlight = null;
+    this.inFlightEnded = false;
+  }
+
+  /** The message the plugin is handling now, or null between messages. */
+  handling(message: Message | null): void {
+    this.inFlight = message;
+  }
+
+  /** A message failed for good under the node's failure policy (its attempts logged their failures). */
+  messageFailed(failed: FailedMessage): void {
+    this.lastFailed = failed;
+  }
+
+  /** The end was a failure of the message in flight without a policy: its one attempt is not logged yet. */
+  get inFlightFailed(): boolean {
+    return this.inFlightEnded;
   }
 
   /** True once the node takes no more messages: it was halted, or its run stopped for good. */
@@ -70,7 +94,17 @@ export class StageEnd {
     const status = this.halt?.status ?? this.statusOf(threw);
     if (status === 'CANCELLED') return { status };
     if (this.halt !== null) return { status, error: toErrorInfo(this.halt.error) };
-    return threw ? { status, error: toErrorInfo(thrown) } : { status };
+    if (!threw) return { status };
+    const error = toErrorInfo(thrown);
+    const failed = status === 'FAILURE' ? this.failedMessage() : null;
+    return failed === null ? { status, error } : { status, error: { ...error, ...failedMessageInfo(failed) } };
+  }
+
+  private failedMessage(): FailedMessage | null {
+    if (this.lastFailed !== null) return this.lastFailed;
+    if (this.inFlight === null) return null;
+    this.inFlightEnded = true;
+    return { attempt: 1, maxAttempts: 1, input: this.inFlight.payload };
   }
 
   private statusOf(threw: boolean): Status {

@@ -1,5 +1,7 @@
 import { DEFAULT_PORT } from '../../shared/workflow/engine-policy.schema';
 import type { PluginResult } from '../plugins/contract';
+import type { JsonLimits } from '../../shared/json/json-limits';
+import { checkNodeOutput, messageJsonLimits, type MessageLimits } from '../security/message-size';
 import type { Channel } from './channel';
 import { shouldYield, yieldToEventLoop } from './event-loop-yield';
 import type { Message, OutputMessage } from './message';
@@ -29,6 +31,9 @@ export class StageOutput {
   /** Dropped once it says it keeps nothing more: past a cap, recording costs one null check per message. */
   private recorder: NodeRecorder | null = null;
   private freezeMessages = false;
+  /** What every output is held to (SEC-03), made again only when a run brings other limits. */
+  private limits: JsonLimits | null = null;
+  private limitsOf: MessageLimits | null = null;
 
   constructor(
     private readonly node: PreparedNode,
@@ -40,11 +45,15 @@ export class StageOutput {
     private readonly owner: OutputStage,
   ) {}
 
-  /** For the node's next run: message ids from 1 again, that run's recorder. */
-  reset(recorder: NodeRecorder | null, freezeMessages: boolean): void {
+  /** For the node's next run: message ids from 1 again, that run's recorder and message limits. */
+  reset(recorder: NodeRecorder | null, freezeMessages: boolean, limits: MessageLimits): void {
     this.nextMessageId = 1;
     this.recorder = recorder;
     this.freezeMessages = freezeMessages;
+    if (limits !== this.limitsOf) {
+      this.limitsOf = limits;
+      this.limits = messageJsonLimits(limits);
+    }
   }
 
   /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
@@ -106,10 +115,24 @@ export class StageOutput {
     }
   }
 
-  /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
-  send(out: OutputMessage, input: Message | undefined): Promise<void> | undefined {
+  /**
+   * Where every output leaves its plugin (SEC-03): one check of its nesting and size, skipped when the
+   * plugin passed its input's payload on unchanged (that payload was checked where it came from). Over a
+   * limit it throws the typed error, which fails the message like a failed attempt.
+   */
+  check(out: OutputMessage, input: Message | undefined): void {
+    if (input === undefined || out.payload !== input.payload) checkNodeOutput(this.node.nodeId, out.payload, this.limits!);
+  }
+
+  /**
+   * Sends one output to every child on its port, in order; returns a promise only if a child was full.
+   * `checked`: the output was checked already (an attempt's outputs, all of them before any is sent) or
+   * the engine made it from a checked message (the error port's `{error, input}`).
+   */
+  send(out: OutputMessage, input: Message | undefined, checked = false): Promise<void> | undefined {
+    if (!checked) this.check(out, input);
     const gate = this.owner.triggerGate();
-    if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input)));
+    if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input, true)));
     this.counts.emitted++;
     const port = out.port ?? DEFAULT_PORT;
     const ports = this.ports;
@@ -130,10 +153,17 @@ export class StageOutput {
   }
 }
 
-/** Freezes a value and everything inside it, so a plugin that mutates a shared message throws. */
+/**
+ * Freezes a value and everything inside it, so a plugin that mutates a shared message throws. Iterative:
+ * a message nests as deep as its producer made it, and this must not be what overflows the stack.
+ */
 export function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const item of Object.values(v)) stack.push(item);
+  }
   return value;
 }

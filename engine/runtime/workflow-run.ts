@@ -6,7 +6,8 @@ import type { Clock } from './clock';
 import { NodeTimeoutError } from './errors';
 import type { Message } from './message';
 import { ConflictError } from '../engine-errors';
-import type { NodeStage, StageRun } from './node-stage';
+import type { NodeStage } from './node-stage';
+import type { StageRun } from './stage-run';
 import type { RunStages } from './run-stages';
 import type { NodeEnd } from './stage-end';
 import { deepFreeze } from './stage-output';
@@ -157,13 +158,15 @@ export class WorkflowRun implements StageRun {
   }
 
   result(nodeId: string, message: Message): void {
-    this.emit({ type: 'NODE_RESULT', executionId: this.executionId, at: this.options.clock.now(), nodeId, messageId: message.id, payload: message.payload });
+    const event: UnnumberedEvent = { type: 'NODE_RESULT', executionId: this.executionId, at: this.options.clock.now(), nodeId, messageId: message.id, payload: message.payload };
+    if (hasKeys(message.metadata)) event.metadata = { ...message.metadata };
+    this.emit(event);
     if (this.options.collectResults) this.results.push({ nodeId, payload: message.payload });
   }
 
   abortRun(nodeId: string, error: ErrorInfo): void {
     this.rootCause ??= { nodeId, error };
-    this.endRun('FAILURE', { ...error, message: `node "${nodeId}" ended the run: ${error.message}` });
+    this.endRun('FAILURE', { ...error, message: `node "${nodeId}" ended the run: ${error.message}`, nodeId });
   }
 
   edgeDropped(nodeId: string): void {
@@ -254,7 +257,7 @@ export class WorkflowRun implements StageRun {
   private failureInfo(sinkId: string, status: Status): ErrorInfo {
     const cause = this.rootCause;
     if (!cause) return { name: 'NodeFailed', message: `node "${sinkId}" ended ${status}` };
-    return { name: cause.error.name, message: `node "${cause.nodeId}" failed: ${cause.error.message}`, ...(cause.error.code ? { code: cause.error.code } : {}) };
+    return { name: cause.error.name, message: `node "${cause.nodeId}" failed: ${cause.error.message}`, ...(cause.error.code ? { code: cause.error.code } : {}), nodeId: cause.nodeId };
   }
 
   private onAllEnded(): void {
@@ -302,4 +305,9 @@ export class WorkflowRun implements StageRun {
     if (nodeIds) event.nodeIds = nodeIds as string[];
     this.emit(event);
   }
+}
+
+function hasKeys(record: Readonly<Record<string, string>>): boolean {
+  for (const _ in record) return true;
+  return false;
 }

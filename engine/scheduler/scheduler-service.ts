@@ -29,6 +29,7 @@ export class SchedulerService {
   readonly ready: Promise<void>;
   private readonly log: SchedulerLog;
   private readonly gate: SchedulerCommandGate;
+  private latest: { actor: string; at: number } | null = null;
 
   constructor(private readonly options: SchedulerServiceOptions) {
     this.log = options.log ?? new MemorySchedulerLog();
@@ -48,8 +49,15 @@ export class SchedulerService {
     const limits = this.options.scheduler.setLimits(patch);
     const at = this.options.clock.now();
     await this.log.append({ type: 'SetLimits', runId: SCHEDULER_RUN_ID, patch, limits, actor, at });
+    this.latest = { actor, at };
     this.gate.audit(command, actor, at);
     return limits;
+  }
+
+  /** Who recorded the limits in force and when (re-applied at boot, or changed since); null while they are the configured ones. */
+  async loggedChange(): Promise<{ actor: string; at: number } | null> {
+    await this.ready;
+    return this.latest;
   }
 
   /** Refused unless the run is waiting: CONFLICT for a run in another state, NOT_FOUND for an unknown one. */
@@ -74,6 +82,8 @@ export class SchedulerService {
 
   private async restore(): Promise<void> {
     const latest = await this.log.latestLimits();
-    if (latest) this.options.scheduler.setLimits(SchedulerLimits.parse(latest.limits));
+    if (!latest) return;
+    this.options.scheduler.setLimits(SchedulerLimits.parse(latest.limits));
+    this.latest = { actor: latest.actor, at: latest.at };
   }
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_DEPTH } from '../../shared/json/json-limits';
 import { SECRET_MASK } from '../../shared/api/security.schema';
 import { BadInputError } from '../runtime/errors';
 
@@ -36,6 +37,14 @@ export function chainSecrets(providers: readonly SecretProvider[]): SecretProvid
     },
   };
 }
+
+/**
+ * How deep masking looks into a value: twice `yukta.execution.max-depth`'s default, so every message the
+ * limits let through is masked whole (it was 64, below the 128 levels a message may have), and far from
+ * where this recursion could overflow (bench/recursion-limits.ts: the routines it sits beside overflow
+ * past 1,600 levels).
+ */
+export const MAX_MASKED_DEPTH = 2 * DEFAULT_MAX_DEPTH;
 
 /** Values shorter than this are not masked in output (masking "a" everywhere would hide nothing and break everything). */
 export const MIN_MASKED_LENGTH = 4;
@@ -76,7 +85,7 @@ export class SecretRedactor {
 
   private walk(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.redactText(value);
-    if (value === null || typeof value !== 'object' || depth > 64) return value;
+    if (value === null || typeof value !== 'object' || depth > MAX_MASKED_DEPTH) return value;
     if (Array.isArray(value)) {
       let changed = false;
       const out = value.map((v) => {

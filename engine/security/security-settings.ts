@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_DEPTH } from '../../shared/json/json-limits';
+
 /** Megabyte in bytes. */
 const MIB = 1024 * 1024;
 
@@ -30,6 +32,8 @@ export interface SecuritySettings {
   };
   /** `yukta.execution.max-message-bytes`: largest start payload or node output (JSON size). */
   maxMessageBytes: number;
+  /** `yukta.execution.max-depth`: deepest JSON nesting of a start payload or node output. */
+  maxDepth: number;
   /** `yukta.llm.rate-limit.<provider>`: requests per minute per provider, across all runs. */
   llmRateLimits: Readonly<Record<string, number>>;
 }
@@ -39,6 +43,7 @@ export const DEFAULT_SECURITY_SETTINGS: SecuritySettings = {
   process: { enabled: false, allowedCommands: [] },
   variables: { allowed: [], values: {} },
   maxMessageBytes: 10 * MIB,
+  maxDepth: DEFAULT_MAX_DEPTH,
   llmRateLimits: {},
 };
 
@@ -48,6 +53,7 @@ export interface SecuritySettingsPatch {
   process?: Partial<SecuritySettings['process']>;
   variables?: Partial<SecuritySettings['variables']>;
   maxMessageBytes?: number;
+  maxDepth?: number;
   llmRateLimits?: SecuritySettings['llmRateLimits'];
 }
 
@@ -58,6 +64,7 @@ export function resolveSecuritySettings(patch: SecuritySettingsPatch = {}): Secu
     process: { ...d.process, ...patch.process },
     variables: { ...d.variables, ...patch.variables },
     maxMessageBytes: patch.maxMessageBytes ?? d.maxMessageBytes,
+    maxDepth: patch.maxDepth ?? d.maxDepth,
     llmRateLimits: { ...d.llmRateLimits, ...patch.llmRateLimits },
   };
 }

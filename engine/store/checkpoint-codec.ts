@@ -1,9 +1,11 @@
 import { Status } from '../../shared/status/status';
 import type { RecordedMessage } from './checkpoint-store';
+import { serializeForStore } from './unwritable-entry-error';
 
 /** One recorded message as a JSONL line (file store, spill folder): payloads become plain JSON. */
 export function recordedLine(message: RecordedMessage): string {
-  return `${JSON.stringify(message.messageId === undefined ? { port: message.port, payload: message.payload, metadata: message.metadata } : message)}\n`;
+  const record = message.messageId === undefined ? { port: message.port, payload: message.payload, metadata: message.metadata } : message;
+  return `${serializeForStore('a checkpoint message', record)}\n`;
 }
 
 /** Checks a stored message's shape; throws naming the bad field. */

@@ -65,6 +65,27 @@ export function checkpointStoreContract(name: string, makeStorage: () => Promise
       expect(store.executions()).toEqual(['r2']);
     });
 
+    it('OBS-04 stats().bytes is a gauge of the bytes held: down when a run is dropped, the same right after reopening', async () => {
+      const storage = await makeStorage();
+      const first = await open(storage);
+      first.writer('r1', 'a').append(msg('x'.repeat(5000)));
+      first.writer('r2', 'a').append(msg('y'.repeat(3000)));
+      await first.flush();
+      const both = first.stats().bytes;
+      expect(both).toBeGreaterThanOrEqual(8000);
+      first.drop('r1');
+      await first.flush();
+      const one = first.stats().bytes;
+      expect(one).toBeGreaterThanOrEqual(3000);
+      expect(one).toBeLessThanOrEqual(both - 5000);
+      await first.close();
+      const again = await open(storage);
+      expect(again.stats().bytes).toBe(storage.durable ? one : 0);
+      again.drop('r2');
+      await again.flush();
+      expect(again.stats().bytes).toBe(0);
+    });
+
     it('flush resolves once durable; a durable store finds messages and end markers after reopening', async () => {
       const storage = await makeStorage();
       const first = await open(storage);

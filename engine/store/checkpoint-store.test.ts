@@ -1,4 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkpointStoreContract } from './checkpoint-store.contract';
@@ -39,4 +40,27 @@ checkpointStoreContract('sqlite', async () => {
       return store;
     },
   };
+});
+
+describe('DUR-02 OBS-04 the memory store counts a spill that fails', () => {
+  it('counts it in yukta.checkpoint.errors and leaves the node over its cap, so nothing partial is replayed', async () => {
+    const spillDir = await tempDir();
+    const store = new MemoryCheckpointStore({ maxMessagesPerNode: 1, spillDir });
+    const msg = (n: number) => ({ port: 'out', payload: n, metadata: {} });
+    store.writer('ok', 'a').append(msg(1));
+    store.writer('ok', 'a').append(msg(2)); // spills fine
+    expect(store.read('ok', 'a')).toMatchObject({ messages: [msg(1), msg(2)], overCap: null });
+    // The folder is replaced by a file: every later write to it fails (also for root, unlike permissions).
+    await rm(spillDir, { recursive: true, force: true });
+    await writeFile(spillDir, 'not a folder');
+    const writer = store.writer('bad', 'a');
+    writer.append(msg(1));
+    writer.append(msg(2));
+    expect(store.stats().errors).toBe(1);
+    expect(writer.full).toBe(true);
+    expect(store.read('bad', 'a')).toMatchObject({ messages: [], overCap: expect.stringMatching(/^writing to the spill folder failed: /) });
+    store.writer('ok', 'a').append(msg(3)); // the spilled node's next append fails too, and counts
+    expect(store.stats().errors).toBe(2);
+    expect(store.read('ok', 'a')?.overCap).toMatch(/^writing to the spill folder failed: /);
+  });
 });

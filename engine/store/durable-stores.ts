@@ -12,7 +12,7 @@ import { SqliteCheckpointStore } from './sqlite/sqlite-checkpoint-store';
 import { SqliteDefinitionStore } from './sqlite/sqlite-definition-store';
 import { SqliteExecutionLog } from './sqlite/sqlite-execution-log';
 import { SqliteWriter } from './sqlite/sqlite-writer';
-import type { StoreWriteError } from './store-errors';
+import type { StoreWriteProblem } from './store-errors';
 
 /** Where definitions, the execution log and checkpoints live (DEF-01, DUR-01, DUR-02). */
 export const STORE_KINDS = ['sqlite', 'file', 'memory'] as const;
@@ -50,8 +50,10 @@ export interface OpenStoresOptions {
   settings?: DurabilitySettings;
   /** A torn last line of the JSONL log was skipped. */
   warn?: (message: string) => void;
-  /** A background write failed (it is retried). */
-  onWriteError?: (error: StoreWriteError) => void;
+  /** A background write failed (it is retried), or an entry could not be written at all (dropped). */
+  onWriteError?: (error: StoreWriteProblem) => void;
+  /** `sqlite` only: better-sqlite3's addon to load (the desktop app's build for Electron's ABI). */
+  nativeBinding?: string | undefined;
 }
 
 /**
@@ -77,9 +79,9 @@ export function openStores(options: OpenStoresOptions): DurableStores {
     const definitions = new FileDefinitionStore(dataDir);
     return { kind: 'file', definitions, log, checkpoints, close: closeAll([log, checkpoints, definitions]) };
   }
-  const db = openDatabase(join(dataDir, DATABASE_FILE));
+  const db = openDatabase(join(dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding });
   if (s.fsync) db.pragma('synchronous = FULL');
-  const writer = new SqliteWriter(db, { onError: options.onWriteError });
+  const writer = new SqliteWriter(db, { onError: options.onWriteError, nativeBinding: options.nativeBinding });
   const log = s.logDir ? jsonl(s.logDir) : new SqliteExecutionLog(writer, s.retention);
   const checkpoints = s.checkpointDir ? files(s.checkpointDir) : new SqliteCheckpointStore(writer);
   const definitions = new SqliteDefinitionStore(db);

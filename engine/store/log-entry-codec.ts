@@ -1,4 +1,5 @@
 import { EXECUTION_LOG_TYPES, type ExecutionLogEntry, type ExecutionLogType } from './execution-log';
+import { serializeForStore, UnwritableEntryError } from './unwritable-entry-error';
 
 const TYPES: ReadonlySet<string> = new Set(EXECUTION_LOG_TYPES);
 
@@ -16,7 +17,7 @@ export function parseLogEntry(value: unknown): ExecutionLogEntry {
 
 /** One JSONL record: the entry as JSON and a newline. */
 export function logLine(entry: ExecutionLogEntry): string {
-  return `${JSON.stringify(entry)}\n`;
+  return `${serializeForStore(`the ${entry.type} entry of ${entry.runId}`, entry)}\n`;
 }
 
 /** Deepest plain nesting copied by hand; deeper (or cyclic) data goes through `structuredClone`. */
@@ -38,8 +39,13 @@ function copyData(data: unknown): unknown {
   try {
     return copyPlain(data, 0);
   } catch (error) {
-    if (error !== TOO_DEEP) throw error;
+    if (error !== TOO_DEEP) throw new UnwritableEntryError('an execution log entry', error);
+  }
+  try {
     return structuredClone(data);
+  } catch (error) {
+    // Too deep for the structured clone algorithm, or a function: the append fails, nothing is kept.
+    throw new UnwritableEntryError('an execution log entry', error);
   }
 }
 

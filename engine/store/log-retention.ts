@@ -1,4 +1,4 @@
-import { SCHEDULER_RUN } from '../../shared/api/control.schema';
+import { PSEUDO_RUNS, SCHEDULER_RUN } from '../../shared/api/control.schema';
 import { RUN_END_TYPES, type ExecutionLogEntry, type LogRetentionOptions } from './execution-log';
 
 /** Entries of the scheduler's pseudo run kept besides its newest recorded limits. */
@@ -12,8 +12,9 @@ interface RunGroup {
 
 /**
  * Which runs survive a trim (DUR-01): every run without an end (it started and never finished: boot
- * recovery needs it), the newest `retainedRuns` of the others (by first entry), and the scheduler's
- * pseudo run (its newest recorded limits and its newest entries). Returns the run ids to drop.
+ * recovery needs it), the newest `retainedRuns` of the others (by first entry), the scheduler's
+ * pseudo run (its newest recorded limits and its newest entries) and the settings pseudo run (CFG-01: its
+ * changes are rare and their audit is kept). Returns the run ids to drop.
  */
 export function runsToDrop(entries: readonly ExecutionLogEntry[], options: LogRetentionOptions): Set<string> {
   const groups = new Map<string, RunGroup>();
@@ -25,7 +26,7 @@ export function runsToDrop(entries: readonly ExecutionLogEntry[], options: LogRe
   });
   const closed: string[] = [];
   for (const [runId, g] of groups) {
-    if (runId === SCHEDULER_RUN || (g.started && !g.ended)) continue;
+    if (PSEUDO_RUNS.has(runId) || (g.started && !g.ended)) continue;
     closed.push(runId);
   }
   // Groups are in order of first appearance already (Map keeps insertion order).

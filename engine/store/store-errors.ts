@@ -1,3 +1,5 @@
+import type { UnwritableEntryError } from './unwritable-entry-error';
+
 /** Why a durable store could not write (DUR-01, DUR-02): the disk is full, the database stayed locked, or another I/O error. */
 export type StoreWriteFailure = 'STORE_FULL' | 'STORE_BUSY' | 'STORE_IO';
 
@@ -8,6 +10,8 @@ export type StoreWriteFailure = 'STORE_FULL' | 'STORE_BUSY' | 'STORE_IO';
  */
 export class StoreWriteError extends Error {
   override readonly name = 'StoreWriteError';
+  /** Tried again at the next flush (an `UnwritableEntryError` never is). */
+  readonly retryable = true;
   constructor(
     readonly code: StoreWriteFailure,
     message: string,
@@ -16,6 +20,9 @@ export class StoreWriteError extends Error {
     super(message, options);
   }
 }
+
+/** What a store's background writer reports: a failed write (retried) or an entry it dropped for good. */
+export type StoreWriteProblem = StoreWriteError | UnwritableEntryError;
 
 /** The JSONL log has a damaged line before its last one: it is reported with its line number, never skipped. */
 export class LogCorruptionError extends Error {
@@ -40,3 +47,20 @@ export function toStoreWriteError(error: unknown, what: string): StoreWriteError
   }
   return new StoreWriteError('STORE_IO', `${what}: ${message}`, { cause: error });
 }
+
+/**
+ * Whether a failed write is worth trying again (DUR-01/02): an I/O error of the file system (an errno such
+ * as ENOSPC, EIO, EACCES) or of SQLite's disk, lock and memory classes. Anything else — a value the
+ * serializer refuses, a string too big for SQLite, a constraint — fails the same way every time, so the
+ * writer drops that entry instead of queueing it again in front of the others.
+ */
+export function isTransientWriteError(error: unknown): boolean {
+  if (error instanceof StoreWriteError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('SQLITE_')) return TRANSIENT_SQLITE.some((prefix) => code.startsWith(prefix));
+  // Node's file system errors carry an errno name (ENOSPC, EIO, EACCES); our own codes have underscores.
+  return /^E[A-Z0-9]+$/.test(code);
+}
+
+const TRANSIENT_SQLITE = ['SQLITE_FULL', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_NOMEM', 'SQLITE_CANTOPEN', 'SQLITE_PROTOCOL', 'SQLITE_READONLY'];

@@ -3,6 +3,7 @@ import { isTerminal } from '../../shared/status/status';
 import type { StartJournal } from '../runtime/start/start-record';
 import type { ExecutionLog } from '../store/execution-log';
 import type { StartRecord } from '../store/start-record';
+import { UnwritableEntryError } from '../store/unwritable-entry-error';
 
 /** The actor of the entries the engine writes itself. */
 export const ENGINE_ACTOR = 'engine';
@@ -18,10 +19,16 @@ export class ExecutionJournal implements StartJournal {
 
   constructor(private readonly log: ExecutionLog) {}
 
-  started(executionId: string, record: StartRecord, at: number): void {
+  started(executionId: string, record: StartRecord, at: number): UnwritableEntryError | null {
+    try {
+      this.log.append({ runId: executionId, type: 'RUN_STARTED', status: 'PENDING', actor: ENGINE_ACTOR, at, data: record });
+    } catch (error) {
+      if (!(error instanceof UnwritableEntryError)) throw error;
+      return error; // the start is refused with this reason; nothing of the run is logged
+    }
     this.logged.add(executionId);
-    this.log.append({ runId: executionId, type: 'RUN_STARTED', status: 'PENDING', actor: ENGINE_ACTOR, at, data: record });
     if (record.idempotency) this.log.append({ runId: executionId, type: 'IDEMPOTENCY_KEY', status: record.idempotency.key, actor: ENGINE_ACTOR, at, data: record.idempotency });
+    return null;
   }
 
   readonly listen = (event: StudioEvent): void => {

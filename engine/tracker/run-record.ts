@@ -196,7 +196,7 @@ export class RunRecord {
   detail(): RunDetail {
     const nodes: NodeRunState[] = [];
     for (let i = 0; i < this.layout.size; i++) nodes.push(this.nodeState(i));
-    return { ...this.summary, nodes, results: this.results.map((r) => ({ nodeId: r.nodeId, messageId: r.messageId, payload: r.payload })), resultsTruncated: this.resultsTruncated };
+    return { ...this.summary, nodes, results: this.results.map((r) => ({ nodeId: r.nodeId, messageId: r.messageId, payload: r.payload, ...(r.metadata ? { metadata: r.metadata } : {}) })), resultsTruncated: this.resultsTruncated };
   }
 
   /** The newest `max` snapshots, oldest first, node events with the run's `definitionVersion`. */

@@ -1,4 +1,5 @@
-import { CliError, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
+import { CliError, escapingIo, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
+import { mcpCommand } from '../mcp/mcp.command';
 import { controlCommand } from './control.command';
 import { runCommand } from './run.command';
 import { serveCommand } from './serve.command';
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   run: runCommand,
   control: controlCommand,
+  mcp: mcpCommand,
   help: async (_args, io) => {
     io.out(USAGE);
     return EXIT_OK;
@@ -23,8 +25,12 @@ function isParseArgsError(error: unknown): error is Error {
   return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
-/** Runs one CLI command and returns its exit code; bad arguments and unreadable files are reported, not thrown. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Runs one CLI command and returns its exit code; bad arguments and unreadable files are reported, not
+ * thrown. Everything written goes through the escaping writers, so nothing echoed can drive the terminal.
+ */
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  const io = escapingIo(rawIo);
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
     io.out(USAGE);

@@ -5,6 +5,7 @@ import { ApiErrorData } from '../../shared/api/errors';
 import { toHttpRequest } from '../../shared/api/http-routes';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
 import { formatApiError } from './issue-format';
+import { parseCliJson } from './workflow-file';
 
 /** Where `yukta serve` listens unless `--url` says otherwise. */
 export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:4310';
@@ -12,12 +13,7 @@ export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:4310';
 type Request = { operation: OperationName; input: Record<string, unknown> };
 
 function parseJson(text: string | undefined, flag: string): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`${flag} is not valid JSON: ${(error as Error).message}`, EXIT_USAGE);
-  }
+  return text === undefined ? undefined : parseCliJson(text, flag);
 }
 
 function parseCount(text: string | undefined): number {

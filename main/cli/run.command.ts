@@ -6,16 +6,13 @@ import { CLI_CALLER, StudioHost } from '../host/studio-host';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
 import { formatApiError } from './issue-format';
 import { progressLine } from './run-progress';
-import { readWorkflowFile } from './workflow-file';
+import { cliSettings, stopSignals } from './shutdown';
+import { showDuration } from '../../shared/settings/setting-values';
+import { parseCliJson, readWorkflowFile } from './workflow-file';
 
 function parsePayload(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`--payload is not valid JSON: ${(error as Error).message}`, EXIT_USAGE);
-  }
+  const value = parseCliJson(text, '--payload');
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError('--payload must be a JSON object, e.g. \'{"name":"Ada"}\'', EXIT_USAGE);
   return value as Record<string, unknown>;
 }
@@ -69,11 +66,16 @@ async function runWorkflow(host: StudioHost, io: CliIo, session: string, definit
   }
 }
 
-/** `yukta run FILE [--payload JSON] [--session S]`: runs a workflow file once in memory; 0 on SUCCESS, else 1. */
+/**
+ * `yukta run FILE [--payload JSON] [--session S] [--set key=value]…`: runs a workflow file once in memory;
+ * 0 on SUCCESS, else 1. Settings come from the `YUKTA_*` environment and `--set` (CFG-01). On SIGINT/SIGTERM
+ * the run gets `yukta.execution.shutdown-timeout` to finish, then is killed (ADM-01); the exit code is still
+ * the run's (0 only if it ended SUCCESS). A second signal exits at once.
+ */
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { payload: { type: 'string' }, session: { type: 'string', default: 'default' } },
+    options: { payload: { type: 'string' }, session: { type: 'string', default: 'default' }, set: { type: 'string', multiple: true } },
     allowPositionals: true,
     strict: true,
   });
@@ -81,10 +83,21 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   if (!file || extra.length) throw new CliError('run takes exactly one FILE', EXIT_USAGE, true);
   const payload = parsePayload(values.payload);
   const definition = await readWorkflowFile(file);
-  const host = new StudioHost({ onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  const settings = cliSettings(null, values.set ?? []);
+  const host = new StudioHost({ settings, onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
+  const signals = stopSignals(io);
+  void signals.first.then((signal) => {
+    io.out(`Stopping (${signal}): the run gets ${showDuration(host.engine.schedulerLimits().shutdownTimeoutMs)} (yukta.execution.shutdown-timeout). Send it again to exit at once.`);
+    return host.drain();
+  });
+  // Engine timers are unref'd (they must never hold a host open), so a run waiting on a DELAY or a signal
+  // would leave Node with nothing to wait for: this handle keeps the process alive until the run ends.
+  const keepAlive = setInterval(() => undefined, 60_000);
   try {
     return await runWorkflow(host, io, values.session, definition, payload);
   } finally {
     await host.close();
+    signals.dispose();
+    clearInterval(keepAlive);
   }
 }

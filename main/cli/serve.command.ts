@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
-import { loadHostSettings } from '../host/host-settings';
+import { showDuration } from '../../shared/settings/setting-values';
+import { lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
 import { STORE_KINDS, StudioHost, type StoreKind } from '../host/studio-host';
 import { createHttpServer, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../http/http-server';
 import { LOOPBACK_HOSTNAMES } from '../http/local-access';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
 import { dataDir, rendererDir } from './paths';
+import { cliSettings, stopSignals } from './shutdown';
 
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_HTTP_PORT;
+function parsePort(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new CliError(`--port must be a number from 0 to 65535 (0 picks a free port), not "${text}"`, EXIT_USAGE);
   return port;
@@ -19,53 +21,48 @@ const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
   memory: 'in memory only (lost when the server stops; no crash recovery)',
 };
 
-function parseStore(text: string | undefined): StoreKind {
+export function parseStore(text: string | undefined): StoreKind {
   if (text === undefined) return 'sqlite';
   const kind = STORE_KINDS.find((k) => k === text);
   if (!kind) throw new CliError(`--store must be one of ${STORE_KINDS.join(', ')}, not "${text}"`, EXIT_USAGE);
   return kind;
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+/** One host per data folder: a second `serve` (or `yukta mcp`, or the desktop app) on it is refused. */
+function takeDataFolder(folder: string): DataFolderLock {
+  try {
+    return lockDataFolder(folder, { command: 'serve' });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}: stop it, or pass another --data folder`, EXIT_FAILED);
+  }
 }
 
 /**
- * `yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory]`: the studio in a browser. Prints the address on one
- * line (`Yukta Studio serving at http://127.0.0.1:PORT`, which e2e tests parse) and stops cleanly on
- * SIGINT/SIGTERM.
+ * `yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory] [--set key=value]…`: the
+ * studio in a browser. Prints the address on one line (`Yukta Studio serving at http://127.0.0.1:PORT`,
+ * which e2e tests parse). A bad setting stops it before anything opens (CFG-01). On SIGINT/SIGTERM it shuts
+ * down (ADM-01): the API keeps answering, refusing new starts, while running runs get the shutdown timeout;
+ * then the server and the stores close and it exits 0. A second signal exits at once.
  */
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, store: { type: 'string' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, store: { type: 'string' }, set: { type: 'string', multiple: true } },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length) throw new CliError(`serve takes no FILE (got "${positionals[0]}")`, EXIT_USAGE, true);
-  const port = parsePort(values.port);
   const store = parseStore(values.store);
   const bindHost = values.host ?? DEFAULT_HTTP_HOST;
   const folder = dataDir(values.data);
-  let settings;
-  try {
-    settings = loadHostSettings(folder, process.env);
-  } catch (error) {
-    throw new CliError(`settings: ${(error as Error).message}`, EXIT_USAGE);
-  }
+  const settings = cliSettings(folder, values.set ?? []);
+  const port = parsePort(values.port, settings.values['yukta.http.port'] ?? DEFAULT_HTTP_PORT);
+  const lock = takeDataFolder(folder);
   let host: StudioHost;
   try {
-    host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+    host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
+    lock.release();
     throw new CliError(`cannot open the ${store} store in ${folder}: ${(error as Error).message}`, EXIT_FAILED);
   }
   try {
@@ -73,6 +70,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     await host.ready;
   } catch (error) {
     await host.close().catch(() => undefined);
+    lock.release();
     throw new CliError(`recovery of the execution log failed: ${(error as Error).message}`, EXIT_FAILED);
   }
   const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
@@ -81,11 +79,13 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     url = (await server.listen()).url;
   } catch (error) {
     await host.close();
+    lock.release();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is in use on ${bindHost}: pass --port N, or --port 0 for a free port`, EXIT_FAILED);
     throw new CliError(`cannot listen on ${bindHost}:${port}: ${(error as Error).message}`, EXIT_FAILED);
   }
-  const stopped = stopSignal();
+  lock.update({ url });
+  const signals = stopSignals(io);
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
   io.out(`Store: ${STORE_DESCRIPTIONS[store]}`);
@@ -93,9 +93,14 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   if (host.apiKeys.enabled) io.out(`API keys: ${host.apiKeys.list().length} set; every API request must present one (Authorization: Bearer or X-API-Key).`);
   else if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
-  const signal = await stopped;
-  io.out(`Stopping (${signal})…`);
+  const signal = await signals.first;
+  const grace = showDuration(host.engine.schedulerLimits().shutdownTimeoutMs);
+  io.out(`Stopping (${signal}): no new runs are admitted; running runs get ${grace} (yukta.execution.shutdown-timeout). Send it again to exit at once.`);
+  await host.drain();
   await server.close();
   await host.close();
+  lock.release();
+  signals.dispose();
+  io.out('Stopped.');
   return EXIT_OK;
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { builtinModules, createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +8,12 @@ import { promisify } from 'node:util';
 import { compileFunction } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATION_NAMES } from '../../shared/api/contract';
+import { parseHostSettings } from '../host/host-settings';
+import { LOCAL_UI_CALLER, StudioHost } from '../host/studio-host';
 import { helloWorkflow } from '../http/test-workflows';
+import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
 import type { YuktaBridge } from '../preload/bridge-types';
+import { loadElectronBundle } from './bundle-support';
 import { fakeContents, fakeElectron, type FakeElectron } from './fake-electron';
 
 const run = promisify(execFile);
@@ -24,11 +28,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 /** Loads the preload bundle the way a sandboxed renderer does: `require` knows only 'electron'. */
-function loadPreload(invoke: (channel: string, ...args: unknown[]) => Promise<unknown>) {
+function loadPreload(invoke: (channel: string, ...args: unknown[]) => Promise<unknown>, listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>()) {
   const exposed: Record<string, unknown> = {};
   const electron = {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
-    ipcRenderer: { invoke, on: () => undefined },
+    ipcRenderer: { invoke, on: (channel: string, listener: (event: unknown, ...args: unknown[]) => void) => void listeners.set(channel, listener) },
   };
   const requireInSandbox = (id: string): unknown => {
     if (id === 'electron') return electron;
@@ -40,19 +44,29 @@ function loadPreload(invoke: (channel: string, ...args: unknown[]) => Promise<un
 }
 
 describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
-  it('bundles a small preload that needs only electron and exposes only window.yukta', async () => {
+  it('bundles a small preload that needs only electron and exposes only window.yukta and window.yuktaDesktop', async () => {
     expect(statSync(join(OUT, 'preload.cjs')).size).toBeLessThan(20_000);
     const calls: string[] = [];
     const exposed = loadPreload(async (channel) => {
       calls.push(channel);
       return { ok: true, value: channel };
     });
-    expect(Object.keys(exposed)).toEqual(['yukta']);
+    expect(Object.keys(exposed)).toEqual(['yukta', 'yuktaDesktop']);
+    expect(Object.keys(exposed.yuktaDesktop as object).sort()).toEqual(['connect', 'disconnect', 'host', 'nativeEdit', 'onCommand', 'onOpenFile', 'openFileDialog']);
     const bridge = exposed.yukta as YuktaBridge;
     expect(Object.keys(bridge).sort()).toEqual(['invoke', 'subscribe']);
     expect(await bridge.invoke('nope', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OPERATION' } });
     expect(calls).toEqual([]);
     for (const name of OPERATION_NAMES) expect(await bridge.invoke(name, {})).toEqual({ ok: true, value: `yukta:op:${name}` });
+  });
+
+  it('lets only command ids of the table through the desktop bridge (STU-08)', () => {
+    const listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>();
+    const exposed = loadPreload(async () => ({ ok: true, value: null }), listeners);
+    const got: string[] = [];
+    (exposed.yuktaDesktop as DesktopBridge).onCommand((id) => got.push(id));
+    for (const id of ['file.save', '__proto__', 'toString', 'file.save ', 42, null, 'run.stop-kill']) listeners.get('yukta:desktop:command')!({}, id);
+    expect(got).toEqual(['file.save', 'run.stop-kill']);
   });
 
   it('keeps electron, native modules and the HTTP packages out of the Electron main bundle', () => {
@@ -70,14 +84,7 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
   });
 });
 
-/** Loads the Electron main bundle in Node with a fake 'electron' module. */
-function loadElectronMain(fake: FakeElectron): void {
-  const file = join(OUT, 'electron.cjs');
-  const realRequire = createRequire(file);
-  const requireWithFake = (id: string): unknown => (id === 'electron' ? fake.module : realRequire(id));
-  const module = { exports: {} };
-  compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'])(module.exports, requireWithFake, module, file, OUT);
-}
+const loadElectronMain = (fake: FakeElectron) => loadElectronBundle(fake, OUT);
 
 describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
   const userData = mkdtempSync(join(tmpdir(), 'yukta-userdata-'));
@@ -166,5 +173,68 @@ describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
     (fake.module.app as { quit(): void }).quit();
     await fake.quitCompleted;
     await expect(fetch(`${url}/api/workflows`)).rejects.toThrow();
+  });
+});
+
+describe('CFG-01 ADM-01 desktop main process: settings and app quit (bundle, fake Electron)', () => {
+  const folders: string[] = [];
+  afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
+  const sender = { id: 1, send: () => undefined, isDestroyed: () => false, once: () => undefined };
+  const frame = { sender, senderFrame: { url: 'app://studio/index.html', parent: null } };
+
+  function userDataWith(settings: Record<string, unknown>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'yukta-userdata-'));
+    folders.push(dir);
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
+    return dir;
+  }
+
+  function started(userData: string): FakeElectron {
+    for (const name of ['YUKTA_DATA_DIR', 'YUKTA_DEV_SERVER_URL', 'YUKTA_HTTP_ENABLED']) delete process.env[name];
+    const fake = fakeElectron(userData);
+    loadElectronMain(fake);
+    fake.ready();
+    return fake;
+  }
+
+  it('shows a refused setting in an error box and exits 1 instead of opening with defaults', async () => {
+    const userData = userDataWith({ 'yukta.execution.max-concurent': 1 });
+    const fake = started(userData);
+    expect(await fake.exited).toBe(1);
+    expect(fake.errorBoxes).toEqual([{ title: 'Yukta Studio cannot start', content: `unknown setting "yukta.execution.max-concurent" in settings file ${join(userData, 'settings.json')}: did you mean yukta.execution.max-concurrent?\n\nFix the setting and start Yukta Studio again.` }]);
+    expect(fake.windows).toEqual([]);
+    expect(fake.ipcHandlers.size).toBe(0);
+  });
+
+  it('on quit refuses new starts (reason=shutdown) while a running run may still finish, then flushes the stores', async () => {
+    const userData = userDataWith({ 'yukta.execution.shutdown-timeout': '1h' });
+    const fake = started(userData);
+    await fake.windowCreated;
+    const invoke = (op: string, input: unknown) => fake.ipcHandlers.get(`yukta:op:${op}`)!(frame, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+    const definition = JSON.parse(readFileSync(join(ROOT, 'main/cli/test-fixtures/wait-signal.json'), 'utf8')) as Record<string, unknown>;
+    expect(await invoke('workflows.save', { definition })).toMatchObject({ ok: true });
+    const { executionId } = (await invoke('runs.start', { workflowId: 'approve' })).value as { executionId: string };
+
+    let quit = false;
+    void fake.quitCompleted.then(() => (quit = true));
+    fake.dialogAnswers.push(0); // STU-08: a run is active, so quitting asks first; the user picks Drain
+    (fake.module.app as { quit(): void }).quit();
+    await vi.waitFor(async () => expect(((await invoke('scheduler.get', {})).value as { shuttingDown: boolean }).shuttingDown).toBe(true));
+    expect(fake.dialogs).toHaveLength(1);
+    expect(await invoke('runs.start', { workflowId: 'approve' })).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    expect(((await invoke('metrics.get', {})).value as { rejected: Record<string, number> }).rejected.shutdown).toBe(1);
+    expect(quit).toBe(false);
+    expect(await invoke('signals.send', { executionId, nodeId: 'ok' })).toMatchObject({ ok: true });
+    await fake.quitCompleted;
+    expect(fake.ipcHandlers.size).toBe(0);
+
+    const reopened = new StudioHost({ dataDir: userData, settings: parseHostSettings({}), env: {} });
+    try {
+      await reopened.ready;
+      // Drained (CTL-03): its message in flight got its signal and went to the end; a drained run ends STOPPED.
+      expect(await reopened.invoke('runs.get', { executionId }, LOCAL_UI_CALLER)).toMatchObject({ ok: true, value: { status: 'STOPPED' } });
+    } finally {
+      await reopened.close();
+    }
   });
 });

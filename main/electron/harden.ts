@@ -198,6 +198,11 @@ export interface SecureSessionOptions {
   rendererDir: string;
   csp: string;
   devServerUrl?: string;
+  /**
+   * Takes over some `app://` requests before the renderer's files are looked up (the desktop app's
+   * `app://studio/remote/api/…` forwarding to a team server, STU-08); null leaves a request to the files.
+   */
+  forward?(request: Request): Promise<Response> | null;
 }
 
 /** Denies permissions and remote requests, puts the CSP on every response and serves `app://`. */
@@ -209,5 +214,5 @@ export function secureSession(ses: SessionLike, options: SecureSessionOptions): 
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [options.csp] } });
   });
-  ses.protocol.handle(APP_SCHEME, (request) => handleAppRequest(options.rendererDir, request, options.csp));
+  ses.protocol.handle(APP_SCHEME, (request) => options.forward?.(request) ?? handleAppRequest(options.rendererDir, request, options.csp));
 }

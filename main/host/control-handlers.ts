@@ -22,15 +22,15 @@ type ControlOperations =
 
 /**
  * The control plane's operations (CTL-01…08). Limit and priority changes go through the same command
- * pipeline as every other change (ordered, reviewed, audited); a limit change needs ADMIN also when sent
- * as a SetLimits command (ADM-03).
+ * pipeline as every other change (ordered, reviewed, audited); a limit or setting change needs ADMIN also
+ * when sent as a SetLimits or SetSetting command (ADM-03, CFG-01).
  */
 export function createControlHandlers(engine: Engine): Pick<OperationHandlers, ControlOperations> {
   const control = engine.control;
   return {
     'control.send': async ({ executionId, command }, caller) => {
-      if (command.type === 'SetLimits' && !roleAllows(caller.role, 'ADMIN')) {
-        throw new StudioApiError('FORBIDDEN', `SetLimits needs role ADMIN; ${caller.actor} has ${caller.role}`, 'command.type');
+      if ((command.type === 'SetLimits' || command.type === 'SetSetting') && !roleAllows(caller.role, 'ADMIN')) {
+        throw new StudioApiError('FORBIDDEN', `${command.type} needs role ADMIN; ${caller.actor} has ${caller.role}`, 'command.type');
       }
       return control.send(executionId, command, caller.actor);
     },

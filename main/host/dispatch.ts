@@ -1,15 +1,22 @@
 import { isOperationName, STUDIO_API, type OperationName } from '../../shared/api/contract';
 import { StudioApiError, type ApiResult } from '../../shared/api/errors';
 import { roleAllows, type Caller } from '../../shared/api/roles';
-import { joinPath } from '../../shared/workflow/validation-issue';
 import { apiErrorOf } from './api-errors';
+import { parseOperationInput, type InputLimits } from './input-parse';
+import { internalErrorData, type InternalErrorReporter } from './internal-error';
 import type { OperationHandlers } from './operation-handlers';
 
+export interface DispatchOptions {
+  limits: InputLimits;
+  onInternalError?: InternalErrorReporter;
+}
+
 /**
- * The one entry every transport calls: refuses unknown operations, checks the caller's role, parses the
- * input with the contract's schema (errors name the field), runs the handler, and returns errors as data.
+ * The one entry every transport calls: refuses unknown operations, checks the caller's role, holds the
+ * input to the limits and parses it with the contract's schema (errors name the field), runs the
+ * handler, and returns errors as data. A value no store can write is the caller's bad input.
  */
-export async function dispatch(handlers: OperationHandlers, operation: unknown, rawInput: unknown, caller: Caller, onInternalError?: (error: unknown) => void): Promise<ApiResult<unknown>> {
+export async function dispatch(handlers: OperationHandlers, operation: unknown, rawInput: unknown, caller: Caller, options: DispatchOptions): Promise<ApiResult<unknown>> {
   try {
     if (!isOperationName(operation)) {
       throw new StudioApiError('UNKNOWN_OPERATION', `unknown operation "${String(operation)}"`, 'operation');
@@ -18,19 +25,13 @@ export async function dispatch(handlers: OperationHandlers, operation: unknown, 
     if (!roleAllows(caller.role, spec.role)) {
       throw new StudioApiError('FORBIDDEN', `${operation} needs role ${spec.role}; ${caller.actor} has ${caller.role}`);
     }
-    const parsed = spec.input.safeParse(rawInput ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const path = joinPath(issue.path);
-      throw new StudioApiError('BAD_INPUT', `${path || 'input'}: ${issue.message}`, path || undefined);
-    }
+    const input = parseOperationInput(operation, rawInput, options.limits);
     const handler = handlers[operation] as (input: unknown, caller: Caller) => Promise<unknown>;
-    return { ok: true, value: await handler(parsed.data, caller) };
+    return { ok: true, value: await handler(input, caller) };
   } catch (error) {
     const known = apiErrorOf(error);
     if (known) return { ok: false, error: known };
-    onInternalError?.(error);
-    return { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : 'internal error' } };
+    return { ok: false, error: internalErrorData(error, options.onInternalError) };
   }
 }
 

@@ -20,7 +20,8 @@ describe('SEC-01 settings source: <data>/settings.json and the environment', () 
     const s = loadHostSettings(dir, { YUKTA_PROCESS_ENABLED: 'false', YUKTA_VARIABLES_ALLOWED: 'A, B', YUKTA_LLM_RATE_LIMIT_ANTHROPIC: '30', YUKTA_API_KEY: 'env-admin-key-0123456789' });
     expect(s['yukta.process.enabled']).toBe(false);
     expect(s['yukta.variables.allowed']).toEqual(['A', 'B']);
-    expect(s['yukta.llm.rate-limit']).toEqual({ anthropic: 30 });
+    // CFG-01: precedence is per key, so YUKTA_LLM_RATE_LIMIT_ANTHROPIC adds a provider beside the file's openai.
+    expect(s['yukta.llm.rate-limit']).toEqual({ openai: 60, anthropic: 30 });
     expect(s['yukta.var']).toEqual({ 'yukta.var.region': 'eu' });
     expect(configuredApiKeys(s, { YUKTA_API_KEY: 'x' })).toEqual([{ name: 'default', key: 'env-admin-key-0123456789', role: 'ADMIN', source: 'environment' }]);
     expect(envNameOf('yukta.http.allow-private')).toBe('YUKTA_HTTP_ALLOW_PRIVATE');

@@ -4,7 +4,7 @@ import type { ApiKeyRegistry } from './api-keys';
 import type { OperationHandlers } from './operation-handlers';
 import type { SecretStore } from './secret-store';
 
-type SecurityOperations = 'apiKeys.list' | 'apiKeys.create' | 'apiKeys.revoke' | 'secrets.list' | 'secrets.set' | 'secrets.delete';
+type SecurityOperations = 'auth.whoami' | 'apiKeys.list' | 'apiKeys.create' | 'apiKeys.revoke' | 'secrets.list' | 'secrets.set' | 'secrets.delete';
 
 export interface SecurityServices {
   apiKeys: ApiKeyRegistry;
@@ -21,6 +21,7 @@ export function createSecurityHandlers(services: SecurityServices): Pick<Operati
   const { apiKeys, secretStore } = services;
   const info = (name: string, source: SecretInfo['source']): SecretInfo => ({ name, source, value: SECRET_MASK, writable: secretStore.writable });
   return {
+    'auth.whoami': async (_input, caller) => ({ actor: caller.actor, role: caller.role, sessions: caller.sessions ? [...caller.sessions] : null, keysRequired: apiKeys.enabled }),
     'apiKeys.list': async () => apiKeys.list(),
     'apiKeys.create': async (input) => apiKeys.create(input),
     'apiKeys.revoke': async ({ name }) => (apiKeys.revoke(name), { revoked: true as const }),

@@ -40,11 +40,11 @@ describe('StudioApi contract over the in-memory transport pair', () => {
   it('declares every operation with a schema, a role and a REST route', () => {
     expect(OPERATION_NAMES.sort()).toEqual([
       'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke',
-      'approvals.list', 'control.audit', 'control.send', 'control.state',
-      'metrics.get', 'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start',
+      'approvals.list', 'auth.whoami', 'breakpoints.get', 'breakpoints.set', 'control.audit', 'control.send', 'control.state',
+      'metrics.get', 'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start', 'runs.wait',
       'scheduler.get', 'scheduler.setLimits',
       'secrets.delete', 'secrets.list', 'secrets.set',
-      'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename',
+      'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename', 'settings.get', 'settings.set',
       'signals.send', 'supervisors.getRules', 'supervisors.list', 'supervisors.setRules', 'triggers.list',
       'workflows.delete', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save', 'workflows.validate', 'workflows.versions',
     ]);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteError } from '../../engine/index';
+import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteProblem } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -8,7 +8,13 @@ import type { EventFilter } from '../../shared/events/events';
 import { ApiKeyRegistry } from './api-keys';
 import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
-import { configuredApiKeys, durabilitySettingsOf, parseHostSettings, securitySettingsOf, type HostSettings } from './host-settings';
+import type { InputLimits } from './input-parse';
+import { internalErrorData, type InternalErrorReporter } from './internal-error';
+import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, type HostSettings } from './host-settings';
+import { LoadedSettings } from './loaded-settings';
+import { SettingsFile } from './settings-file';
+import { SettingsService } from './settings-service';
+import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { NO_SECRET_STORE, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
@@ -27,16 +33,22 @@ export interface StudioHostOptions {
   store?: StoreKind;
   /** Extra engine options (plugins, clock) — mainly for tests. */
   engine?: Omit<EngineOptions, 'definitions'>;
-  /** Where unexpected errors are reported (the transports only ever send `INTERNAL`). */
-  onInternalError?: (error: unknown) => void;
+  /** Where unexpected errors are reported with their id (the transports only ever send `internal error <id>`). */
+  onInternalError?: InternalErrorReporter;
   /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
   onWarning?: (message: string) => void;
-  /** Settings (`loadHostSettings`: `<data>/settings.json` + environment); defaults when absent. */
-  settings?: HostSettings;
+  /**
+   * Settings (CFG-01): `loadSettings` (`<data>/settings.json`, environment, `--set` flags, with each value's
+   * source) or parsed values (`parseHostSettings`); the table's defaults when absent. Engine options given
+   * in `engine` win over them (tests).
+   */
+  settings?: HostSettings | LoadedSettings;
   /** The environment for `YUKTA_SECRET_*` secrets and `${env.X}` variables (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Stored secrets (the desktop app's safeStorage store); none by default. */
   secretStore?: SecretStore;
+  /** better-sqlite3's addon for the `sqlite` store; only the desktop main sets it (a build for Electron's ABI). */
+  sqliteNativeBinding?: string;
 }
 
 /**
@@ -48,33 +60,45 @@ export class StudioHost {
   readonly dataDir: string | null;
   readonly storeKind: StoreKind;
   readonly settings: HostSettings;
+  /** The settings with the source of each value (`settings.get`). */
+  readonly loadedSettings: LoadedSettings;
+  /** `settings.get` / `settings.set` (CFG-01). */
+  readonly settingsService: SettingsService;
+  private readonly settingsFile: SettingsFile;
   /** API keys (SEC-01): configured ones and those created in the studio. */
   readonly apiKeys: ApiKeyRegistry;
   readonly secretStore: SecretStore;
   /** Definitions, execution log and checkpoints of the data folder (`openStores`); the log is null for `memory`. */
   readonly stores: DurableStores;
   private readonly handlers: OperationHandlers;
+  /** What every operation's input is held to (SEC-03): `yukta.execution.max-depth` and `max-message-bytes`. */
+  private readonly inputLimits: InputLimits;
   private readonly batchers = new Set<EventBatcher>();
+  private draining: Promise<void> | null = null;
 
   constructor(private readonly options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? null;
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
+    // Read first: a broken breakpoints file stops the host before any store is opened.
+    const breakpoints = new BreakpointStore(this.dataDir ? join(this.dataDir, BREAKPOINTS_FILE) : null);
     this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
-    this.settings = options.settings ?? parseHostSettings({});
+    this.loadedSettings = options.settings instanceof LoadedSettings ? options.settings : LoadedSettings.fromValues(options.settings);
+    this.settings = this.loadedSettings.values;
+    this.settingsFile = new SettingsFile(this.loadedSettings);
+    this.inputLimits = { maxDepth: this.settings['yukta.execution.max-depth'], maxBytes: this.settings['yukta.execution.max-message-bytes'] };
     this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? NO_SECRET_STORE;
-    const security = { settings: securitySettingsOf(this.settings), secrets: this.secretStore, env, ...options.engine?.security };
     try {
-      const tracker = { cleanupTtlMs: this.settings['yukta.tracker.cleanup-ttl'], maxSessions: this.settings['yukta.tracker.max-sessions'], ...options.engine?.tracker };
-      this.engine = new Engine({ ...options.engine, ...this.durableEngineOptions(), security, tracker, definitions: this.stores.definitions, onListenerError: options.onInternalError });
+      this.engine = new Engine(this.engineOptions(env));
     } catch (error) {
       void this.stores.close();
       throw error;
     }
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
-    const settingsServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, settingsServices), (id) => this.runSession(id));
+    const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
+    this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine });
+    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints), (id) => this.runSession(id));
   }
 
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */
@@ -82,14 +106,26 @@ export class StudioHost {
     return this.engine.ready;
   }
 
+  /** The engine's options: the settings' (CFG-01), then the owner's `engine` options over them, then the stores. */
+  private engineOptions(env: Readonly<Record<string, string | undefined>>): EngineOptions {
+    const { settings, options } = this;
+    const extra = options.engine;
+    const fromSettings = engineSettingsOf(settings);
+    const security = { settings: securitySettingsOf(settings), secrets: this.secretStore, env, ...extra?.security };
+    const tracker = { ...fromSettings.tracker, ...extra?.tracker };
+    const scheduler = { ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
+    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
+  }
+
   /**
    * The engine's durability (DUR-01…03): the log for the journal and recovery (none with the memory store),
    * the checkpoint store for the control plane, `yukta.restart.auto-resume` and `yukta.restart.retained-executions`.
    */
-  private durableEngineOptions(): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
+  private durableEngineOptions(fromSettings: NonNullable<EngineOptions['control']>): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
-    const control = { retainedRuns: settings['yukta.restart.retained-executions'], ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    // SetSetting commands reach the settings file after the reviewers (CFG-01).
+    const control = { ...fromSettings, settings: this.settingsFile, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
     // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
     const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
@@ -99,7 +135,12 @@ export class StudioHost {
 
   /** Runs one operation for a caller; never throws, errors come back as data. */
   invoke(operation: unknown, input: unknown, caller: Caller): Promise<ApiResult<unknown>> {
-    return dispatch(this.handlers, operation, input, caller, this.options.onInternalError);
+    return dispatch(this.handlers, operation, input, caller, { limits: this.inputLimits, onInternalError: this.options.onInternalError });
+  }
+
+  /** Reports an unexpected error a transport met, under the id its caller was given. */
+  reportInternalError(error: unknown, id: string): void {
+    this.options.onInternalError?.(error, id);
   }
 
   /** The session of a run the host knows (live, queued or in history), or null. */
@@ -124,10 +165,19 @@ export class StudioHost {
     };
   }
 
-  /** Ends the runs (ADM-01 shutdown), then writes what the stores still queue and closes them. */
+  /**
+   * Shutdown, first half (ADM-01): nothing new is admitted (refused `reason=shutdown`), queued starts are
+   * refused, running runs get `yukta.execution.shutdown-timeout` and are then killed. The stores stay open, so
+   * a transport may keep answering (refusing starts) until this settles. Called once; later calls share it.
+   */
+  drain(): Promise<void> {
+    return (this.draining ??= this.engine.shutdown());
+  }
+
+  /** Ends the runs (`drain`), then writes what the stores still queue and closes them. */
   async close(): Promise<void> {
     try {
-      await this.engine.shutdown();
+      await this.drain();
     } finally {
       for (const b of this.batchers) b.close();
       this.batchers.clear();
@@ -143,7 +193,16 @@ function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostS
   const control = options.engine?.control;
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
-  return openStores({ kind, dataDir, settings: durability, warn, onWriteError: (error: StoreWriteError) => warn(`store write failed (retried at the next flush): ${error.message}`) });
+  return openStores({ kind, dataDir, settings: durability, warn, nativeBinding: options.sqliteNativeBinding, onWriteError: (error: StoreWriteProblem) => warn(storeProblemMessage(error)) });
+}
+
+/** Errors of event listeners have no caller to answer; they are reported under an id of their own. */
+function reportListenerError(report: InternalErrorReporter): (error: unknown) => void {
+  return (error) => void internalErrorData(error, report);
+}
+
+function storeProblemMessage(error: StoreWriteProblem): string {
+  return error.retryable ? `store write failed (retried at the next flush): ${error.message}` : `store entry dropped (it can never be written): ${error.message}`;
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */

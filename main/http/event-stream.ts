@@ -1,13 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EVENTS_HTTP_PATH } from '../../shared/api/contract';
+import { EVENTS_HTTP_PATH, EVENTS_TICKET_HTTP_PATH, EVENTS_TICKET_PARAM } from '../../shared/api/contract';
 import { StudioApiError } from '../../shared/api/errors';
 import { roleAllows, type Caller } from '../../shared/api/roles';
 import { EventFilter, type StudioEvent } from '../../shared/events/events';
 import { joinPath } from '../../shared/workflow/validation-issue';
 import type { StudioHost } from '../host/studio-host';
 import type { CallerResolver } from './caller';
-import { apiErrorFromThrown, sendApiError } from './http-errors';
+import { apiErrorFromThrown, sendApiError, sendApiValue } from './http-errors';
+import { StreamTickets } from './stream-tickets';
 
 /** A comment line every this often keeps proxies and idle timeouts from closing a quiet stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -16,6 +17,30 @@ export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export interface EventStreamOptions {
   heartbeatMs?: number;
+  /** The stream's tickets (a clock for tests); one store per server by default. */
+  tickets?: StreamTickets;
+}
+
+/** The stream's caller: the holder of a ticket (used up now), else whoever the request's key names. */
+function streamCaller(request: FastifyRequest, resolveCaller: CallerResolver, tickets: StreamTickets): Caller {
+  const ticket = (request.query as Record<string, unknown>)[EVENTS_TICKET_PARAM];
+  if (ticket === undefined) return resolveCaller(request);
+  const caller = typeof ticket === 'string' ? tickets.redeem(ticket) : null;
+  if (caller === null) throw new StudioApiError('UNAUTHORIZED', `the event stream ticket is unknown, used or expired: POST ${EVENTS_TICKET_HTTP_PATH} for a new one`, EVENTS_TICKET_PARAM);
+  return caller;
+}
+
+/** `POST /api/events/ticket`: a single-use ticket for the caller, to open the stream without a key in its URL. */
+function registerTicketRoute(app: FastifyInstance, host: StudioHost, resolveCaller: CallerResolver, tickets: StreamTickets): void {
+  app.post(EVENTS_TICKET_HTTP_PATH, async (request, reply) => {
+    try {
+      const caller = resolveCaller(request);
+      if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `the event stream needs role VIEWER; ${caller.actor} has ${caller.role}`);
+      return sendApiValue(reply.header('Cache-Control', 'no-store'), tickets.issue(caller));
+    } catch (error) {
+      return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
+    }
+  });
 }
 
 /** Reads the stream's filter from the query: `executionId`, `type` repeated or comma-separated. */
@@ -66,19 +91,22 @@ function openStream(raw: ServerResponse, streams: OpenStreams): void {
 
 /**
  * `GET /api/events/stream`: the host's events as Server-Sent Events, one `event: batch` message per
- * batch, never one per event. The subscription ends when the client goes away.
+ * batch, never one per event. The subscription ends when the client goes away. Authenticated by the
+ * request's key, or by a single-use `?ticket=` from `POST /api/events/ticket` (browsers).
  */
 export function registerEventStream(app: FastifyInstance, host: StudioHost, resolveCaller: CallerResolver, streams: OpenStreams, options: EventStreamOptions = {}): void {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const tickets = options.tickets ?? new StreamTickets();
+  registerTicketRoute(app, host, resolveCaller, tickets);
   app.get(EVENTS_HTTP_PATH, async (request: FastifyRequest, reply) => {
     let filter: EventFilter;
     let caller: Caller;
     try {
-      caller = resolveCaller(request);
+      caller = streamCaller(request, resolveCaller, tickets);
       if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `the event stream needs role VIEWER; ${caller.actor} has ${caller.role}`);
       filter = eventFilterFromQuery(request.query as Record<string, string | string[]>);
     } catch (error) {
-      return sendApiError(reply, apiErrorFromThrown(error));
+      return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
     }
     reply.hijack();
     const raw = reply.raw;

@@ -1,9 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { StudioHost } from '../host/studio-host';
+import { registerMcpRoute } from '../mcp/mcp-http-route';
 import { apiKeyCallerResolver } from './api-key-auth';
 import type { CallerResolver } from './caller';
 import { registerEventStream, type OpenStreams } from './event-stream';
+import { serverOriginParam } from '../../shared/desktop/server-address';
+import { installCors } from './cors';
+import { StudioApiError } from '../../shared/api/errors';
+import type { InternalErrorReporter } from '../host/internal-error';
 import { apiErrorFromThrown, sendApiError } from './http-errors';
 import { checkLocalAccess } from './local-access';
 import { registerMetricsRoute } from './metrics-route';
@@ -30,8 +35,8 @@ export interface HttpServerOptions {
   localAccessOnly?: boolean;
   bodyLimit?: number;
   heartbeatMs?: number;
-  /** Receives unexpected errors (the client only ever sees INTERNAL). */
-  onInternalError?: (error: unknown) => void;
+  /** Receives unexpected errors with their id (the client only ever sees `internal error <id>`); the host's reporter by default. */
+  onInternalError?: InternalErrorReporter;
 }
 
 export interface StudioHttpServer {
@@ -49,6 +54,17 @@ function urlOf(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
+/**
+ * The page's policy: strict, except that a studio opened on a team server (`/?server=<origin>`, STU-08
+ * Connect to server) may also call that one origin — which still has to allow this page (CORS, with a key).
+ */
+export function contentSecurityPolicyFor(url: string): string {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  const origin = query < 0 || isApiPath(path) ? null : serverOriginParam(url.slice(query));
+  return origin ? CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${origin}`) : CONTENT_SECURITY_POLICY;
+}
+
 function installGuards(app: FastifyInstance, options: HttpServerOptions, streams: OpenStreams): void {
   const localAccessOnly = options.localAccessOnly ?? true;
   if (localAccessOnly) {
@@ -58,20 +74,42 @@ function installGuards(app: FastifyInstance, options: HttpServerOptions, streams
       if (refusal) return sendApiError(reply, refusal);
     });
   }
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('Content-Security-Policy', contentSecurityPolicyFor(request.url));
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     return payload;
   });
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     for (const stream of streams) stream.end();
     streams.clear();
   });
-  app.setErrorHandler((error, _request, reply) => {
-    const data = apiErrorFromThrown(error);
-    if (data.code === 'INTERNAL') options.onInternalError?.(error);
-    return sendApiError(reply, data);
+  // A keep-alive connection whose request was still being answered when the server began to close is
+  // dropped as soon as that answer is out, so close() does not wait for the client's keep-alive timeout.
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
+  const report = options.onInternalError ?? ((error: unknown, id: string) => options.host.reportInternalError(error, id));
+  app.setErrorHandler((error, request, reply) => sendApiError(reply, apiErrorFromThrown(error, report, () => request.headers['content-type'])));
+}
+
+/**
+ * Request bodies are JSON and nothing else (415 names any other type). Parsed with plain `JSON.parse`
+ * (iterative in V8, so deep nesting cannot overflow it): `__proto__` keys arrive as data and the host's
+ * input check refuses them by path, instead of fastify's prototype check answering "not valid JSON".
+ */
+function installBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch (error) {
+      done(new StudioApiError('BAD_INPUT', `body is not valid JSON: ${(error as Error).message}`, 'body'), undefined);
+    }
   });
 }
 
@@ -91,16 +129,21 @@ function installNotFound(app: FastifyInstance, servesRenderer: boolean): void {
 
 /**
  * The StudioApi over REST + SSE for serve mode and browsers: one route per contract operation, the event
- * stream, the built renderer, and the SEC-01 local-access filter. Does not listen until `listen()`.
+ * stream, MCP at `/mcp`, the built renderer, and the SEC-01 local-access filter. Does not listen until `listen()`.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<StudioHttpServer> {
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: true });
+  // On close, idle keep-alive connections are dropped but a request in flight gets its answer (ADM-01
+  // shutdown: a signal that lets the last run end must not lose its reply); event streams end in preClose.
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES, logger: false, forceCloseConnections: 'idle' });
   const streams: OpenStreams = new Set();
   const resolveCaller = options.resolveCaller ?? apiKeyCallerResolver(options.host.apiKeys);
+  installCors(app, { origins: options.host.settings['yukta.http.cors-origins'], keysRequired: () => options.host.apiKeys.enabled });
   installGuards(app, options, streams);
+  installBodyParser(app);
   registerOperationRoutes(app, options.host, resolveCaller);
   registerEventStream(app, options.host, resolveCaller, streams, options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs });
   registerMetricsRoute(app, options.host, resolveCaller);
+  registerMcpRoute(app, options.host, resolveCaller); // EXT-04: /mcp, the same contract as MCP over streamable HTTP
   const servesRenderer = await registerRenderer(app, options.rendererDir);
   installNotFound(app, servesRenderer);
   const bindHost = options.bind?.host ?? DEFAULT_HTTP_HOST;

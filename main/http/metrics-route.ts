@@ -21,7 +21,7 @@ export function registerMetricsRoute(app: FastifyInstance, host: StudioHost, res
       const text = await metrics.text();
       return reply.code(200).header('Cache-Control', 'no-store').type(metrics.contentType).send(text);
     } catch (error) {
-      return sendApiError(reply, apiErrorFromThrown(error));
+      return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
     }
   });
 }

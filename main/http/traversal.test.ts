@@ -49,6 +49,7 @@ const NESTED_IDS: Partial<Record<OperationName, string[]>> = {
   'apiKeys.create': ['sessions.0'],
   'control.send': ['command.nodeId'],
   'runs.start': ['debug.breakpoints.0.nodeId'],
+  'breakpoints.set': ['breakpoints.0.nodeId'],
 };
 
 const VERSION = 'a'.repeat(64);
@@ -70,6 +71,7 @@ const EXTRA: Partial<Record<OperationName, Record<string, unknown>>> = {
   'signals.send': { decision: 'REJECT' },
   'supervisors.setRules': { rules: [] },
   'plugins.control': { kind: 'heartbeat' },
+  'breakpoints.set': { breakpoints: [{ nodeId: 'o', enabled: true, condition: null }] },
 };
 
 function shapeKeys(operation: OperationName): string[] {

@@ -1,10 +1,10 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-
-const FOCUSABLE = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href], [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import type { KeyboardEvent, ReactNode } from 'react';
 
 /**
- * A small modal dialog in our style layer (only Radix Tabs is installed): `role="dialog"`, labelled by its
- * title, focus moved inside on open and back on close, Tab kept inside, Escape and a backdrop click close.
+ * A modal dialog on Radix (focus trap, Escape and an outside click close it, focus back to the opener,
+ * `aria-labelledby` its title) in our style layer. Focus goes to the element marked `data-autofocus`, else to
+ * the dialog itself, so a long dialog opens scrolled to its top.
  */
 export function Dialog({
   title,
@@ -21,49 +21,29 @@ export function Dialog({
   className?: string;
   placement?: 'centre' | 'top';
 }) {
-  const titleId = useId();
-  const box = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = box.current?.querySelector<HTMLElement>('[data-autofocus]') ?? box.current?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? box.current)?.focus();
-    return () => opener?.focus();
-  }, []);
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      onClose();
-    } else if (e.key === 'Tab') {
-      keepFocusInside(e, box.current);
-    }
-    // Keys typed in a dialog never reach the canvas shortcuts.
-    e.nativeEvent.stopImmediatePropagation();
-  };
-
   return (
-    <div className={`dialog-backdrop placement-${placement}`} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={box} className={`dialog ${className}`} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={onKeyDown} data-testid={testId}>
-        <h2 id={titleId} className="dialog-title">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </div>
+    <RadixDialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className={`dialog-backdrop placement-${placement}`}>
+          <RadixDialog.Content className={`dialog ${className}`} aria-describedby={undefined} onOpenAutoFocus={focusMarked} onKeyDown={keepKeysInside} data-testid={testId}>
+            <RadixDialog.Title className="dialog-title">{title}</RadixDialog.Title>
+            {children}
+          </RadixDialog.Content>
+        </RadixDialog.Overlay>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }
 
-function keepFocusInside(e: KeyboardEvent, box: HTMLElement | null): void {
-  const items = box ? [...box.querySelectorAll<HTMLElement>(FOCUSABLE)] : [];
-  if (items.length === 0) return;
-  const first = items[0]!;
-  const last = items[items.length - 1]!;
-  if (e.shiftKey && document.activeElement === first) {
-    e.preventDefault();
-    last.focus();
-  } else if (!e.shiftKey && document.activeElement === last) {
-    e.preventDefault();
-    first.focus();
-  }
+/** Radix focuses the first focusable element; ours is the marked one, else the dialog box (scrolled to the top). */
+export function focusMarked(e: Event): void {
+  e.preventDefault();
+  const box = e.currentTarget instanceof HTMLElement ? e.currentTarget : null;
+  const marked = box?.querySelector<HTMLElement>('[data-autofocus]');
+  (marked ?? box)?.focus({ preventScroll: marked === null });
+}
+
+/** Keys typed in a dialog never reach the canvas shortcuts (window listeners). */
+export function keepKeysInside(e: KeyboardEvent<HTMLElement>): void {
+  e.nativeEvent.stopImmediatePropagation();
 }

@@ -1,5 +1,6 @@
+import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { create } from 'zustand';
-import { Dialog } from './Dialog';
+import { keepKeysInside } from './Dialog';
 
 /** A question the user must answer before something is lost (unsaved changes, a deletion). */
 export interface ConfirmRequest {
@@ -22,7 +23,7 @@ export function confirmAction(request: ConfirmRequest): Promise<boolean> {
   return new Promise((resolve) => useConfirm.setState({ request: { ...request, resolve } }));
 }
 
-/** Renders the pending confirmation, if any (mounted once in the app). */
+/** Renders the pending confirmation, if any (mounted once in the app), on Radix AlertDialog: Cancel has focus. */
 export function ConfirmHost() {
   const request = useConfirm((s) => s.request);
   if (!request) return null;
@@ -31,16 +32,23 @@ export function ConfirmHost() {
     request.resolve(ok);
   };
   return (
-    <Dialog title={request.title} onClose={() => answer(false)} testId="confirm-dialog">
-      <p className="dialog-message">{request.message}</p>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => answer(false)} data-testid="confirm-cancel" data-autofocus>
-          Cancel
-        </button>
-        <button type="button" className={`button ${request.danger ? 'danger' : 'primary'}`} onClick={() => answer(true)} data-testid="confirm-ok">
-          {request.confirmLabel}
-        </button>
-      </div>
-    </Dialog>
+    <AlertDialog.Root open onOpenChange={(open) => !open && answer(false)}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-backdrop placement-centre">
+          <AlertDialog.Content className="dialog" onKeyDown={keepKeysInside} data-testid="confirm-dialog">
+            <AlertDialog.Title className="dialog-title">{request.title}</AlertDialog.Title>
+            <AlertDialog.Description className="dialog-message">{request.message}</AlertDialog.Description>
+            <div className="dialog-actions">
+              <AlertDialog.Cancel className="button" onClick={() => answer(false)} data-testid="confirm-cancel">
+                Cancel
+              </AlertDialog.Cancel>
+              <AlertDialog.Action className={`button ${request.danger ? 'danger' : 'primary'}`} onClick={() => answer(true)} data-testid="confirm-ok">
+                {request.confirmLabel}
+              </AlertDialog.Action>
+            </div>
+          </AlertDialog.Content>
+        </AlertDialog.Overlay>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
   );
 }

@@ -7,9 +7,11 @@ import {
   CircleStop,
   CircleX,
   Clock,
+  Hand,
   Hourglass,
   LoaderCircle,
   OctagonX,
+  CirclePause,
   SkipForward,
   Timer,
   type LucideIcon,
@@ -44,6 +46,31 @@ export const STATUS_STYLES: { readonly [K in Status]: StatusStyle } = {
   UPSTREAM_FAILED: { label: 'Upstream failed', color: '#ef9a9a', icon: CircleSlash },
   ABORTED: { label: 'Aborted', color: '#8e44ad', icon: CircleMinus },
 };
+
+/**
+ * A running node that holds a message is not "Running" (UI.md): held at a breakpoint it pulses amber, waiting
+ * for a signal it has its own colour. The run and its row use the same looks.
+ */
+export type HoldKind = 'held' | 'waiting';
+export const HOLD_STYLES: { readonly [K in HoldKind]: StatusStyle } = {
+  held: { label: 'Paused at breakpoint', color: '#e0a100', icon: CirclePause, cue: 'pulse' },
+  waiting: { label: 'Waiting for approval', color: '#0f8b8d', icon: Hand },
+};
+
+/** A badge for a held or waiting node or run, with an optional detail ("approve, 2 waiting"). */
+export function HoldBadge({ kind, detail, testId }: { kind: HoldKind; detail?: string; testId?: string }) {
+  const style = HOLD_STYLES[kind];
+  const Icon = style.icon;
+  return (
+    <span className={`status-badge hold-${kind}`} style={{ ['--status-color' as string]: style.color }} data-testid={testId} data-hold={kind}>
+      <Icon size={12} aria-hidden="true" className="status-icon" />
+      <span className="status-label">
+        {style.label}
+        {detail ? ` (${detail})` : ''}
+      </span>
+    </span>
+  );
+}
 
 /** Placeholder when no run is shown (the node has no status). */
 export const NO_STATUS: StatusStyle = { label: 'Not run', color: '#9aa3ad', icon: CircleDashed };

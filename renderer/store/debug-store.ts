@@ -1,9 +1,13 @@
 import { create } from 'zustand';
 import type { ControlState, NodeControlState } from '../../shared/api/control.schema';
 
-/** A breakpoint set on the canvas: unconditional (holds before the node's next message) or on a value. */
+/**
+ * A breakpoint set on the canvas: unconditional (holds before the node's next message) or on a value. A
+ * disabled one (`enabled: false`) stays in the Breakpoints list but is not sent with a run.
+ */
 export interface Breakpoint {
   condition: { path: string; equals: string } | null;
+  enabled?: boolean;
 }
 
 /** Breakpoints of one workflow, by node id. */
@@ -30,6 +34,8 @@ export interface DebugState {
   stopMenuOpen: boolean;
   setWorkflowKey(key: string): void;
   setBreakpoint(nodeId: string, breakpoint: Breakpoint | null): void;
+  /** Replaces a workflow's breakpoints as read from the host (`breakpoints.get`). */
+  loadBreakpoints(workflowKey: string, breakpoints: WorkflowBreakpoints): void;
   setControl(control: ControlState | null): void;
   setError(error: string | null): void;
   setStepCount(count: number): void;
@@ -51,11 +57,17 @@ export const useDebug = create<DebugState>()((set) => ({
       const next = breakpoint ? { ...rest, [nodeId]: breakpoint } : rest;
       return { breakpoints: { ...s.breakpoints, [s.workflowKey]: next } };
     }),
+  loadBreakpoints: (workflowKey, breakpoints) => set((s) => ({ breakpoints: { ...s.breakpoints, [workflowKey]: breakpoints } })),
   setControl: (control) => set({ control }),
   setError: (error) => set({ error }),
   setStepCount: (stepCount) => set({ stepCount: Math.max(1, Math.floor(stepCount) || 1) }),
   setStopMenuOpen: (stopMenuOpen) => set({ stopMenuOpen }),
 }));
+
+/** A breakpoint that is set and not disabled. */
+export function isActive(bp: Breakpoint | undefined): bp is Breakpoint {
+  return bp !== undefined && bp.enabled !== false;
+}
 
 /** The breakpoints of the open workflow. */
 export function currentBreakpoints(s: DebugState): WorkflowBreakpoints {
@@ -72,7 +84,7 @@ export function debugSettingsOf(breakpoints: WorkflowBreakpoints, nodeIds: Reado
   const paused: string[] = [];
   const conditional: Array<{ nodeId: string; path: string; equals: string }> = [];
   for (const [nodeId, bp] of Object.entries(breakpoints)) {
-    if (!nodeIds.has(nodeId)) continue;
+    if (!nodeIds.has(nodeId) || bp.enabled === false) continue;
     if (bp.condition) conditional.push({ nodeId, ...bp.condition });
     else paused.push(nodeId);
   }

@@ -16,7 +16,10 @@ export interface GraphSlice {
   description: string;
   nodes: StudioNode[];
   edges: StudioEdge[];
+  /** The graph differs from the saved one (or was never saved): undo back to the saved graph is clean. */
   dirty: boolean;
+  /** The graph as last opened or saved, to tell whether undo/redo came back to it; null for an import. */
+  savedGraph: GraphShape | null;
   /** Bumped whenever a different workflow is loaded, so the canvas can fit its view once. */
   loadCount: number;
   /** Undo/redo stacks of whole graphs (structurally shared, so cheap). */
@@ -46,6 +49,7 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
   nodes: [],
   edges: [],
   dirty: false,
+  savedGraph: EMPTY_GRAPH,
   loadCount: 0,
   past: [],
   future: [],
@@ -73,15 +77,15 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
     set((s) => {
       const previous = s.past[s.past.length - 1];
       if (!previous) return {};
-      return { ...previous, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true, dragging: false, lastEditKey: null };
+      return { ...previous, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: differsFromSaved(previous, s.workflowId, s), dragging: false, lastEditKey: null };
     }),
   redo: () =>
     set((s) => {
       const next = s.future[0];
       if (!next) return {};
-      return { ...next, past: [...s.past, { nodes: s.nodes, edges: s.edges }], future: s.future.slice(1), dirty: true, dragging: false, lastEditKey: null };
+      return { ...next, past: [...s.past, { nodes: s.nodes, edges: s.edges }], future: s.future.slice(1), dirty: differsFromSaved(next, s.workflowId, s), dragging: false, lastEditKey: null };
     }),
-  setWorkflowId: (workflowId) => set((s) => (s.workflowId === workflowId ? {} : { workflowId, dirty: true })),
+  setWorkflowId: (workflowId) => set((s) => (s.workflowId === workflowId ? {} : { workflowId, dirty: differsFromSaved(s, workflowId, s) })),
   openWorkflow: (session, stored) =>
     set((s) => {
       const graph = stored ? fromDefinition(stored.definition) : { nodes: [], edges: [] };
@@ -94,6 +98,7 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
         nodes: graph.nodes,
         edges: graph.edges,
         dirty: false,
+        savedGraph: { nodes: graph.nodes, edges: graph.edges },
         loadCount: s.loadCount + 1,
         past: [],
         future: [],
@@ -117,6 +122,7 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
         nodes: graph.nodes,
         edges: graph.edges,
         dirty: true,
+        savedGraph: null,
         loadCount: s.loadCount + 1,
         past: [],
         future: [],
@@ -129,8 +135,35 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
         diffView: null,
       };
     }),
-  markSaved: (workflowId, version) => set({ storedWorkflowId: workflowId, storedVersion: version, dirty: false }),
+  markSaved: (workflowId, version) => set((s) => ({ storedWorkflowId: workflowId, storedVersion: version, dirty: false, savedGraph: { nodes: s.nodes, edges: s.edges } })),
 });
+
+const EMPTY_GRAPH: GraphShape = { nodes: [], edges: [] };
+
+/** Whether a graph and id differ from what was opened or saved (under the id it was saved as). */
+function differsFromSaved(graph: GraphShape, workflowId: string, s: Pick<GraphSlice, 'savedGraph' | 'storedWorkflowId'>): boolean {
+  if (s.savedGraph === null || workflowId !== (s.storedWorkflowId ?? '')) return true;
+  return !sameGraph(graph, s.savedGraph);
+}
+
+/**
+ * Same nodes (id, position and data) and edges (ends and ports). Data is compared by identity: edits replace
+ * a node's data, undo brings the old object back, selection and measuring keep it.
+ */
+export function sameGraph(a: GraphShape, b: GraphShape): boolean {
+  if (a.nodes.length !== b.nodes.length || a.edges.length !== b.edges.length) return false;
+  const nodes = new Map(b.nodes.map((n) => [n.id, n]));
+  for (const n of a.nodes) {
+    const m = nodes.get(n.id);
+    if (!m || m.data !== n.data || m.position.x !== n.position.x || m.position.y !== n.position.y) return false;
+  }
+  const edges = new Map(b.edges.map((e) => [e.id, e]));
+  for (const e of a.edges) {
+    const f = edges.get(e.id);
+    if (!f || f.source !== e.source || f.target !== e.target || f.sourceHandle !== e.sourceHandle || f.data?.targetPort !== e.data?.targetPort) return false;
+  }
+  return true;
+}
 
 /** Most undo steps kept. */
 export const MAX_UNDO = 100;

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { RunSummary } from '../../shared/api/runs.schema';
+import type { ErrorInfo } from '../../shared/events/events';
 import { advanceStatus, isTerminal, type Status } from '../../shared/status/status';
 import type { StudioState } from './studio-store';
 
@@ -11,6 +12,7 @@ export interface RunStatusChange {
   definitionVersion: string;
   status: Status;
   at: number;
+  error?: ErrorInfo;
 }
 
 /** Runs of the open workflow, newest first, and the one shown on the canvas. */
@@ -73,7 +75,7 @@ export function applyStatusChanges(runs: RunSummary[], changes: readonly RunStat
       continue;
     }
     const next = withTimes({ ...known, status: advanceStatus(known.status, c.status) }, c);
-    if (next.status === known.status && next.startedAt === known.startedAt && next.endedAt === known.endedAt) continue;
+    if (next.status === known.status && next.startedAt === known.startedAt && next.endedAt === known.endedAt && next.error === known.error) continue;
     byId.set(c.executionId, next);
     touched = true;
   }
@@ -84,5 +86,6 @@ function withTimes(run: RunSummary, change: RunStatusChange): RunSummary {
   const next = { ...run };
   if (next.startedAt === undefined && (run.status === 'RUNNING' || isTerminal(run.status))) next.startedAt = change.at;
   if (next.endedAt === undefined && isTerminal(run.status)) next.endedAt = change.at;
+  if (next.error === undefined && change.error !== undefined) next.error = change.error;
   return next;
 }

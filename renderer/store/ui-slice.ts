@@ -2,9 +2,9 @@ import type { StateCreator } from 'zustand';
 import type { GraphClip } from './clipboard';
 import type { StudioState } from './studio-store';
 
-export type BottomTab = 'problems' | 'runs' | 'logs' | 'results' | 'timeline' | 'versions' | 'scheduler' | 'metrics';
+export type BottomTab = 'problems' | 'runs' | 'logs' | 'results' | 'timeline' | 'versions' | 'breakpoints' | 'scheduler' | 'metrics' | 'audit';
 /** The studio's modal dialogs opened from the keyboard or the canvas toolbar. */
-export type StudioDialog = 'node-search' | 'shortcuts' | 'save-note' | 'sessions' | null;
+export type StudioDialog = 'node-search' | 'shortcuts' | 'save-note' | 'sessions' | 'save-as' | 'run-payload' | 'connect-server' | 'examples' | null;
 export type InspectorTab = 'form' | 'json';
 export type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 
@@ -16,7 +16,9 @@ export interface Banner {
 
 export interface UiSlice {
   bottomTab: BottomTab;
+  /** The newest message; older ones wait in `moreBanners` (one line with a count, never a stack). */
   banner: Banner | null;
+  moreBanners: Banner[];
   saveState: SaveState;
   running: boolean;
   /** Side panels are collapsible (UI.md). */
@@ -44,6 +46,7 @@ export interface UiSlice {
 export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set, get) => ({
   bottomTab: 'problems',
   banner: null,
+  moreBanners: [],
   saveState: 'idle',
   running: false,
   paletteOpen: true,
@@ -64,7 +67,13 @@ export const createUiSlice: StateCreator<StudioState, [], [], UiSlice> = (set, g
   setInspectorTab: (inspectorTab) => set({ inspectorTab }),
   togglePanel: (panel) => set((s) => (panel === 'palette' ? { paletteOpen: !s.paletteOpen } : { inspectorOpen: !s.inspectorOpen })),
   setBottomTab: (bottomTab) => set({ bottomTab }),
-  showBanner: (banner) => set({ banner }),
+  showBanner: (banner) =>
+    set((s) => {
+      // Dismissing shows the next older message; a new one goes on top, replacing one of its kind.
+      if (banner === null) return { banner: s.moreBanners[0] ?? null, moreBanners: s.moreBanners.slice(1) };
+      const older = [s.banner, ...s.moreBanners].filter((b): b is Banner => b !== null && b.kind !== banner.kind);
+      return { banner, moreBanners: older };
+    }),
   setSaveState: (saveState) => set({ saveState }),
   setRunning: (running) => set({ running }),
 });

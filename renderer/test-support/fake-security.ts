@@ -11,6 +11,7 @@ export function createFakeSecurity() {
   let counter = 0;
   const secretInfo = (name: string): SecretInfo => ({ name, source: 'store', value: SECRET_MASK, writable: true });
   const ops = {
+    'auth.whoami': vi.fn(async () => ({ actor: 'ui:local', role: 'ADMIN' as const, sessions: null, keysRequired: false })),
     'apiKeys.list': vi.fn(async () => keys.map((k) => ({ ...k }))),
     'apiKeys.create': vi.fn(async ({ name, role, sessions }: { name: string; role: Role; sessions?: string[] }) => {
       if (keys.some((k) => k.name === name)) throw new StudioApiError('CONFLICT', `an API key named "${name}" exists already`, 'name');

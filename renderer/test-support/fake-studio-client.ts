@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import { z } from 'zod';
 import type { StudioClient } from '../../shared/api/client';
 import { StudioApiError } from '../../shared/api/errors';
+import type { StoredBreakpoint } from '../../shared/api/breakpoints.schema';
 import type { RunDetail } from '../../shared/api/runs.schema';
 import type { StoredWorkflow } from '../../shared/api/workflows.schema';
 import type { StudioEvent } from '../../shared/events/events';
@@ -15,6 +16,7 @@ import { createFakeHistory } from './fake-history';
 import { createFakeMetrics } from './fake-metrics';
 import { createFakeScheduler } from './fake-scheduler';
 import { createFakeSecurity } from './fake-security';
+import { createFakeSettings } from './fake-settings';
 
 const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
 
@@ -44,12 +46,14 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   const listeners = new Set<(batch: StudioEvent[]) => void>();
   let runCounter = 0;
   const scheduler = createFakeScheduler();
+  const breakpoints = new Map<string, StoredBreakpoint[]>();
 
   const client: StudioClient = {
     ...scheduler.ops,
     ...createFakeControl().ops,
     ...createFakeSecurity().ops,
     ...createFakeMetrics().ops,
+    ...createFakeSettings().ops,
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),
@@ -102,7 +106,12 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
       if (!run) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`);
       return run;
     }),
+    'runs.wait': vi.fn(async () => {
+      throw new StudioApiError('UNAVAILABLE', 'not part of the renderer fake (the studio follows runs through events)');
+    }),
     'triggers.list': vi.fn(async () => []),
+    'breakpoints.get': vi.fn(async ({ session = 'default', workflowId }) => ({ breakpoints: breakpoints.get(`${session}/${workflowId}`) ?? [] })),
+    'breakpoints.set': vi.fn(async ({ session = 'default', workflowId, breakpoints: list }) => (breakpoints.set(`${session}/${workflowId}`, list), { breakpoints: list })),
     'runs.resume': vi.fn(async ({ executionId }) => {
       throw new StudioApiError('CONFLICT', `run "${executionId}" was not interrupted by a crash`, 'executionId');
     }),
@@ -116,6 +125,8 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   return {
     client,
     workflows,
+    /** Breakpoints kept per `session/workflowId`, as the host keeps them. */
+    breakpoints,
     history,
     /** The scheduler view `scheduler.get` returns; tests set it. */
     scheduler: scheduler.state,

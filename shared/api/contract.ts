@@ -7,12 +7,14 @@ import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
 import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, RunDebug, SignalDecision } from './control.schema';
 import type { Role } from './roles';
-import { MAX_RECORDED_PAGE, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary } from './runs.schema';
+import { DEFAULT_RUN_WAIT_SECONDS, MAX_RECORDED_PAGE, MAX_RUN_WAIT_SECONDS, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary, RunWaitResult } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
+import { WorkflowBreakpoints } from './breakpoints.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
-import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput } from './security.schema';
+import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput, Whoami } from './security.schema';
+import { SetSettingInput, SetSettingResult, SettingsView } from './settings.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 
@@ -43,77 +45,77 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 export const STUDIO_API = {
   'nodeTypes.list': op({
     summary: 'List the node types of the plugin registry, with their config schemas.',
-    input: z.object({}),
+    input: z.strictObject({}),
     output: z.array(NodeTypeInfo),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/node-types' },
   }),
   'workflows.list': op({
     summary: 'List saved workflows, optionally of one session.',
-    input: z.object({ session: Identifier.optional() }),
+    input: z.strictObject({ session: Identifier.optional() }),
     output: z.array(WorkflowSummary),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/workflows' },
   }),
   'workflows.get': op({
     summary: 'Read the current definition of a workflow.',
-    input: z.object({ session: Session, workflowId: Identifier }),
+    input: z.strictObject({ session: Session, workflowId: Identifier }),
     output: StoredWorkflow,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/workflows/:session/:workflowId' },
   }),
   'workflows.save': op({
     summary: 'Validate and save a workflow; an invalid graph is refused and nothing is stored.',
-    input: z.object({ session: Session, definition: WorkflowDefinition, note: z.string().max(1000).optional() }),
+    input: z.strictObject({ session: Session, definition: WorkflowDefinition, note: z.string().max(1000).optional() }),
     output: SaveResult,
     role: 'ADMIN',
     http: { method: 'POST', path: '/api/workflows' },
   }),
   'workflows.validate': op({
     summary: 'Validate a definition without saving it (DEF-02 issues with codes, node ids and paths).',
-    input: z.object({ definition: z.unknown() }),
+    input: z.strictObject({ definition: z.unknown() }),
     output: z.object({ valid: z.boolean(), issues: z.array(ValidationIssue) }),
     role: 'VIEWER',
     http: { method: 'POST', path: '/api/workflows/validate' },
   }),
   'workflows.versions': op({
     summary: 'List the saved versions of a workflow, newest first (hash, time, note; the current one marked).',
-    input: z.object({ session: Session, workflowId: Identifier }),
+    input: z.strictObject({ session: Session, workflowId: Identifier }),
     output: z.array(WorkflowVersion),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/workflows/:session/:workflowId/versions' },
   }),
   'workflows.getVersion': op({
     summary: 'Read one saved version of a workflow.',
-    input: z.object({ session: Session, workflowId: Identifier, version: VersionId }),
+    input: z.strictObject({ session: Session, workflowId: Identifier, version: VersionId }),
     output: StoredWorkflow,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/workflows/:session/:workflowId/versions/:version' },
   }),
   'workflows.restore': op({
     summary: 'Save an older version\'s graph as the current one (no new version when it already is current).',
-    input: z.object({ session: Session, workflowId: Identifier, version: VersionId, note: z.string().max(1000).optional() }),
+    input: z.strictObject({ session: Session, workflowId: Identifier, version: VersionId, note: z.string().max(1000).optional() }),
     output: SaveResult,
     role: 'ADMIN',
     http: { method: 'POST', path: '/api/workflows/:session/:workflowId/versions/:version/restore' },
   }),
   'workflows.diff': op({
     summary: 'What changed from one saved version to another (description, nodes, config keys, edges).',
-    input: z.object({ session: Session, workflowId: Identifier, from: VersionId, to: VersionId }),
+    input: z.strictObject({ session: Session, workflowId: Identifier, from: VersionId, to: VersionId }),
     output: WorkflowDiff,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/workflows/:session/:workflowId/diff' },
   }),
   'workflows.delete': op({
-    summary: 'Delete a workflow and its version history.',
-    input: z.object({ session: Session, workflowId: Identifier }),
+    summary: 'Delete a workflow and its version history (audited); refused while a run of it is still going. Finished runs stay in the history.',
+    input: z.strictObject({ session: Session, workflowId: Identifier }),
     output: z.object({ deleted: z.literal(true) }),
     role: 'ADMIN',
     http: { method: 'DELETE', path: '/api/workflows/:session/:workflowId' },
   }),
   'runs.start': op({
     summary: 'Start a run of a saved workflow with a payload.',
-    input: z.object({
+    input: z.strictObject({
       session: Session,
       workflowId: Identifier,
       payload: z.record(z.string(), z.unknown()).default({}),
@@ -127,14 +129,24 @@ export const STUDIO_API = {
   }),
   'runs.get': op({
     summary: 'Read a run: its status, every node\'s status and counts, and its results.',
-    input: z.object({ executionId: Identifier }),
+    input: z.strictObject({ executionId: Identifier }),
     output: RunDetail,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId' },
   }),
+  'runs.wait': op({
+    summary: 'Wait until a run ends (any terminal status), at most timeoutSeconds (0 reads it now), then read it; timedOut says the run was still going.',
+    input: z.strictObject({
+      executionId: Identifier,
+      timeoutSeconds: z.coerce.number().int().min(0).max(MAX_RUN_WAIT_SECONDS).default(DEFAULT_RUN_WAIT_SECONDS),
+    }),
+    output: RunWaitResult,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions/:executionId/wait' },
+  }),
   'runs.list': op({
     summary: 'List runs, newest first.',
-    input: z.object({
+    input: z.strictObject({
       session: Identifier.optional(),
       workflowId: Identifier.optional(),
       status: Status.optional(),
@@ -146,7 +158,7 @@ export const STUDIO_API = {
   }),
   'runs.recorded': op({
     summary: 'What a node of a run received and sent, as recorded (STU-04): its outputs and its parents\' outputs on the edges into it, a page at a time.',
-    input: z.object({
+    input: z.strictObject({
       executionId: Identifier,
       nodeId: Identifier,
       offset: z.coerce.number().int().min(0).default(0),
@@ -158,38 +170,52 @@ export const STUDIO_API = {
   }),
   'runs.recordedSummary': op({
     summary: 'Every node\'s recorded output of a run in short (count, digest, end marker), to compare two runs node by node (STU-04).',
-    input: z.object({ executionId: Identifier }),
+    input: z.strictObject({ executionId: Identifier }),
     output: RecordedSummary,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId/recorded' },
   }),
   'runs.resume': op({
     summary: 'Resume a run the last crash or kill interrupted (ABORTED), once, as a new run of the same version that skips the nodes that finished and replays their output (DUR-03); CONFLICT when the run was not aborted, was resumed already or its workflow changed.',
-    input: z.object({ executionId: Identifier }),
+    input: z.strictObject({ executionId: Identifier }),
     output: ResumeResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/resume' },
   }),
   'runs.setPriority': op({
     summary: 'Move a QUEUED start to another priority (higher first); refused unless the run is waiting for a slot.',
-    input: z.object({ executionId: Identifier, priority: z.number() }),
+    input: z.strictObject({ executionId: Identifier, priority: z.number() }),
     output: SetPriorityResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/priority' },
   }),
   'scheduler.get': op({
     summary: 'Read the scheduler: limits, gauges and refusals, running runs, and the queue in admission order with why each start waits.',
-    input: z.object({ limit: z.coerce.number().int().min(1).max(10_000).default(200) }),
+    input: z.strictObject({ limit: z.coerce.number().int().min(1).max(10_000).default(200) }),
     output: SchedulerView,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/scheduler' },
   }),
   'metrics.get': op({
     summary: 'Read the engine meters (OBS-04): runs ended by status, gauges, refusals, node durations, drops; Prometheus scrapes the same at GET /metrics.',
-    input: z.object({}),
+    input: z.strictObject({}),
     output: MetricsSnapshot,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/metrics' },
+  }),
+  'breakpoints.get': op({
+    summary: "A workflow's breakpoints, kept beside the data outside its definition (STU-04: no version is made).",
+    input: z.strictObject({ session: Session, workflowId: Identifier }),
+    output: WorkflowBreakpoints,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workflows/:session/:workflowId/breakpoints' },
+  }),
+  'breakpoints.set': op({
+    summary: "Replace a workflow's breakpoints (each enabled or not, with an optional value condition).",
+    input: z.strictObject({ session: Session, workflowId: Identifier, breakpoints: WorkflowBreakpoints.shape.breakpoints }),
+    output: WorkflowBreakpoints,
+    role: 'OPERATOR',
+    http: { method: 'PUT', path: '/api/workflows/:session/:workflowId/breakpoints' },
   }),
   'triggers.list': op({
     summary: 'List the armed CRON_TRIGGER schedules (EXT-01) with their next fire time and the newest fire each handled.',
@@ -207,14 +233,14 @@ export const STUDIO_API = {
   }),
   'control.send': op({
     summary: 'Send a command to a run (CTL-01): answered once applied, in the run\'s order; reviewed and audited.',
-    input: z.object({ executionId: Identifier, command: ControlCommand }),
+    input: z.strictObject({ executionId: Identifier, command: ControlCommand }),
     output: ControlResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/control' },
   }),
   'control.state': op({
     summary: 'A run\'s valves for the debugger (CTL-02): per node paused, skipped, steps left, breakpoint, held message.',
-    input: z.object({ executionId: Identifier }),
+    input: z.strictObject({ executionId: Identifier }),
     output: ControlState,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId/control' },
@@ -228,35 +254,35 @@ export const STUDIO_API = {
   }),
   'approvals.list': op({
     summary: 'Open approvals across runs, oldest first (CTL-05): messages waiting at WAIT_FOR_SIGNAL nodes.',
-    input: z.object({ executionId: Identifier.optional(), limit: z.coerce.number().int().min(1).max(1000).default(200) }),
+    input: z.strictObject({ executionId: Identifier.optional(), limit: z.coerce.number().int().min(1).max(1000).default(200) }),
     output: z.array(Approval),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/approvals' },
   }),
   'signals.send': op({
     summary: 'Approve or reject at a WAIT_FOR_SIGNAL node (a Signal command): ACCEPTED, or QUEUED until the node waits.',
-    input: z.object({ executionId: Identifier, nodeId: Identifier, decision: SignalDecision.default('APPROVE'), data: z.unknown().optional() }),
+    input: z.strictObject({ executionId: Identifier, nodeId: Identifier, decision: SignalDecision.default('APPROVE'), data: z.unknown().optional() }),
     output: ControlResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/signal' },
   }),
   'supervisors.list': op({
     summary: 'Reviewers (CONTROL_PLANE) and supervisors (SUPERVISOR) in order, with dry-run flag, command counts and drops.',
-    input: z.object({}),
+    input: z.strictObject({}),
     output: z.array(SupervisorInfo),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/supervisors' },
   }),
   'supervisors.getRules': op({
     summary: 'The rule supervisor\'s rules of a session (CTL-07).',
-    input: z.object({ session: Identifier }),
+    input: z.strictObject({ session: Identifier }),
     output: z.array(SupervisorRule),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/supervisors/rules/:session' },
   }),
   'supervisors.setRules': op({
     summary: 'Replace the rule supervisor\'s rules of a session: CEL condition on an event → command for its run.',
-    input: z.object({ session: Identifier, rules: SupervisorRules }),
+    input: z.strictObject({ session: Identifier, rules: SupervisorRules }),
     output: z.array(SupervisorRule),
     role: 'ADMIN',
     http: { method: 'PUT', path: '/api/supervisors/rules/:session' },
@@ -270,28 +296,28 @@ export const STUDIO_API = {
   }),
   'sessions.list': op({
     summary: 'List sessions with their workflow counts and default execution timeouts (`default` always exists).',
-    input: z.object({}),
+    input: z.strictObject({}),
     output: z.array(SessionSummary),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/sessions' },
   }),
   'sessions.create': op({
     summary: 'Create an empty session.',
-    input: z.object({ session: Identifier, defaultExecutionTimeoutSeconds: ExecutionTimeoutSeconds.optional() }),
+    input: z.strictObject({ session: Identifier, defaultExecutionTimeoutSeconds: ExecutionTimeoutSeconds.optional() }),
     output: SessionSummary,
     role: 'ADMIN',
     http: { method: 'POST', path: '/api/sessions' },
   }),
   'sessions.rename': op({
     summary: 'Rename a session, moving its workflows; refused while runs of it are live.',
-    input: z.object({ session: Identifier, newSession: Identifier }),
+    input: z.strictObject({ session: Identifier, newSession: Identifier }),
     output: SessionSummary,
     role: 'ADMIN',
     http: { method: 'POST', path: '/api/sessions/:session/rename' },
   }),
   'sessions.delete': op({
     summary: 'Delete a session and its workflows; refused while runs of it are live.',
-    input: z.object({ session: Identifier }),
+    input: z.strictObject({ session: Identifier }),
     output: z.object({ deleted: z.literal(true) }),
     role: 'ADMIN',
     http: { method: 'DELETE', path: '/api/sessions/:session' },
@@ -303,9 +329,30 @@ export const STUDIO_API = {
     role: 'ADMIN',
     http: { method: 'PUT', path: '/api/sessions/:session/config' },
   }),
+  'settings.get': op({
+    summary: 'Every yukta.* setting (CFG-01): its value, default and source (default, file, env, flag or log), live or at restart, and a value saved for the next start; secrets are masked.',
+    input: z.strictObject({}),
+    output: SettingsView,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/settings' },
+  }),
+  'settings.set': op({
+    summary: 'Change a setting (CFG-01): a live one (the scheduler limits) applies at once and is recorded; another is saved to settings.json for the next start. Reviewed and audited; a bad key or value is refused naming it.',
+    input: SetSettingInput,
+    output: SetSettingResult,
+    role: 'ADMIN',
+    http: { method: 'POST', path: '/api/settings' },
+  }),
+  'auth.whoami': op({
+    summary: 'Who is calling: actor, role and sessions of the key presented, and whether keys are required (the studio\'s sign-in).',
+    input: z.strictObject({}),
+    output: Whoami,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/auth/whoami' },
+  }),
   'apiKeys.list': op({
     summary: 'List API keys (SEC-01): name, role, sessions, source and fingerprint; never a key or its hash.',
-    input: z.object({}),
+    input: z.strictObject({}),
     output: z.array(ApiKeyInfo),
     role: 'ADMIN',
     http: { method: 'GET', path: '/api/settings/api-keys' },
@@ -319,14 +366,14 @@ export const STUDIO_API = {
   }),
   'apiKeys.revoke': op({
     summary: 'Revoke an API key created in the studio; it stops working at once.',
-    input: z.object({ name: ApiKeyName }),
+    input: z.strictObject({ name: ApiKeyName }),
     output: z.object({ revoked: z.literal(true) }),
     role: 'ADMIN',
     http: { method: 'DELETE', path: '/api/settings/api-keys/:name' },
   }),
   'secrets.list': op({
     summary: 'List secrets usable as decrypted:<name> (SEC-02); values are never returned (masked).',
-    input: z.object({}),
+    input: z.strictObject({}),
     output: z.array(SecretInfo),
     role: 'ADMIN',
     http: { method: 'GET', path: '/api/settings/secrets' },
@@ -340,7 +387,7 @@ export const STUDIO_API = {
   }),
   'secrets.delete': op({
     summary: 'Delete a stored secret.',
-    input: z.object({ name: SecretName }),
+    input: z.strictObject({ name: SecretName }),
     output: z.object({ deleted: z.literal(true) }),
     role: 'ADMIN',
     http: { method: 'DELETE', path: '/api/settings/secrets/:name' },
@@ -363,3 +410,7 @@ export function isOperationName(name: unknown): name is OperationName {
 
 /** The event stream route (SSE); events arrive in batches. */
 export const EVENTS_HTTP_PATH = '/api/events/stream';
+/** POST here (with a key) for a single-use ticket to open the event stream with `?ticket=` (a browser cannot send headers on it). */
+export const EVENTS_TICKET_HTTP_PATH = '/api/events/ticket';
+/** The query parameter of the event stream that carries a ticket. */
+export const EVENTS_TICKET_PARAM = 'ticket';

@@ -69,6 +69,8 @@ export const ControlCommand = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('SetPriority'), priority: z.number().finite() }),
   /** Replaces the payload of the message held at the node's valve before it is released (beyond the reference). */
   z.strictObject({ type: z.literal('ReplaceHeldMessage'), ...Node, payload: z.unknown() }),
+  /** Saves a `yukta.*` setting that applies at the next start (CFG-01); addressed to the pseudo run `settings`. */
+  z.strictObject({ type: z.literal('SetSetting'), key: z.string().min(1).max(256), value: z.unknown() }),
 ]);
 export type ControlCommand = z.infer<typeof ControlCommand>;
 export type ControlCommandInput = z.input<typeof ControlCommand>;
@@ -77,6 +79,10 @@ export const CONTROL_COMMAND_TYPES = ControlCommand.options.map((o) => o.shape.t
 
 /** The pseudo run scheduler commands are sequenced and audited under (ADM-03). */
 export const SCHEDULER_RUN = 'scheduler';
+/** The pseudo run setting changes are sequenced and audited under (CFG-01). */
+export const SETTINGS_RUN = 'settings';
+/** Pseudo runs: commands to them need no run, and the log keeps their rows whatever its retention. */
+export const PSEUDO_RUNS: ReadonlySet<string> = new Set([SCHEDULER_RUN, SETTINGS_RUN]);
 
 /** What a signal did: delivered to a waiting message, or kept until the node waits (CTL-05). */
 export const SignalOutcome = z.enum(['ACCEPTED', 'QUEUED']);
@@ -111,7 +117,7 @@ export const ControlAuditEntry = z.object({
 });
 export type ControlAuditEntry = z.infer<typeof ControlAuditEntry>;
 
-export const ControlAuditQuery = z.object({
+export const ControlAuditQuery = z.strictObject({
   executionId: Identifier.optional(),
   actor: z.string().optional(),
   type: AuditType.optional(),
@@ -161,7 +167,7 @@ export const Approval = z.object({
 export type Approval = z.infer<typeof Approval>;
 
 /** A plugin-level control message (CTL-08): `heartbeat`, `statistics`, or a kind a plugin handles. */
-export const PluginControlInput = z.object({
+export const PluginControlInput = z.strictObject({
   kind: z.string().min(1).max(100),
   body: z.unknown().optional(),
 });

@@ -11,6 +11,8 @@ export const ApiErrorCode = z.enum([
   'UNAUTHORIZED',
   'FORBIDDEN',
   'PAYLOAD_TOO_LARGE',
+  /** A request body in a content type other than JSON (REST). */
+  'UNSUPPORTED_MEDIA_TYPE',
   /** A start refused because a concurrency cap is reached and `yukta.execution.on-limit` is REJECT (ADM-01). */
   'RATE_LIMITED',
   /** A start refused because the queue, or the workflow's queue, is full (ADM-01). */
@@ -41,6 +43,7 @@ const HTTP_STATUS: { [K in ApiErrorCode]: number } = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   QUEUE_FULL: 429,
   UNAVAILABLE: 503,

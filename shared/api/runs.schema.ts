@@ -25,7 +25,7 @@ export const RunSummary = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
-export const RunResult = z.object({ nodeId: z.string(), messageId: z.string(), payload: z.unknown() });
+export const RunResult = z.object({ nodeId: z.string(), messageId: z.string(), payload: z.unknown(), metadata: z.record(z.string(), z.string()).optional() });
 export type RunResult = z.infer<typeof RunResult>;
 
 export const RunDetail = RunSummary.extend({
@@ -35,6 +35,15 @@ export const RunDetail = RunSummary.extend({
   resultsTruncated: z.boolean(),
 });
 export type RunDetail = z.infer<typeof RunDetail>;
+
+/** Longest `runs.wait` (seconds): a bounded wait, so a caller never holds a request open indefinitely. */
+export const MAX_RUN_WAIT_SECONDS = 300;
+/** `runs.wait` without a timeout waits this long (below the 60 s request timeout of common MCP clients). */
+export const DEFAULT_RUN_WAIT_SECONDS = 30;
+
+/** The answer to `runs.wait`: the run as read when it ended or the wait ran out; `timedOut` when it had not ended. */
+export const RunWaitResult = RunDetail.extend({ timedOut: z.boolean() });
+export type RunWaitResult = z.infer<typeof RunWaitResult>;
 
 /** The answer to `runs.resume` (DUR-03): the new run continuing the ABORTED one, and whether it waits for a slot. */
 export const ResumeResult = z.object({ executionId: z.string(), resumedFrom: z.string(), queued: z.boolean() });

@@ -24,12 +24,23 @@ export const ApiKeyInfo = z.object({
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
 
-export const CreateApiKeyInput = z.object({
+export const CreateApiKeyInput = z.strictObject({
   name: ApiKeyName,
   role: Role,
   /** Limits the key to these sessions; absent for every session. */
   sessions: z.array(Identifier).min(1).max(100).optional(),
 });
+
+/** Who is calling (`auth.whoami`): what the studio shows in its app bar, and whether keys are needed at all. */
+export const Whoami = z.object({
+  actor: z.string(),
+  role: Role,
+  /** The sessions a scoped key is limited to; null for every session. */
+  sessions: z.array(z.string()).nullable(),
+  /** True while any API key is set: every HTTP call must then present one (SEC-01). */
+  keysRequired: z.boolean(),
+});
+export type Whoami = z.infer<typeof Whoami>;
 
 /** A key just created: `key` is shown this once and never again (only its hash is kept). */
 export const CreatedApiKey = ApiKeyInfo.extend({ key: z.string() });
@@ -52,4 +63,4 @@ export type SecretInfo = z.infer<typeof SecretInfo>;
 
 /** Largest secret value accepted (64 KiB). */
 export const MAX_SECRET_BYTES = 64 * 1024;
-export const SetSecretInput = z.object({ name: SecretName, value: z.string().min(1).max(MAX_SECRET_BYTES) });
+export const SetSecretInput = z.strictObject({ name: SecretName, value: z.string().min(1).max(MAX_SECRET_BYTES) });

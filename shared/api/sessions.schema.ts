@@ -24,7 +24,7 @@ export type SessionSummary = z.infer<typeof SessionSummary>;
  * A session configuration (DUR-05): the session's default execution timeout and workflows to store in it.
  * Applying one validates every workflow first and stores all or nothing; workflows it does not name stay.
  */
-export const SessionConfig = z.object({
+export const SessionConfig = z.strictObject({
   session: Identifier,
   defaultExecutionTimeoutSeconds: ExecutionTimeoutSeconds.default(DEFAULT_EXECUTION_TIMEOUT_SECONDS),
   workflows: z.array(WorkflowDefinition).max(MAX_SESSION_WORKFLOWS).default([]),

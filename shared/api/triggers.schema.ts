@@ -27,4 +27,4 @@ export const CronTriggerInfo = z.object({
 });
 export type CronTriggerInfo = z.infer<typeof CronTriggerInfo>;
 
-export const TriggersQuery = z.object({ session: Identifier.optional(), workflowId: Identifier.optional() });
+export const TriggersQuery = z.strictObject({ session: Identifier.optional(), workflowId: Identifier.optional() });

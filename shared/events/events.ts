@@ -9,7 +9,18 @@ const Base = {
   at: z.number(),
 };
 
-export const ErrorInfo = z.object({ name: z.string(), message: z.string(), code: z.string().optional() });
+export const ErrorInfo = z.object({
+  name: z.string(),
+  message: z.string(),
+  code: z.string().optional(),
+  /** A node that failed on a message (ENG-04): its last attempt, of `maxAttempts` allowed. */
+  attempt: z.number().int().optional(),
+  maxAttempts: z.number().int().optional(),
+  /** That message's payload (as JSON text cut to 2,048 characters when larger). */
+  input: z.unknown().optional(),
+  /** On a run's error: the node where the failure began (the studio's "Failed at <node>"). */
+  nodeId: z.string().optional(),
+});
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 
 export const NodeCounts = z.object({
@@ -61,6 +72,8 @@ export const NodeResultEvent = z.object({
   nodeId: z.string(),
   messageId: z.string(),
   payload: z.unknown(),
+  /** The message's metadata when it has any (e.g. `signal.decision`, `signal.actor`, `signal.data` after an approval). */
+  metadata: z.record(z.string(), z.string()).optional(),
 });
 
 export const LogEvent = z.object({

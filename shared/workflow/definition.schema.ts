@@ -5,7 +5,7 @@ import { Identifier } from './identifier';
 export const MAX_NODES = 500;
 export const MAX_EDGES = 2000;
 
-export const Position = z.object({ x: z.number().finite(), y: z.number().finite() });
+export const Position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 
 /** A timeout given as one typed template, read from the node's first message. */
 export const TimeoutTemplate = z.string().regex(/^\$\{\s*(payload|metadata)(\.[^}:]+)*(:(int|float))?\s*\}$/, 'a number, or one template such as ${payload.secs:int}');
@@ -13,7 +13,7 @@ export const TimeoutTemplate = z.string().regex(/^\$\{\s*(payload|metadata)(\.[^
 /** A node's config: any JSON object; `config.engine` holds the engine policy, checked by validation. */
 export const NodeConfig = z.record(z.string(), z.unknown());
 
-export const NodeDefinition = z.object({
+export const NodeDefinition = z.strictObject({
   nodeId: Identifier,
   type: Identifier,
   config: NodeConfig.default({}),
@@ -27,7 +27,7 @@ export const NodeDefinition = z.object({
 });
 export type NodeDefinition = z.infer<typeof NodeDefinition>;
 
-export const EdgeDefinition = z.object({
+export const EdgeDefinition = z.strictObject({
   source: Identifier,
   target: Identifier,
   sourcePort: Identifier.optional(),
@@ -39,7 +39,7 @@ export type EdgeDefinition = z.infer<typeof EdgeDefinition>;
  * A workflow definition (SPEC §3). Shape only: graph rules (cycles, unknown nodes, caps) are checked by
  * `validateGraph`, plugin config by the engine.
  */
-export const WorkflowDefinition = z.object({
+export const WorkflowDefinition = z.strictObject({
   workflowId: Identifier,
   description: z.string().max(10_000).default(''),
   nodes: z.array(NodeDefinition),

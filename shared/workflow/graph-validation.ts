@@ -2,6 +2,7 @@ import { EnginePolicy, ERROR_PORT, DEFAULT_PORT } from './engine-policy.schema';
 import { MAX_EDGES, MAX_NODES, WorkflowDefinition } from './definition.schema';
 import { outputPorts, type NodeTypeCatalog } from './node-type';
 import { joinPath, type ValidationIssue } from './validation-issue';
+import { connectionWarnings } from './connection-warnings';
 
 /**
  * Pure graph rules of DEF-02, shared by the renderer (live) and the engine (authoritative).
@@ -21,6 +22,7 @@ export function validateGraph(def: WorkflowDefinition, catalog?: NodeTypeCatalog
   if (catalog && def.nodes.length > 0 && !def.nodes.some((n) => catalog.get(n.type)?.kind === 'trigger')) {
     issues.push({ code: 'DEF-02/no-trigger', severity: 'warning', message: 'the workflow has no trigger, so it cannot be started' });
   }
+  issues.push(...connectionWarnings(def, catalog));
   return issues;
 }
 

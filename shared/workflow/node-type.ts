@@ -20,19 +20,22 @@ export const NodeTypeInfo = z.object({
    * too, besides `outputs`.
    */
   outputsFromConfig: z.object({ list: z.string(), key: z.string() }).optional(),
+  /** Declared ports that exist only while `config[flag]` is true (HTTP_REQUEST's status ports with `routeByStatus`). */
+  outputsWhen: z.object({ flag: z.string(), ports: z.array(z.string()) }).optional(),
 });
 export type NodeTypeInfo = z.infer<typeof NodeTypeInfo>;
 
 /** The part of a node type the pure graph rules need. */
-export type NodeTypeShape = Pick<NodeTypeInfo, 'kind' | 'outputs' | 'outputsFromConfig'>;
+export type NodeTypeShape = Pick<NodeTypeInfo, 'kind' | 'outputs' | 'outputsFromConfig' | 'outputsWhen'>;
 export type NodeTypeCatalog = ReadonlyMap<string, NodeTypeShape>;
 
 /**
- * The output ports of a node: its type's declared ports, the ports its config names (ROUTER), and
+ * The output ports of a node: its type's declared ports (less those whose flag is off), the ports its config names (ROUTER), and
  * `error` when its engine policy routes errors (onError ROUTE). Shared by validation and the canvas.
  */
 export function outputPorts(shape: NodeTypeShape, config: Readonly<Record<string, unknown>>): string[] {
-  const ports = [...shape.outputs];
+  const when = shape.outputsWhen;
+  const ports = when && config[when.flag] !== true ? shape.outputs.filter((p) => !when.ports.includes(p)) : [...shape.outputs];
   const from = shape.outputsFromConfig;
   const list = from ? config[from.list] : undefined;
   if (from && Array.isArray(list)) {

@@ -15,6 +15,9 @@ export const ValidationCode = z.enum([
   'DEF-02/no-trigger',
   'DEF-02/config',
   'DEF-02/policy',
+  /** Warnings (never block a save): a node no message can reach, a trigger that feeds nothing. */
+  'DEF-02/unconnected',
+  'DEF-02/no-children',
 ]);
 export type ValidationCode = z.infer<typeof ValidationCode>;
 

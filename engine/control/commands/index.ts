@@ -11,6 +11,7 @@ import { retryNode } from './retry-node.command';
 import { setBreakpoint } from './set-breakpoint.command';
 import { setLimits } from './set-limits.command';
 import { setPriority } from './set-priority.command';
+import { setSetting } from './set-setting.command';
 import { signal } from './signal.command';
 import { skip } from './skip.command';
 import { stepMode } from './step-mode.command';
@@ -40,6 +41,7 @@ export const COMMAND_HANDLERS: CommandTable = {
   SetLimits: setLimits,
   SetPriority: setPriority,
   ReplaceHeldMessage: replaceHeldMessage,
+  SetSetting: setSetting,
 };
 
 /** Commands whose review and audit happen in the scheduler's gate (ADM-03), so direct scheduler calls pass them too. */

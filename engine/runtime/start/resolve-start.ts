@@ -12,7 +12,7 @@ import type { PreparedStart, RunSpec, StartPlan, StartRequest } from './start-ty
  * any slot is taken), and the session's run deadline.
  */
 export async function resolveStart(resolver: DefinitionResolver, request: StartRequest, services: PluginServices | null): Promise<StartPlan> {
-  checkStartPayload(request.payload, services?.limits.maxMessageBytes);
+  checkStartPayload(request.payload, services?.limits.maxMessageBytes, services?.limits.maxDepth);
   const options = readStartOptions(request.payload);
   const prepared = withTimeBudget(await resolver.prepared(request.session, request.workflowId, request.payload), options.timeBudgetMs);
   if (request.debug) checkDebug(prepared, request.debug);

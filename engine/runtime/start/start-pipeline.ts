@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { UnavailableError } from '../../engine-errors';
+import { BadInputError, UnavailableError } from '../../engine-errors';
 import type { PluginServices } from '../../plugins/services';
 import type { AdmissionScheduler } from '../../scheduler/admission-scheduler';
 import type { Slot } from '../../scheduler/admission-types';
 import type { IdempotencyCache } from '../../scheduler/idempotency-cache';
+import { UnwritableEntryError } from '../../store/unwritable-entry-error';
 import type { Clock } from '../clock';
 import { toErrorInfo } from '../errors';
 import type { RunLauncher } from '../run-launcher';
@@ -92,9 +93,9 @@ export class StartPipeline {
     );
     const { executionId } = ticket;
     if (ticket.state === 'queued') {
-      this.record(executionId, plan);
+      const unwritten = this.record(executionId, plan);
       registry.queued.announce(ticket, plan.prepared);
-      return { executionId, queued: true };
+      return { executionId, queued: true, unwritten };
     }
     let run: WorkflowRun;
     try {
@@ -103,10 +104,10 @@ export class StartPipeline {
       ticket.release();
       throw error;
     }
-    this.record(executionId, plan);
+    const unwritten = this.record(executionId, plan);
     run.announce();
     registry.track(run, ticket);
-    return { executionId, queued: false };
+    return { executionId, queued: false, unwritten };
   }
 
   /** A queued start's slot came: its run is made and started (a failure ends the start FAILURE and frees the slot). */
@@ -129,24 +130,30 @@ export class StartPipeline {
     return this.options.factory.create(executionId, plan, this.options.children.runnerFor(parent));
   }
 
-  /** The "record the start" step: the journal gets the start record itself (no call back into the pipeline). */
-  private record(executionId: string, plan: StartPlan): void {
-    this.options.journal?.started(executionId, startRecordOf(plan), this.options.clock.now());
+  /**
+   * The "record the start" step: the journal gets the start record itself (no call back into the pipeline)
+   * and says whether it could never be written (the acknowledgement then refuses the start).
+   */
+  private record(executionId: string, plan: StartPlan): UnwritableEntryError | null {
+    return this.options.journal?.started(executionId, startRecordOf(plan), this.options.clock.now()) ?? null;
   }
 
   /**
    * Waits until a start is durable (DUR-01) before it is acknowledged. If it cannot be stored (disk full),
-   * the run is cancelled and the start refused with UNAVAILABLE: nothing unsaved is ever acknowledged.
+   * the run is cancelled and the start refused with UNAVAILABLE; a start record no store can write is the
+   * caller's input (BAD_INPUT on `payload`). Nothing unsaved is ever acknowledged.
    */
   private async acknowledged(plan: StartPlan): Promise<string> {
-    const { executionId } = this.launch(plan);
+    const { executionId, unwritten } = this.launch(plan);
     const acknowledge = this.options.acknowledge;
     if (acknowledge === null) return executionId;
     try {
+      if (unwritten !== null) throw unwritten;
       await acknowledge();
     } catch (error) {
       this.options.registry.cancel(executionId);
       const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof UnwritableEntryError) throw new BadInputError(`the start was refused and its run cancelled: ${reason}`, 'BAD_INPUT', 'payload');
       throw new UnavailableError(`the start could not be saved, so it was refused and its run cancelled: ${reason}`, { cause: error });
     }
     return executionId;

@@ -1,11 +1,15 @@
 import type { StartRecord } from '../../store/start-record';
+import type { UnwritableEntryError } from '../../store/unwritable-entry-error';
 import { REPLAY_TYPE } from '../replay-graph';
 import type { StartPlan } from './start-types';
 
 /** Where the "record the start" step writes (the execution journal, DUR-01). */
 export interface StartJournal {
-  /** RUN_STARTED with the start record (and IDEMPOTENCY_KEY when it has one), at `at`. */
-  started(executionId: string, record: StartRecord, at: number): void;
+  /**
+   * RUN_STARTED with the start record (and IDEMPOTENCY_KEY when it has one), at `at`. Returns why the
+   * record can never be written (nothing of the run is logged then; a caller's start is refused), or null.
+   */
+  started(executionId: string, record: StartRecord, at: number): UnwritableEntryError | null;
 }
 
 /**

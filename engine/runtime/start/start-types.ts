@@ -1,5 +1,6 @@
 import type { StartOptions } from '../../scheduler/start-options';
 import type { IdempotencyRecord, StartRecord } from '../../store/start-record';
+import type { UnwritableEntryError } from '../../store/unwritable-entry-error';
 import type { PreparedWorkflow } from '../prepared-workflow';
 import type { RunDebugSettings } from '../run-debug';
 
@@ -82,6 +83,8 @@ export interface StartPlan extends RunSpec {
 export interface Launched {
   executionId: string;
   queued: boolean;
+  /** Why its start record can never be written (DUR-01), or null: recorded. */
+  unwritten: UnwritableEntryError | null;
 }
 
 /** A run's sub-workflow nesting level (ENG-07): `yukta.depth` of its payload, 0 for a run started by a caller. */

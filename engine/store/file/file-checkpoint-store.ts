@@ -1,9 +1,10 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Status } from '../../../shared/status/status';
 import { parseEndStatus, parseRecordedMessage, recordedLine } from '../checkpoint-codec';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
-import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+import { isTransientWriteError, toStoreWriteError, type StoreWriteProblem } from '../store-errors';
+import { UnwritableEntryError } from '../unwritable-entry-error';
 import { decodeName, encodeName } from './file-names';
 import { readJsonl } from './jsonl-lines';
 
@@ -21,8 +22,8 @@ interface NodeFile {
 export interface FileCheckpointOptions {
   /** `yukta.restart.dir`. */
   dir: string;
-  /** A background write failed (its lines stay queued and are retried). */
-  onWriteError?: (error: StoreWriteError) => void;
+  /** A background write failed (its lines stay queued and are retried), or a node's lines were dropped (not I/O). */
+  onWriteError?: (error: StoreWriteProblem) => void;
 }
 
 /**
@@ -37,12 +38,20 @@ export class FileCheckpointStore implements CheckpointStore {
   private readonly knownRuns = new Set<string>();
   private scheduled = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Bytes of the `.jsonl` files per run; their sum is `yukta.checkpoint.bytes` (a gauge, read from disk at open). */
+  private readonly runBytes = new Map<string, number>();
   private bytes = 0;
   private errors = 0;
-  private lastError: StoreWriteError | null = null;
+  private lastError: StoreWriteProblem | null = null;
+  /** Nodes whose lines were dropped (not I/O): incomplete, so they never get a `.done` marker. */
+  private readonly incomplete = new Set<string>();
 
   constructor(private readonly options: FileCheckpointOptions) {
     mkdirSync(options.dir, { recursive: true });
+    for (const name of readdirSync(options.dir)) {
+      const id = decodeName(name);
+      if (id !== null) this.addBytes(id, sizeOfRun(join(options.dir, name)));
+    }
   }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
@@ -78,7 +87,10 @@ export class FileCheckpointStore implements CheckpointStore {
       this.dirty.delete(node);
     }
     this.knownRuns.delete(executionId);
+    for (const key of this.incomplete) if (key.startsWith(`${executionId}\u0000`)) this.incomplete.delete(key);
     rmSync(this.runDir(executionId), { recursive: true, force: true });
+    this.bytes -= this.runBytes.get(executionId) ?? 0;
+    this.runBytes.delete(executionId);
   }
 
   executions(): string[] {
@@ -121,6 +133,7 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   private end(node: NodeFile, status: Status): void {
+    if (this.incomplete.has(keyOf(node.executionId, node.nodeId))) return void this.errors++;
     node.end = status;
     this.dirty.add(node);
     this.schedule();
@@ -145,10 +158,25 @@ export class FileCheckpointStore implements CheckpointStore {
       this.dirty.delete(node);
     } catch (error) {
       if (node.end !== null) this.errors++;
+      if (!isTransientWriteError(error)) return this.dropLines(node, error);
       this.lastError = toStoreWriteError(error, `writing checkpoints of ${node.nodeId}`);
       this.options.onWriteError?.(this.lastError);
       this.retryLater();
     }
+  }
+
+  /**
+   * A failure that is not I/O fails the same way every time: the node's queued lines are dropped (its end
+   * marker is not written, so the node runs again on resume) instead of being retried ahead of the others.
+   */
+  private dropLines(node: NodeFile, cause: unknown): void {
+    this.incomplete.add(keyOf(node.executionId, node.nodeId));
+    node.lines = [];
+    if (node.fd !== null) closeQuietly(node.fd);
+    node.fd = null;
+    this.dirty.delete(node);
+    this.open.delete(keyOf(node.executionId, node.nodeId));
+    this.options.onWriteError?.(new UnwritableEntryError(`the checkpoints of node "${node.nodeId}"`, cause));
   }
 
   /** Writes a node's queued lines; at its end forces the file, writes and forces `<node>.done` and the folder. */
@@ -170,7 +198,7 @@ export class FileCheckpointStore implements CheckpointStore {
         throw error;
       }
       node.size += data.length;
-      this.bytes += data.length;
+      this.addBytes(node.executionId, data.length);
       node.lines = [];
     }
     if (node.end === null) return;
@@ -195,6 +223,28 @@ export class FileCheckpointStore implements CheckpointStore {
 
   private runDir(executionId: string): string {
     return join(this.options.dir, encodeName(executionId));
+  }
+
+  private addBytes(executionId: string, bytes: number): void {
+    this.runBytes.set(executionId, (this.runBytes.get(executionId) ?? 0) + bytes);
+    this.bytes += bytes;
+  }
+}
+
+/** Bytes of a run folder's `.jsonl` files (0 for anything that is not a readable folder). */
+function sizeOfRun(dir: string): number {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+  } catch {
+    return 0;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed or gone: nothing of it is used again.
   }
 }
 

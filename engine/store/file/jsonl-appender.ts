@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
-import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+import { isTransientWriteError, toStoreWriteError, type StoreWriteError, type StoreWriteProblem } from '../store-errors';
+import { UnwritableEntryError } from '../unwritable-entry-error';
 import { WriteRetry } from '../write-retry';
 import type { AppendFile, LogFileSystem } from './log-file-system';
 
@@ -10,11 +11,17 @@ export interface JsonlAppenderOptions {
   fsync: boolean;
   /** Bytes of complete lines already in the file. */
   size: number;
-  /** A background write failed (the lines stay queued). */
-  onError?: (error: StoreWriteError) => void;
+  /** A background write failed (the lines stay queued), or a batch could not be written at all (dropped). */
+  onError?: (error: StoreWriteProblem) => void;
   /** Retry of queued lines after a failure with nobody flushing (1 s). */
   retryMs?: number;
 }
+
+/**
+ * Most characters written in one batch: a backlog that built up while the disk was full is written in
+ * pieces, so joining it can never exceed the longest string V8 makes (and fail every retry the same way).
+ */
+const MAX_BATCH_CHARS = 16 * 1024 * 1024;
 
 interface Waiter {
   target: number;
@@ -26,8 +33,9 @@ interface Waiter {
  * The one background writer of a JSONL file (DUR-01): appends are queued and written in batches by one loop
  * on the libuv thread pool, one `write` (and one fsync when on) per batch. A failed write is cut back to the
  * last complete line, so the file is always a valid prefix; its lines stay queued and are written again at
- * the next flush (or after `retryMs`). A rewrite (compaction) writes a temp file, forces it, renames it over
- * the log and forces the folder.
+ * the next flush (or after `retryMs`). Only I/O errors are retried: a batch that fails for another reason
+ * is dropped and reported (`UnwritableEntryError`), so it never blocks the lines behind it. A rewrite
+ * (compaction) writes a temp file, forces it, renames it over the log and forces the folder.
  */
 export class JsonlAppender {
   private pending: string[] = [];
@@ -100,22 +108,51 @@ export class JsonlAppender {
     }
   }
 
+  /** Takes the next lines to write: all of them, or as many as fit in `MAX_BATCH_CHARS` (at least one). */
+  private takeBatch(): string[] {
+    let chars = 0;
+    let n = 0;
+    while (n < this.pending.length && (n === 0 || chars + this.pending[n]!.length <= MAX_BATCH_CHARS)) chars += this.pending[n++]!.length;
+    const lines = n === this.pending.length ? this.pending : this.pending.slice(0, n);
+    this.pending = n === this.pending.length ? [] : this.pending.slice(n);
+    return lines;
+  }
+
   private async writeBatch(): Promise<void> {
-    const lines = this.pending;
-    this.pending = [];
-    const data = Buffer.from(lines.join(''), 'utf8');
+    const lines = this.takeBatch();
+    let data: Buffer;
+    try {
+      data = Buffer.from(lines.join(''), 'utf8');
+    } catch (error) {
+      return this.dropBatch(lines, error);
+    }
     try {
       const file = this.file ?? (this.file = await this.reopen());
       await file.append(data);
       if (this.options.fsync) await file.sync();
     } catch (error) {
-      this.pending = lines.concat(this.pending);
       await this.cutBack();
+      if (!isTransientWriteError(error)) return this.dropBatch(lines, error);
+      this.pending = lines.concat(this.pending);
       throw error;
     }
     this.size += data.length;
     this.committed += lines.length;
     this.settle();
+  }
+
+  /** A batch that can never be written: its waiters fail with the reason, the lines behind it go on. */
+  private dropBatch(lines: readonly string[], cause: unknown): void {
+    const error = new UnwritableEntryError(`${lines.length} line(s) of ${this.options.path}`, cause);
+    const first = this.committed;
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.target > first) w.reject(error);
+      else still.push(w);
+    }
+    this.waiters = still;
+    this.committed += lines.length;
+    this.options.onError?.(error);
   }
 
   private async rewriteNow(produce: () => string): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExecutionLogEntry } from '../execution-log';
 import { logLine } from '../log-entry-codec';
-import { LogCorruptionError, StoreWriteError } from '../store-errors';
+import { LogCorruptionError, StoreWriteError, type StoreWriteProblem } from '../store-errors';
 import { EXECUTION_LOG_FILE, JsonlExecutionLog } from './jsonl-execution-log';
 import { NODE_LOG_FILE_SYSTEM, type AppendFile, type LogFileSystem } from './log-file-system';
 
@@ -74,7 +74,7 @@ describe('DUR-01 JSONL execution log: torn lines, corruption, a full disk', () =
   it('a full disk (ENOSPC) fails the flush with a typed error, keeps the file a valid prefix, and writes everything once space returns', async () => {
     const dir = await tempDir();
     const disk = fillableDisk();
-    const errors: StoreWriteError[] = [];
+    const errors: StoreWriteProblem[] = [];
     const log = await JsonlExecutionLog.open({ dir, fs: disk.fs, onWriteError: (e) => errors.push(e) });
     log.append(entry('a', 1));
     await log.flush();

@@ -4,7 +4,7 @@ import type { ControlAuditPage, ControlAuditQuery } from '../../../shared/api/co
 import { DEFAULT_LOG_RETENTION, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
 import { logLine, parseLogEntry } from '../log-entry-codec';
 import { MemoryExecutionLog } from '../memory/memory-execution-log';
-import type { StoreWriteError } from '../store-errors';
+import type { StoreWriteProblem } from '../store-errors';
 import { JsonlAppender } from './jsonl-appender';
 import { readJsonl, type JsonlRead } from './jsonl-lines';
 import { NODE_LOG_FILE_SYSTEM, type LogFileSystem } from './log-file-system';
@@ -21,8 +21,8 @@ export interface JsonlExecutionLogOptions extends Partial<LogRetentionOptions> {
   fs?: LogFileSystem;
   /** A torn last line was skipped at open. */
   warn?: (message: string) => void;
-  /** A background write failed (entries stay queued and are retried). */
-  onWriteError?: (error: StoreWriteError) => void;
+  /** A background write failed (entries stay queued and are retried), or entries were dropped (not I/O). */
+  onWriteError?: (error: StoreWriteProblem) => void;
 }
 
 /**
@@ -70,8 +70,10 @@ export class JsonlExecutionLog implements ExecutionLog {
   }
 
   append(entry: ExecutionLogEntry): void {
+    // Serialized first: an entry that cannot be written fails here, before either copy holds it.
+    const line = logLine(entry);
     this.memory.append(entry);
-    this.appender.append(logLine(entry));
+    this.appender.append(line);
     if (++this.sinceCompact >= this.compactAfter) this.compact();
   }
 

@@ -45,6 +45,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   /** The run the last writer was made for: a run's nodes ask one after another. */
   private lastRunId: string | null = null;
   private lastRun: RunRecordings | null = null;
+  private spillErrors = 0;
 
   constructor(options: MemoryCheckpointOptions = DEFAULT_CHECKPOINT_CAPS) {
     this.caps = { ...DEFAULT_CHECKPOINT_CAPS, ...definedCaps(options) };
@@ -64,7 +65,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   /** @internal A node's append (its writer's path: no lookup per message). */
   appendTo(run: RunRecordings, node: number, message: RecordedMessage): void {
     if (run.overCap(node) !== null) return;
-    if (run.spilled(node)) return this.spill!.append(run.executionId, run.nodeIds[node]!, message);
+    if (run.spilled(node)) return this.spilling(run, node, () => this.spill!.append(run.executionId, run.nodeIds[node]!, message));
     const size = payloadBytes(message.payload);
     if (run.count(node) >= this.caps.maxMessagesPerNode) return this.over(run, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
     if (run.bytes(node) + size > this.caps.maxBytesPerNode) return this.over(run, node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
@@ -101,8 +102,9 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return Promise.resolve();
   }
 
+  /** Bytes held in memory (by the caps' measure; spilled output is on disk) and spills that failed. */
   stats(): CheckpointStats {
-    return { bytes: this.bytes, errors: 0 };
+    return { bytes: this.bytes, errors: this.spillErrors };
   }
 
   async close(): Promise<void> {}
@@ -123,11 +125,25 @@ export class MemoryCheckpointStore implements CheckpointStore {
 
   private over(run: RunRecordings, node: number, message: RecordedMessage, reason: string): void {
     this.bytes -= run.bytes(node);
-    if (this.spill !== null) {
-      // The whole output moves to the spill folder and recording goes on there.
-      this.spill.move(run.executionId, run.nodeIds[node]!, [...run.messages(node), message]);
-      run.forget(node, 'spilled');
-    } else run.forget(node, { overCap: reason });
+    if (this.spill === null) return run.forget(node, { overCap: reason });
+    // The whole output moves to the spill folder and recording goes on there.
+    const messages = [...run.messages(node), message];
+    run.forget(node, 'spilled');
+    this.spilling(run, node, () => this.spill!.move(run.executionId, run.nodeIds[node]!, messages));
+  }
+
+  /**
+   * A write to the spill folder. One that fails (disk full, folder gone) is counted in
+   * `yukta.checkpoint.errors` and leaves the node over its cap: a restart that needs it refuses rather than
+   * replaying part of its output; the run itself goes on.
+   */
+  private spilling(run: RunRecordings, node: number, write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.spillErrors++;
+      run.forget(node, { overCap: `writing to the spill folder failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
   }
 }
 

@@ -122,7 +122,10 @@ export class RunRecordings {
     this.refs[r + 3] = null;
     this.more?.delete(node);
     if (how === 'spilled') (this.spilledNodes ??= new Set()).add(node);
-    else (this.overCaps ??= new Map()).set(node, how.overCap);
+    else {
+      this.spilledNodes?.delete(node); // a spill that failed leaves the node over its cap
+      (this.overCaps ??= new Map()).set(node, how.overCap);
+    }
   }
 
   /** Bytes kept by every node of the run. */

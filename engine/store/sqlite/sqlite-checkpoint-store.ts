@@ -2,10 +2,19 @@ import type Database from 'better-sqlite3';
 import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
 import { parseEndStatus } from '../checkpoint-codec';
+import { serializeForStore } from '../unwritable-entry-error';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
 
+/** A recorded message as it will be stored: serialized when it is queued, so a value that cannot be is the caller's error. */
+interface QueuedMessage {
+  port: string;
+  payload: string | null;
+  metadata: string;
+  messageId: string | null;
+}
+
 type Row =
-  | { kind: 'message'; executionId: string; nodeId: string; seq: number; message: RecordedMessage }
+  | { kind: 'message'; executionId: string; nodeId: string; seq: number; message: QueuedMessage }
   | { kind: 'end'; executionId: string; nodeId: string; status: Status | null }
   | { kind: 'drop'; executionId: string };
 
@@ -18,6 +27,8 @@ const SQL = {
   dropMessages: 'DELETE FROM checkpoint_messages WHERE execution_id = ?',
   dropStates: 'DELETE FROM checkpoint_nodes WHERE execution_id = ?',
   executions: 'SELECT execution_id FROM checkpoint_nodes UNION SELECT execution_id FROM checkpoint_messages',
+  allBytes: 'SELECT COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) AS bytes FROM checkpoint_messages',
+  runBytes: 'SELECT COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) AS bytes FROM checkpoint_messages WHERE execution_id = ?',
 } as const;
 
 type Statements = { [K in keyof typeof SQL]: Database.Statement };
@@ -41,16 +52,30 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly queue: SqliteWriteQueue<Row>;
   /** Next sequence number of nodes written through `append` (signal answers), by run and node. */
   private readonly seqs = new Map<string, number>();
-  private bytes = 0;
+  /** Payload bytes stored (`yukta.checkpoint.bytes`, a gauge): read at open, moved by each committed write. */
+  private bytes: number;
+  /** The change each written row made to `bytes`, taken back if its transaction rolls back. */
+  private readonly byteDeltas = new WeakMap<Row, number>();
   private errors = 0;
+  /** Nodes with a message row the writer dropped: their output is incomplete, so they never get an end marker. */
+  private readonly incomplete = new Set<string>();
 
   constructor(private readonly sqlite: SqliteWriter) {
     this.sql = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, sqlite.db.prepare(text)])) as Statements;
+    this.bytes = (this.sql.allBytes.get() as { bytes: number }).bytes;
     this.queue = new SqliteWriteQueue<Row>(
       sqlite,
       (row) => this.write(row),
-      (rows) => (this.errors += rows.filter((r) => r.kind === 'end' && r.status !== null).length),
+      (rows) => this.rolledBack(rows),
+      (row) => this.rowDropped(row),
     );
+  }
+
+  /** A row no write can store: a dropped message makes its node incomplete (it runs again on resume). */
+  private rowDropped(row: Row): void {
+    if (row.kind === 'drop') return;
+    this.incomplete.add(`${row.executionId}\u0000${row.nodeId}`);
+    this.errors++;
   }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
@@ -60,8 +85,9 @@ export class SqliteCheckpointStore implements CheckpointStore {
       seq = this.pendingMaxSeq(executionId, nodeId);
       this.queue.push({ kind: 'end', executionId, nodeId, status: null });
     }
+    const queued = queuedMessage(nodeId, message);
     this.seqs.set(key, ++seq);
-    this.queue.push({ kind: 'message', executionId, nodeId, seq, message });
+    this.queue.push({ kind: 'message', executionId, nodeId, seq, message: queued });
   }
 
   /**
@@ -74,7 +100,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
     return {
       full: false,
       append(message) {
-        queue.push({ kind: 'message', executionId, nodeId, seq: ++seq, message });
+        const queued = queuedMessage(nodeId, message);
+        queue.push({ kind: 'message', executionId, nodeId, seq: ++seq, message: queued });
       },
       markDone: (status) => queue.push({ kind: 'end', executionId, nodeId, status }),
     };
@@ -98,7 +125,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
         continue;
       }
       found = true;
-      if (row.kind === 'message') messages = [...messages, row.message];
+      if (row.kind === 'message') messages = [...messages, toMessage({ port: row.message.port, payload: row.message.payload, metadata: row.message.metadata, message_id: row.message.messageId })];
       else end = row.status ?? end;
     }
     return found ? { messages, end, overCap: null } : null;
@@ -106,6 +133,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   drop(executionId: string): void {
     for (const key of this.seqs.keys()) if (key.startsWith(`${executionId}\u0000`)) this.seqs.delete(key);
+    for (const key of this.incomplete) if (key.startsWith(`${executionId}\u0000`)) this.incomplete.delete(key);
     this.queue.push({ kind: 'drop', executionId });
   }
 
@@ -134,16 +162,31 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private write(row: Row): void {
     if (row.kind === 'message') {
       const m = row.message;
-      const payload = m.payload === undefined ? null : JSON.stringify(m.payload);
-      if (payload !== null) this.bytes += payload.length;
-      const metadata = Object.keys(m.metadata).length === 0 ? EMPTY_METADATA : JSON.stringify(m.metadata);
-      this.sql.insertMessage.run(row.executionId, row.nodeId, row.seq, m.port, payload, metadata, m.messageId ?? null);
+      if (m.payload !== null) this.moveBytes(row, Buffer.byteLength(m.payload));
+      this.sql.insertMessage.run(row.executionId, row.nodeId, row.seq, m.port, m.payload, m.metadata, m.messageId);
     } else if (row.kind === 'end') {
-      this.sql.putState.run(row.executionId, row.nodeId, row.status);
+      const incomplete = row.status !== null && this.incomplete.has(`${row.executionId}\u0000${row.nodeId}`);
+      this.sql.putState.run(row.executionId, row.nodeId, incomplete ? null : row.status);
     } else {
+      this.moveBytes(row, -(this.sql.runBytes.get(row.executionId) as { bytes: number }).bytes);
       this.sql.dropMessages.run(row.executionId);
       this.sql.dropStates.run(row.executionId);
     }
+  }
+
+  private moveBytes(row: Row, delta: number): void {
+    this.bytes += delta;
+    this.byteDeltas.set(row, delta);
+  }
+
+  /** A transaction rolled back: its rows' byte changes are undone; end markers among the waiting rows count as errors. */
+  private rolledBack(rows: readonly Row[]): void {
+    for (const row of rows) {
+      const delta = this.byteDeltas.get(row);
+      if (delta !== undefined) this.bytes -= delta;
+      this.byteDeltas.delete(row);
+    }
+    this.errors += rows.filter((r) => r.kind === 'end' && r.status !== null).length;
   }
 
   /** The highest sequence number stored or queued for a node. */
@@ -162,6 +205,14 @@ export class SqliteCheckpointStore implements CheckpointStore {
       return this.queue.waiting();
     }
   }
+}
+
+/** Serializes a message for its row; throws `UnwritableEntryError` (nothing queued) when it cannot be. */
+function queuedMessage(nodeId: string, m: RecordedMessage): QueuedMessage {
+  const what = `a checkpoint of node "${nodeId}"`;
+  const payload = m.payload === undefined ? null : (serializeForStore(what, m.payload) ?? null);
+  const metadata = Object.keys(m.metadata).length === 0 ? EMPTY_METADATA : serializeForStore(what, m.metadata);
+  return { port: m.port, payload, metadata, messageId: m.messageId ?? null };
 }
 
 function toMessage(row: MessageRow): RecordedMessage {

@@ -3,6 +3,7 @@ import { SCHEDULER_RUN, type ControlAuditPage, type ControlAuditQuery } from '..
 import { DEFAULT_LOG_RETENTION, matchesAudit, RUN_END_TYPES, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
 import { parseLogEntry } from '../log-entry-codec';
 import { runsToDrop, SCHEDULER_ENTRIES_KEPT } from '../log-retention';
+import { serializeForStore } from '../unwritable-entry-error';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
 
 interface LogRow {
@@ -54,8 +55,10 @@ export class SqliteExecutionLog implements ExecutionLog {
   }
 
   append(entry: ExecutionLogEntry): void {
-    // The row as it will be stored: data serialized now (a snapshot of the entry at append time).
-    this.queue.push({ runId: entry.runId, type: entry.type, status: entry.status, actor: entry.actor, at: entry.at, data: entry.data === undefined ? null : JSON.stringify(entry.data) });
+    // The row as it will be stored: data serialized now (a snapshot of the entry at append time), so a value
+    // that cannot be serialized fails this append and is never queued.
+    const data = entry.data === undefined ? null : (serializeForStore(`the ${entry.type} entry of ${entry.runId}`, entry.data) ?? null);
+    this.queue.push({ runId: entry.runId, type: entry.type, status: entry.status, actor: entry.actor, at: entry.at, data });
     if (++this.sinceTrim >= this.retention.compactAfter) {
       this.sinceTrim = 0;
       setImmediate(() => this.trimQuietly());

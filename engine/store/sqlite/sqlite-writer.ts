@@ -2,13 +2,10 @@ import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { toStoreWriteError, type StoreWriteError } from '../store-errors';
+import { isTransientWriteError, toStoreWriteError, type StoreWriteError, type StoreWriteProblem } from '../store-errors';
+import { UnwritableEntryError } from '../unwritable-entry-error';
 import { WriteRetry } from '../write-retry';
 
-/**
- * Rows one store queues for the writer (in order). `write` runs inside the writer's transaction; a failed
- * transaction puts the rows it took back in front, so nothing is lost or half-written.
- */
 /** What the writer needs of a queue. */
 interface WriteQueue {
   readonly appended: number;
@@ -19,12 +16,30 @@ interface WriteQueue {
   restore(): void;
 }
 
+/** A row that failed for good: its place in the queue's order (a count of rows appended before it). */
+interface DroppedRow {
+  queue: WriteQueue;
+  position: number;
+  error: UnwritableEntryError;
+}
+
+/** Stands in for a row dropped inside a transaction that is later rolled back: never written again. */
+const DROPPED: unique symbol = Symbol('dropped row');
+
+/**
+ * Rows one store queues for the writer (in order). `write` runs inside the writer's transaction; a
+ * transaction that fails on I/O (disk full, locked) puts the rows it took back in front, so nothing is
+ * lost or half-written. A row whose own write fails for any other reason is dropped on its own and
+ * reported (`UnwritableEntryError`): it never blocks the rows behind it.
+ */
 export class SqliteWriteQueue<R> implements WriteQueue {
-  private rows: R[] = [];
+  private rows: Array<R | typeof DROPPED> = [];
   /** Next row to write. */
   private head = 0;
   /** First row not committed: rows from here to `head` are in the open transaction. */
   private base = 0;
+  /** Rows cut off the front of `rows` so far (a row's position is `removed` + its index). */
+  private removed = 0;
   appended = 0;
   committed = 0;
 
@@ -33,6 +48,8 @@ export class SqliteWriteQueue<R> implements WriteQueue {
     private readonly write: (row: R) => void,
     /** A transaction rolled back: the rows still waiting (they are written again later). */
     private readonly failed?: (rows: readonly R[]) => void,
+    /** A row could not be written and was dropped. */
+    private readonly dropped?: (row: R, error: UnwritableEntryError) => void,
   ) {
     writer.register(this);
   }
@@ -51,9 +68,25 @@ export class SqliteWriteQueue<R> implements WriteQueue {
   writeSome(max: number): number {
     const start = this.head;
     const end = Math.min(this.rows.length, start + max);
-    this.head = end; // taken as a whole: a throw rolls every row of the transaction back
-    for (let i = start; i < end; i++) this.write(this.rows[i]!);
+    this.head = end; // taken as a whole: an I/O error rolls every row of the transaction back
+    for (let i = start; i < end; i++) {
+      const row = this.rows[i]!;
+      if (row === DROPPED) continue;
+      try {
+        this.write(row);
+      } catch (error) {
+        if (isTransientWriteError(error)) throw error;
+        this.drop(i, row, error);
+      }
+    }
     return end - start;
+  }
+
+  private drop(index: number, row: R, cause: unknown): void {
+    this.rows[index] = DROPPED;
+    const error = cause instanceof UnwritableEntryError ? cause : new UnwritableEntryError('a queued row', cause);
+    this.dropped?.(row, error);
+    this.writer.rowDropped({ queue: this, position: this.removed + index, error });
   }
 
   /** The transaction committed: the rows taken are stored. */
@@ -61,9 +94,11 @@ export class SqliteWriteQueue<R> implements WriteQueue {
     this.committed += this.head - this.base;
     this.base = this.head;
     if (this.base === this.rows.length) {
+      this.removed += this.rows.length;
       this.rows = [];
       this.head = this.base = 0;
     } else if (this.base > 1024 && this.base * 2 > this.rows.length) {
+      this.removed += this.base;
       this.rows = this.rows.slice(this.base);
       this.head -= this.base;
       this.base = 0;
@@ -72,21 +107,26 @@ export class SqliteWriteQueue<R> implements WriteQueue {
 
   /** The transaction rolled back: the rows taken go back in front. */
   restore(): void {
-    if (this.base < this.rows.length) this.failed?.(this.rows.slice(this.base));
+    if (this.base < this.rows.length) this.failed?.(this.waiting());
     this.head = this.base;
   }
 
   /** Rows queued and not committed yet, oldest first (a read merges them with the table). */
   waiting(): R[] {
-    return this.rows.slice(this.base);
+    const out: R[] = [];
+    for (let i = this.base; i < this.rows.length; i++) {
+      const row = this.rows[i]!;
+      if (row !== DROPPED) out.push(row);
+    }
+    return out;
   }
 }
 
 export interface SqliteWriterOptions {
   /** Longest a transaction writes before committing and giving the event loop a turn (8 ms). */
   budgetMs?: number;
-  /** A background write failed (rows stay queued and are retried). */
-  onError?: (error: StoreWriteError) => void;
+  /** A background write failed (rows stay queued and are retried), or a row could not be written at all (dropped). */
+  onError?: (error: StoreWriteProblem) => void;
   /** Retry after a failure with nobody flushing (1 s). */
   retryMs?: number;
   /**
@@ -95,6 +135,8 @@ export interface SqliteWriterOptions {
    * this connection take over again.
    */
   checkpointInWorker?: boolean;
+  /** The addon the connection was opened with (`SqliteOpenOptions.nativeBinding`); the worker loads the same. */
+  nativeBinding?: string | undefined;
 }
 
 /** Commits between two checkpoint requests to the worker (one at a time). */
@@ -116,7 +158,7 @@ const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
 const CHECKPOINT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
-const db = new Database(workerData.file, { timeout: 5000 });
+const db = new Database(workerData.file, workerData.nativeBinding ? { timeout: 5000, nativeBinding: workerData.nativeBinding } : { timeout: 5000 });
 parentPort.on('message', () => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
@@ -142,6 +184,7 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+
 /** Rows written between two looks at the clock. */
 const ROWS_PER_CHECK = 16;
 
@@ -155,6 +198,8 @@ const ROWS_PER_CHECK = 16;
 export class SqliteWriter {
   private readonly queues: WriteQueue[] = [];
   private waiters: Waiter[] = [];
+  /** Rows dropped since the waiters were last settled: a flush covering one of them fails with its error. */
+  private droppedRows: DroppedRow[] = [];
   private scheduled = false;
   private readonly retry = new WriteRetry(() => this.schedule());
   private closed = false;
@@ -264,7 +309,7 @@ export class SqliteWriter {
     const module = betterSqlitePath();
     if (module === null) return this.checkpointFailed(), false;
     try {
-      const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { module, file: this.db.name } });
+      const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { module, file: this.db.name, nativeBinding: this.options.nativeBinding ?? null } });
       worker.on('message', ({ error, log }: { error: string | null; log: number }) => {
         // A busy checkpoint (a long reader) is simply tried again later; anything else hands back to SQLite.
         if (error !== null && !/busy|locked/i.test(error)) return this.checkpointFailed();
@@ -315,17 +360,28 @@ export class SqliteWriter {
 
   private first = 0;
 
+  /** A queue dropped a row it cannot write (its error was reported); it will not be tried again. */
+  rowDropped(row: DroppedRow): void {
+    this.droppedRows.push(row);
+    this.options.onError?.(row.error);
+  }
+
   private settle(): void {
+    const dropped = this.droppedRows;
+    this.droppedRows = [];
     if (this.waiters.length === 0) return;
     const still: Waiter[] = [];
     for (const w of this.waiters) {
-      if (w.targets.every((t, i) => this.queues[i]!.committed >= t)) w.resolve();
+      const lost = dropped.find((d) => d.position < w.targets[this.queues.indexOf(d.queue)]!);
+      if (lost) w.reject(lost.error);
+      else if (w.targets.every((t, i) => this.queues[i]!.committed >= t)) w.resolve();
       else still.push(w);
     }
     this.waiters = still;
   }
 
   private failed(error: StoreWriteError): void {
+    this.droppedRows = [];
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w.reject(error);

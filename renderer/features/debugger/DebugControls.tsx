@@ -1,5 +1,6 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { ChevronDown, Pause, Play, Square, StepForward } from 'lucide-react';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { keepKeysInside } from '../../components/Dialog';
 import type { StopMode } from '../../../shared/api/control.schema';
 import { isTerminal } from '../../../shared/status/status';
 import { useDebug } from '../../store/debug-store';
@@ -14,7 +15,7 @@ const STOP_MODES: ReadonlyArray<{ mode: StopMode; label: string; hint: string }>
 
 /**
  * The app bar's debug controls while a run is shown (UI.md): Pause/Resume (F6), Step n (F10) and Stop ▾
- * (Shift+F5 opens the menu: Drain, Cancel, Kill). Disabled once the run has ended.
+ * (Shift+F5 opens the menu: Drain, Cancel, Kill; a Radix menu: arrows, Enter, Escape). Disabled once the run has ended.
  */
 export function DebugControls({ actions }: { actions: DebugActions }) {
   const executionId = useLive((s) => s.executionId);
@@ -38,52 +39,28 @@ export function DebugControls({ actions }: { actions: DebugActions }) {
         </button>
         <input className="step-count" type="number" min={1} value={stepCount} onChange={(e) => setStepCount(Number(e.target.value))} aria-label="Messages per step" data-testid="debug-step-count" />
       </div>
-      <div className="split-button menu-anchor">
+      <div className="split-button">
         <button type="button" className="button danger" onClick={() => void actions.stop('CANCEL')} disabled={ended} data-testid="debug-stop" title="Stop the run: cancel (Shift+F5 for the modes)">
           <Square size={13} aria-hidden="true" /> Stop
         </button>
-        <button type="button" className="button danger caret" onClick={() => setMenuOpen(!menuOpen)} disabled={ended} aria-haspopup="menu" aria-expanded={menuOpen} aria-label="Stop with a mode…" data-testid="debug-stop-menu-button">
-          <ChevronDown size={15} aria-hidden="true" />
-        </button>
-        {menuOpen && !ended && <StopMenu onPick={(mode) => void actions.stop(mode)} />}
+        <DropdownMenu.Root open={menuOpen && !ended} onOpenChange={setMenuOpen} modal={false}>
+          <DropdownMenu.Trigger asChild disabled={ended}>
+            <button type="button" className="button danger caret" aria-label="Stop with a mode…" data-testid="debug-stop-menu-button">
+              <ChevronDown size={15} aria-hidden="true" />
+            </button>
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content className="menu" align="end" sideOffset={4} aria-label="Stop mode" onKeyDown={keepKeysInside} data-testid="debug-stop-menu">
+              {STOP_MODES.map(({ mode, label, hint }) => (
+                <DropdownMenu.Item key={mode} className="menu-item" onSelect={() => void actions.stop(mode)} data-testid={`debug-stop-${mode}`}>
+                  <span className="menu-item-label">{label}</span>
+                  <span className="menu-item-hint">{hint}</span>
+                </DropdownMenu.Item>
+              ))}
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
       </div>
-    </div>
-  );
-}
-
-/** The stop modes as a menu: arrows move, Enter picks, Escape or a click elsewhere closes. */
-function StopMenu({ onPick }: { onPick: (mode: StopMode) => void }) {
-  const menu = useRef<HTMLDivElement>(null);
-  const setOpen = useDebug((s) => s.setStopMenuOpen);
-  const onClose = () => setOpen(false);
-  useEffect(() => {
-    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const away = (e: MouseEvent) => {
-      if (!menu.current?.parentElement?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', away);
-    return () => document.removeEventListener('mousedown', away);
-  }, [setOpen]);
-  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-    const at = items.indexOf(document.activeElement as HTMLElement);
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      onClose();
-    }
-    e.nativeEvent.stopImmediatePropagation();
-  };
-  return (
-    <div ref={menu} className="menu" role="menu" aria-label="Stop mode" onKeyDown={onKey} data-testid="debug-stop-menu">
-      {STOP_MODES.map(({ mode, label, hint }) => (
-        <button key={mode} type="button" role="menuitem" className="menu-item" onClick={() => onPick(mode)} data-testid={`debug-stop-${mode}`}>
-          <span className="menu-item-label">{label}</span>
-          <span className="menu-item-hint">{hint}</span>
-        </button>
-      ))}
     </div>
   );
 }

@@ -1,9 +1,12 @@
-import { Pause, Play, RotateCcw, SkipForward, StepForward, Undo2 } from 'lucide-react';
+import { Pause, Play, RotateCcw, SkipForward, Square, StepForward, Undo2 } from 'lucide-react';
 import { isTerminal } from '../../../shared/status/status';
-import { StatusBadge } from '../../components/status';
+import { formatMs } from '../../components/format-duration';
+import { HoldBadge, StatusBadge } from '../../components/status';
+import { heldMs, splitDuration } from '../../store/hold-clock';
 import { nodeControl, useDebug } from '../../store/debug-store';
 import { useLive, type LiveNodeState } from '../../store/live-store';
 import { useActions } from '../workflow/actions-context';
+import { useWaitingCount } from '../editor/node-run-state';
 import { HeldMessage } from './HeldMessage';
 import { RecordedMessages } from './RecordedMessages';
 
@@ -20,7 +23,7 @@ export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string 
   const runLive = runStatus === null || !isTerminal(runStatus);
   return (
     <div className="inspector-run" data-testid="inspector-run">
-      {live ? <NodeFigures live={live} /> : <p className="field-hint" data-testid="inspector-status">Not part of this run.</p>}
+      {live ? <NodeFigures nodeId={nodeId} live={live} /> : <p className="field-hint" data-testid="inspector-status">Not part of this run.</p>}
       {runLive && live && <ValveControls nodeId={nodeId} kind={kind} />}
       {live && <RestartControls nodeId={nodeId} status={live.status} />}
       {live && <RecordedMessages key={`${executionId}/${nodeId}`} executionId={executionId} nodeId={nodeId} progress={`${live.status}/${live.counts.received}/${live.counts.emitted}`} />}
@@ -28,11 +31,14 @@ export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string 
   );
 }
 
-function NodeFigures({ live }: { live: LiveNodeState }) {
+function NodeFigures({ nodeId, live }: { nodeId: string; live: LiveNodeState }) {
   const { counts } = live;
+  const waiting = useWaitingCount(nodeId);
+  // Held or waiting is its own state here too, never "Running" (UI.md).
+  const running = live.status === 'RUNNING' || live.status === 'PENDING';
   return (
     <div className="inspector-live" data-testid="inspector-status">
-      <StatusBadge status={live.status} />
+      {running && live.held ? <HoldBadge kind="held" /> : running && waiting > 0 ? <HoldBadge kind="waiting" detail={`${waiting} waiting`} /> : <StatusBadge status={live.status} />}
       <span data-testid="inspector-counts">
         {counts.received} received · {counts.emitted} emitted
         {counts.failed ? ` · ${counts.failed} failed` : ''}
@@ -56,14 +62,9 @@ function timing(live: LiveNodeState): string {
   if (live.startedAt === undefined) return 'Not started.';
   const start = `Started ${new Date(live.startedAt).toLocaleTimeString()}`;
   if (live.endedAt === undefined) return `${start}, still going.`;
-  return `${start}, took ${formatMs(live.endedAt - live.startedAt)}.`;
+  return `${start}, took ${splitDuration(live.endedAt - live.startedAt, heldMs(live.hold, live.endedAt), 'held or waiting', formatMs)}.`;
 }
 
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
 
 function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefined }) {
   const actions = useActions();
@@ -85,6 +86,9 @@ function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefi
         )}
         <button type="button" className="button small" onClick={() => void send({ type: 'Step', nodeId, count: stepCount })} data-testid="node-step" title={`Let ${stepCount} message(s) through, then hold again`}>
           <StepForward size={12} aria-hidden="true" /> Step {stepCount}
+        </button>
+        <button type="button" className="button small danger" onClick={() => void actions.stopNode(nodeId)} data-testid="node-stop" title="Stop this node: it ends STOPPED and its children see the end of their input">
+          <Square size={11} aria-hidden="true" /> Stop node
         </button>
         {kind === 'processor' && (
           <button type="button" className="button small" aria-pressed={valve?.skipped ?? false} onClick={() => void send({ type: valve?.skipped ? 'Unskip' : 'Skip', nodeId })} data-testid="node-skip">

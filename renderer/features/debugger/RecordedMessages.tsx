@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { RecordedNode, RecordedStream } from '../../../shared/api/runs.schema';
 import { useApi } from '../../api/api-context';
 import { JsonTree } from '../../components/JsonTree';
+import { MessageMetadata } from '../../components/MessageMetadata';
 import { describeError } from '../workflow/describe-error';
 
 /** Messages per page of the recorded lists. */
@@ -92,9 +93,10 @@ function RecordedList({ title, stream }: { title: string; stream: RecordedStream
             </span>
             <JsonTree value={m.payload} />
             {Object.keys(m.metadata).length > 0 && (
-              <details>
+              // Open when it carries an approval's outcome: that is what the user came to read.
+              <details open={m.metadata['signal.decision'] !== undefined}>
                 <summary>Metadata</summary>
-                <JsonTree value={m.metadata} label="metadata" testId={`recorded-metadata-${m.index}`} />
+                <MessageMetadata metadata={m.metadata} testId={`recorded-metadata-${m.index}`} />
               </details>
             )}
           </li>

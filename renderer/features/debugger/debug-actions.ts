@@ -3,7 +3,7 @@ import type { ControlCommandInput, ControlResult, StopMode } from '../../../shar
 import { isTerminal } from '../../../shared/status/status';
 import { singleFlight } from '../../api/single-flight';
 import { selectedNodeId } from '../../store/graph-slice';
-import { useDebug, currentBreakpoints, type Breakpoint } from '../../store/debug-store';
+import { useDebug, currentBreakpoints, isActive, type Breakpoint } from '../../store/debug-store';
 import { useLive } from '../../store/live-store';
 import { useStudio } from '../../store/studio-store';
 import { describeError } from '../workflow/describe-error';
@@ -24,9 +24,19 @@ export interface DebugActions {
   /** F9 and the gutter dot: a breakpoint without condition on the node, or none. */
   toggleBreakpoint(nodeId: string): void;
   setBreakpoint(nodeId: string, breakpoint: Breakpoint | null): void;
+  /** Disables a breakpoint (kept in the list, not sent with a run) or enables it again. */
+  setBreakpointEnabled(nodeId: string, enabled: boolean): void;
+  /** Reads a saved workflow's breakpoints from the host (they live outside its definition: STU-04). */
+  loadBreakpoints(session: string, workflowId: string): Promise<void>;
+  /** Writes the open workflow's breakpoints to the host, when it is saved (a new one keeps them until then). */
+  persistBreakpoints(): Promise<void>;
   replaceHeld(nodeId: string, payload: unknown): Promise<boolean>;
   /** Restart, restart from a node or retry a node: the new run is shown. */
   restart(kind: 'Restart' | 'RestartFromNode' | 'RetryNode', nodeId?: string): Promise<void>;
+  /** Resumes the shown ABORTED run from its last checkpoint (DUR-03): the new run is shown. */
+  resume(): Promise<void>;
+  /** Stops one node of the shown run (CTL-03): it ends STOPPED, its children see the end of their input. */
+  stopNode(nodeId: string): Promise<void>;
 }
 
 /** True while the shown run can take commands. */
@@ -47,7 +57,7 @@ export function createDebugActions(api: StudioClient, showRun: (executionId: str
       // The snapshot also says which nodes hold a message (events only say when that changes).
       live.getState().applyNodes(executionId, control.nodes.flatMap((n) => {
         const known = live.getState().nodes[n.nodeId];
-        return known ? [{ nodeId: n.nodeId, status: known.status, counts: known.counts, held: n.held?.id ?? null }] : [];
+        return known ? [{ nodeId: n.nodeId, status: known.status, counts: known.counts, held: n.held?.id ?? null, heldAt: Date.now() }] : [];
       }));
     } catch (error) {
       debug.getState().setError(`Could not read the run's valves: ${describeError(error)}`);
@@ -95,11 +105,37 @@ export function createDebugActions(api: StudioClient, showRun: (executionId: str
     setBreakpoint(nodeId, breakpoint) {
       const before = currentBreakpoints(debug.getState())[nodeId];
       debug.getState().setBreakpoint(nodeId, breakpoint);
+      void actions.persistBreakpoints();
       if (!(nodeId in live.getState().nodes)) return;
       // The shown run follows the canvas: a condition becomes the node's breakpoint; one without pauses the node.
-      if (breakpoint?.condition) void actions.command({ type: 'SetBreakpoint', nodeId, ...breakpoint.condition });
-      else if (before?.condition) void actions.command({ type: 'ClearBreakpoint', nodeId });
-      if (breakpoint && !breakpoint.condition) void actions.command({ type: 'PauseNode', nodeId });
+      const active = isActive(breakpoint ?? undefined) ? breakpoint : null;
+      if (active?.condition) void actions.command({ type: 'SetBreakpoint', nodeId, ...active.condition });
+      else if (isActive(before) && before.condition) void actions.command({ type: 'ClearBreakpoint', nodeId });
+      if (active && !active.condition) void actions.command({ type: 'PauseNode', nodeId });
+    },
+    setBreakpointEnabled(nodeId, enabled) {
+      const bp = currentBreakpoints(debug.getState())[nodeId];
+      if (bp) actions.setBreakpoint(nodeId, { ...bp, enabled });
+    },
+    async loadBreakpoints(session, workflowId) {
+      const key = `${session}/${workflowId}`;
+      try {
+        const { breakpoints } = await api['breakpoints.get']({ session, workflowId });
+        debug.getState().loadBreakpoints(key, Object.fromEntries(breakpoints.map((b) => [b.nodeId, { condition: b.condition, enabled: b.enabled }])));
+      } catch (error) {
+        debug.getState().setError(`Could not read the breakpoints: ${describeError(error)}`);
+      }
+    },
+    async persistBreakpoints() {
+      const { session, storedWorkflowId } = studio.getState();
+      const key = debug.getState().workflowKey;
+      if (storedWorkflowId === null || key !== `${session}/${storedWorkflowId}`) return;
+      const list = Object.entries(currentBreakpoints(debug.getState())).map(([nodeId, bp]) => ({ nodeId, enabled: bp.enabled !== false, condition: bp.condition }));
+      try {
+        await api['breakpoints.set']({ session, workflowId: storedWorkflowId, breakpoints: list });
+      } catch (error) {
+        debug.getState().setError(`Breakpoints not kept: ${describeError(error)}`);
+      }
     },
     async replaceHeld(nodeId, payload) {
       return (await actions.command({ type: 'ReplaceHeldMessage', nodeId, payload })) !== null;
@@ -116,6 +152,20 @@ export function createDebugActions(api: StudioClient, showRun: (executionId: str
       } catch (error) {
         debug.getState().setError(`${kind} refused: ${describeError(error)}`);
       }
+    },
+    async resume() {
+      const executionId = live.getState().executionId;
+      if (executionId === null) return;
+      try {
+        const result = await api['runs.resume']({ executionId });
+        debug.getState().setError(null);
+        await showRun(result.executionId);
+      } catch (error) {
+        debug.getState().setError(`Resume refused: ${describeError(error)}`);
+      }
+    },
+    async stopNode(nodeId) {
+      await actions.command({ type: 'StopNode', nodeId, mode: 'CANCEL' });
     },
   };
   return actions;

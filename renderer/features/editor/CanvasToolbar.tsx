@@ -1,7 +1,9 @@
 import { BoxSelect, Download, Keyboard, Network, Search, Upload } from 'lucide-react';
+import { useReactFlow } from '@xyflow/react';
 import { useRef, type ChangeEvent } from 'react';
 import { useStudio } from '../../store/studio-store';
 import type { FileActions } from '../workflow/file-actions';
+import { CLEAR_FIT_OPTIONS } from './canvas-view';
 import { autoLayout } from './editor-commands';
 
 /**
@@ -16,6 +18,11 @@ export function CanvasToolbar({ files }: { files: FileActions }) {
   const readOnly = useStudio((s) => s.diffView !== null);
   const hasNodes = useStudio((s) => s.nodes.length > 0);
   const fileInput = useRef<HTMLInputElement>(null);
+  const { fitView } = useReactFlow();
+  // The laid-out graph is fitted into view once React Flow has the new positions (the frame after the edit).
+  const layOut = async () => {
+    if (await autoLayout()) requestAnimationFrame(() => requestAnimationFrame(() => void fitView(CLEAR_FIT_OPTIONS)));
+  };
 
   const onFile = (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -25,7 +32,7 @@ export function CanvasToolbar({ files }: { files: FileActions }) {
 
   return (
     <div className="canvas-toolbar" role="toolbar" aria-label="Canvas tools" data-testid="canvas-toolbar">
-      <button type="button" className="icon-button tool" onClick={() => void autoLayout()} disabled={readOnly || !hasNodes} title="Auto-layout, left to right" aria-label="Auto-layout" data-testid="auto-layout-button">
+      <button type="button" className="icon-button tool" onClick={() => void layOut()} disabled={readOnly || !hasNodes} title="Auto-layout, left to right" aria-label="Auto-layout" data-testid="auto-layout-button">
         <Network size={15} aria-hidden="true" />
       </button>
       <button type="button" className={`icon-button tool${boxSelect ? ' is-active' : ''}`} onClick={() => setBoxSelect(!boxSelect)} aria-pressed={boxSelect} title="Box select: drag on the canvas to select (Shift+drag works too)" aria-label="Box select" data-testid="box-select-toggle">

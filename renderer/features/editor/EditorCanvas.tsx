@@ -1,5 +1,5 @@
 import { Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
-import { MousePointerClick } from 'lucide-react';
+import { BookOpen, MousePointerClick } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, type DragEvent, type ReactNode, type RefObject } from 'react';
 import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
 import { STATUS_STYLES } from '../../components/status';
@@ -7,6 +7,7 @@ import type { StudioEdge, StudioNode } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
+import { effectiveTheme, useTheme } from '../theme/theme-store';
 import { StatusIconSprite } from './status-icon-sprite';
 import { placeByLeftTop, useEdgesAfterFirstPaint, useFitOnLoad, useLowDetail, usePrefit, ZoomAwareBackground } from './canvas-view';
 import { isPaletteDrag, readDroppedType } from './drag-data';
@@ -72,6 +73,7 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   );
 
   const readOnly = diffView !== null;
+  const colorMode = useTheme((s) => effectiveTheme(s.choice, s.system));
   const lowDetail = useLowDetail();
   // A large graph seen up close draws only what is on screen: its nodes then carry their details, and a
   // live run updating hundreds of them off screen cost most of each frame (bench/ui-live --zoom-in). Zoomed
@@ -99,7 +101,7 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
         selectionOnDrag={boxSelect}
         selectionMode={SelectionMode.Partial}
         panOnDrag={boxSelect ? PAN_BUTTONS_IN_BOX_MODE : true}
-        colorMode="system"
+        colorMode={colorMode}
         minZoom={0.1}
         snapToGrid
         snapGrid={[10, 10]}
@@ -119,6 +121,9 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
           <MousePointerClick size={28} aria-hidden="true" />
           <p className="canvas-empty-title">Drag a trigger from the palette</p>
           <p>Start with an API trigger, add processors, end in a terminal, then connect them handle to handle.</p>
+          <button type="button" className="button primary" onClick={() => useStudio.getState().openDialog('examples')} data-testid="open-example">
+            <BookOpen size={15} aria-hidden="true" /> Open an example
+          </button>
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { MousePointer2 } from 'lucide-react';
-import { useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useState, type KeyboardEvent } from 'react';
 import { identifierProblem } from '../../../shared/workflow/identifier';
 import { selectedNodeId } from '../../store/graph-slice';
 import { useProblems } from '../../store/problems-store';
@@ -10,9 +10,14 @@ import { ConfigForm } from './config-form/ConfigForm';
 import { RawConfigEditor } from './config-form/RawConfigEditor';
 import { BreakpointEditor } from '../debugger/BreakpointEditor';
 import { NodeRunSection } from '../debugger/NodeRunSection';
+import { NodeApprovalBlock } from '../inbox/NodeApprovalBlock';
+import { NodeErrorBlock } from '../runs/NodeErrorBlock';
 import { DiffInspector } from '../versions/DiffInspector';
 import { useActions } from '../workflow/actions-context';
 import { NodeTypeIcon } from './node-icons';
+
+// cronstrue and croner are only needed once a Cron trigger is selected.
+const CronPreview = lazy(() => import('../scheduler/CronPreview'));
 
 /**
  * Right panel: the selected node's id, label, config (generated form or JSON) with its engine policy, its
@@ -74,6 +79,8 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   };
   return (
     <div className="inspector-body">
+      <NodeErrorBlock nodeId={nodeId} />
+      <NodeApprovalBlock nodeId={nodeId} />
       <div className="inspector-type">
         <NodeTypeIcon type={data.type} kind={info?.kind} size={16} />
         <div>
@@ -104,6 +111,11 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
         <span className="field-label">Label</span>
         <input value={data.label ?? ''} maxLength={200} placeholder="Optional description on the node" onChange={(e) => edit({ kind: 'set-label', nodeId, label: e.target.value })} data-testid="inspector-label" />
       </label>
+      {data.type === 'CRON_TRIGGER' && (
+        <Suspense fallback={null}>
+          <CronPreview config={data.config} />
+        </Suspense>
+      )}
       <BreakpointEditor nodeId={nodeId} onChange={(breakpoint) => actions?.setBreakpoint(nodeId, breakpoint)} />
       <Tabs.Root className="inspector-tabs" value={tab} onValueChange={(v) => setTab(v as InspectorTab)}>
         <Tabs.List className="tabs-list" aria-label="Config editor">

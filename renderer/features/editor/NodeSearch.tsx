@@ -1,9 +1,9 @@
-import { useReactFlow } from '@xyflow/react';
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import { Dialog } from '../../components/Dialog';
 import type { StudioNode } from '../../store/graph-model';
 import { useStudio } from '../../store/studio-store';
 import { NodeTypeIcon } from './node-icons';
+import { useShowNode } from './use-show-node';
 
 const MAX_RESULTS = 50;
 
@@ -22,20 +22,13 @@ export function searchNodes(nodes: readonly StudioNode[], query: string): Studio
 export function NodeSearch() {
   const nodes = useStudio((s) => s.diffView?.nodes ?? s.nodes);
   const close = () => useStudio.getState().openDialog(null);
-  const { setCenter, getInternalNode } = useReactFlow();
+  const showNode = useShowNode();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const results = useMemo(() => searchNodes(nodes, query), [nodes, query]);
 
   const jump = (node: StudioNode) => {
-    const state = useStudio.getState();
-    if (state.diffView) state.applyDiffNodeChanges(state.diffView.nodes.map((n) => ({ type: 'select', id: n.id, selected: n.id === node.id })));
-    else state.edit({ kind: 'select', nodeId: node.id });
-    const internal = getInternalNode(node.id);
-    const width = internal?.measured.width ?? 180;
-    const height = internal?.measured.height ?? 80;
-    const at = internal?.internals.positionAbsolute ?? node.position;
-    void setCenter(at.x + width / 2, at.y + height / 2, { zoom: 1.1, duration: 200 });
+    showNode(node.id);
     close();
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {

@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import { DEFAULT_PORT, ERROR_PORT } from '../../../shared/workflow/engine-policy.schema';
 import type { Status } from '../../../shared/status/status';
 import { outputPorts, type NodeTypeInfo } from '../../../shared/workflow/node-type';
-import { NO_STATUS, STATUS_STYLES, statusClassName, type StatusStyle } from '../../components/status';
+import { HOLD_STYLES, NO_STATUS, STATUS_STYLES, statusClassName, type HoldKind, type StatusStyle } from '../../components/status';
 import type { DiffMark, StudioNode, StudioNodeData } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
 import { useProblems } from '../../store/problems-store';
@@ -12,6 +12,7 @@ import { useStudio } from '../../store/studio-store';
 import { useLowDetail } from './canvas-view';
 import { NodeTypeIcon } from './node-icons';
 import { BreakpointDot, NodeRunFigures } from './node-run-marks';
+import { NodeApprovalButtons, NodeErrorStrip, useWaitingCount, useWaitingSignal } from './node-run-state';
 import { renderProbe } from './render-probe';
 import { SpriteStatusIcon } from './status-icon-sprite';
 
@@ -32,6 +33,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   const info = useStudio((s) => s.nodeTypesByType[data.type]);
   const status = useLive((s) => s.nodes[id]?.status);
   const held = useLive((s) => Boolean(s.nodes[id]?.held));
+  const waiting = useWaitingCount(id);
   const problems = useProblems((s) => s.byNode[id]);
   const updateNodeInternals = useUpdateNodeInternals();
   const compact = useLowDetail();
@@ -41,20 +43,23 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   const hasTarget = info?.kind !== 'trigger';
   usePortsChanged(id, `${outputsKey}|${hasTarget}`, updateNodeInternals);
 
-  const look = status ? STATUS_STYLES[status] : NO_STATUS;
+  // Held or waiting is its own state, never "Running" (UI.md).
+  const hold: HoldKind | null = status === 'RUNNING' || status === 'PENDING' ? (held ? 'held' : waiting > 0 ? 'waiting' : null) : null;
+  const look = hold ? HOLD_STYLES[hold] : status ? STATUS_STYLES[status] : NO_STATUS;
   const kind = info?.kind ?? 'unknown';
   const problemText = problems?.map((p) => `${p.code}: ${p.message}`).join('\n');
   const errorCount = problems?.filter((p) => p.severity === 'error').length ?? 0;
 
   return (
     <div
-      className={`studio-node${compact ? ' compact' : ''} kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}${data.diff ? ` diff-${data.diff}` : ''}${held ? ' is-held' : ''}`}
+      className={`studio-node${compact ? ' compact' : ''} kind-${kind} ${status ? statusClassName(status) : 'status-none'}${selected ? ' is-selected' : ''}${problems?.length ? ' has-problems' : ''}${data.diff ? ` diff-${data.diff}` : ''}${held ? ' is-held' : ''}${hold === 'waiting' ? ' is-waiting' : ''}`}
       style={{ ['--status-color' as string]: look.color }}
       data-testid={`node-${id}`}
       data-status={status ?? 'NONE'}
       data-kind={kind}
       data-diff={data.diff}
       data-held={held ? 'true' : undefined}
+      data-hold={hold ?? undefined}
     >
       {!data.diff && <BreakpointDot nodeId={id} />}
       {data.diff && data.diff !== 'unchanged' && <DiffBadge mark={data.diff} nodeId={id} />}
@@ -71,7 +76,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
           </span>
         )}
       </div>
-      {!compact && <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} status={status} look={look} held={held} />}
+      {!compact && <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} status={status} look={look} hold={hold} waiting={waiting} />}
       {outputs.map((port, i) => (
         <Handle
           key={port}
@@ -91,7 +96,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
 }
 
 /** Type, kind, label and the run status of a node: drawn when the canvas is not zoomed far out. */
-function NodeDetails({ id, title, kind, label, status, look, held }: { id: string; title: string; kind: string; label: string | undefined; status: Status | undefined; look: StatusStyle; held: boolean }) {
+function NodeDetails({ id, title, kind, label, status, look, hold, waiting }: { id: string; title: string; kind: string; label: string | undefined; status: Status | undefined; look: StatusStyle; hold: HoldKind | null; waiting: number }) {
   return (
     <>
       <div className="studio-node-meta">
@@ -100,12 +105,23 @@ function NodeDetails({ id, title, kind, label, status, look, held }: { id: strin
       </div>
       {label && <div className="studio-node-label">{label}</div>}
       <div className="studio-node-status" data-testid={`node-status-${id}`}>
-        <SpriteStatusIcon status={status} size={13} />
+        {hold ? <look.icon size={13} aria-hidden="true" className="status-icon" /> : <SpriteStatusIcon status={status} size={13} />}
         <span className="status-label">{look.label}</span>
-        {held && <span className="node-held-label">held</span>}
-        {status !== undefined && <NodeRunFigures id={id} />}
+        {hold === 'waiting' && <WaitingDetail id={id} count={waiting} />}
+        {status !== undefined && hold !== 'waiting' && <NodeRunFigures id={id} />}
       </div>
+      {hold === 'waiting' && <NodeApprovalButtons id={id} />}
+      {status !== undefined && <NodeErrorStrip id={id} />}
     </>
+  );
+}
+
+function WaitingDetail({ id, count }: { id: string; count: number }) {
+  const signal = useWaitingSignal(id);
+  return (
+    <span className="node-waiting-detail" data-testid={`node-waiting-${id}`}>
+      {signal}, {count} waiting
+    </span>
   );
 }
 

@@ -4,6 +4,11 @@ import type { StudioNode } from '../../store/graph-model';
 import { useStudio } from '../../store/studio-store';
 
 export const FIT_VIEW_OPTIONS = { padding: 0.25, maxZoom: 1.25, minZoom: 0.1 };
+/**
+ * A fit that keeps the graph clear of what floats over the canvas: the toolbar (top left), the zoom controls
+ * (bottom left) and the minimap (bottom right). Used after auto-layout.
+ */
+export const CLEAR_FIT_OPTIONS = { padding: { top: '72px', left: '64px', right: '48px', bottom: '176px' }, maxZoom: 1.25, minZoom: 0.1, duration: 200 } as const;
 /** Size of a node before React Flow has measured it (`.studio-node` width, a typical height). */
 const ESTIMATED_NODE = { width: 180, height: 76 };
 
@@ -29,16 +34,18 @@ export function usePrefit(nodes: readonly StudioNode[], canvas: RefObject<HTMLDi
   const { setViewport } = useReactFlow();
   const pending = loadCount !== prefitted && nodes.length > 0;
   useLayoutEffect(() => {
-    if (!pending) return;
+    if (loadCount === prefitted) return;
     const rect = canvas.current?.getBoundingClientRect();
-    if (rect && rect.width > 0 && rect.height > 0) {
+    // An empty workflow is "fitted" as it opens: its first drop must land where it was released, not be
+    // taken for the load and fitted (zoomed and centred) under the pointer.
+    if (pending && rect && rect.width > 0 && rect.height > 0) {
       const bounds = boundsOf(nodes);
       void setViewport(getViewportForBounds(bounds, rect.width, rect.height, FIT_VIEW_OPTIONS.minZoom, FIT_VIEW_OPTIONS.maxZoom, FIT_VIEW_OPTIONS.padding));
     }
     // Intended: the view must be set (layout effect, before paint) and only then the nodes handed over.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setPrefitted(loadCount);
-  }, [pending, loadCount, nodes, canvas, setViewport]);
+  }, [pending, loadCount, prefitted, nodes, canvas, setViewport]);
   return pending;
 }
 
@@ -71,7 +78,9 @@ export function useFitOnLoad(nodeCount: number): void {
     if (loadCount === 0 && diffKey === 'edit') return;
     if (fitted.current === key || (nodeCount > 0 && !measured)) return;
     fitted.current = key;
-    void fitView(FIT_VIEW_OPTIONS);
+    // React Flow queues a fit asked for with no nodes until nodes arrive: it would fit the first drop of an
+    // empty workflow (zoom in and centre it under the pointer). An empty workflow needs no fit.
+    if (nodeCount > 0) void fitView(FIT_VIEW_OPTIONS);
   }, [loadCount, diffKey, measured, nodeCount, fitView]);
 }
 

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { currentBreakpoints, useDebug } from '../../store/debug-store';
+import { heldMs } from '../../store/hold-clock';
 import { useLive } from '../../store/live-store';
 import { useActions } from '../workflow/actions-context';
 import { renderProbe } from './render-probe';
@@ -11,8 +12,14 @@ import { renderProbe } from './render-probe';
 export const BreakpointDot = memo(function BreakpointDot({ nodeId }: { nodeId: string }) {
   const breakpoint = useDebug((s) => currentBreakpoints(s)[nodeId]);
   const actions = useActions();
-  const state = !breakpoint ? 'off' : breakpoint.condition ? 'conditional' : 'on';
-  const label = !breakpoint ? 'Set a breakpoint (F9)' : breakpoint.condition ? `Breakpoint when ${breakpoint.condition.path} == ${breakpoint.condition.equals} (click to remove)` : 'Breakpoint before the next message (click to remove)';
+  const state = !breakpoint ? 'off' : breakpoint.enabled === false ? 'disabled' : breakpoint.condition ? 'conditional' : 'on';
+  const label = !breakpoint
+    ? 'Set a breakpoint (F9)'
+    : breakpoint.enabled === false
+      ? 'Breakpoint disabled in the Breakpoints list (click to remove)'
+      : breakpoint.condition
+        ? `Breakpoint when ${breakpoint.condition.path} == ${breakpoint.condition.equals} (click to remove)`
+        : 'Breakpoint before the next message (click to remove)';
   return (
     <button
       type="button"
@@ -48,7 +55,7 @@ export const NodeRunFigures = memo(function NodeRunFigures({ id }: { id: string 
         {counts.failed ? <span className="is-error">{counts.failed} failed</span> : null}
         {counts.retried ? <span title="attempts retried (beyond each message's first)">↻ {counts.retried}</span> : null}
         {live.attempt ? <span className="is-warning" title="the attempt running now for a message being retried" data-testid={`node-attempt-${id}`}>try {live.attempt}</span> : null}
-        {duration !== null && <span title="time from start to end">{formatShort(duration)}</span>}
+        {duration !== null && <NodeDuration total={duration} held={heldMs(live.hold, live.endedAt ?? 0)} />}
         {buffer && (
           <span className="node-buffer" title={`input buffer ${buffer.used} / ${buffer.size}`} data-testid={`node-buffer-${id}`} role="meter" aria-valuemin={0} aria-valuemax={buffer.size} aria-valuenow={buffer.used} aria-label="Input buffer">
             <span className="node-buffer-fill" style={{ width: `${Math.min(100, (100 * buffer.used) / Math.max(1, buffer.size))}%` }} />
@@ -58,6 +65,16 @@ export const NodeRunFigures = memo(function NodeRunFigures({ id }: { id: string 
     </>
   );
 });
+
+/** Active time; time held at a breakpoint or waiting for a signal apart (STU-04). */
+function NodeDuration({ total, held }: { total: number; held: number }) {
+  if (held <= 0) return <span title="time from start to end">{formatShort(total)}</span>;
+  return (
+    <span title={`active ${formatShort(total - held)}, held or waiting ${formatShort(held)}`} data-testid="node-duration-split">
+      {formatShort(total - held)} · {formatShort(held)} held
+    </span>
+  );
+}
 
 function formatShort(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;

@@ -4,9 +4,9 @@ import type { Approval, SignalDecision } from '../../../shared/api/control.schem
 import { JsonEditor } from '../../components/JsonEditor';
 import { JsonTree } from '../../components/JsonTree';
 import { approvalKey, selectedApproval, useInbox } from '../../store/inbox-store';
-import { isTextField } from '../workflow/use-shortcuts';
+import { isTextField } from '../../commands/command-table';
 import { pageNotifications } from './browser-notifications';
-import type { InboxActions } from './inbox-actions';
+import { parseDecisionData, type InboxActions } from './inbox-actions';
 
 /**
  * The approval inbox (STU-05), a panel over the inspector: every open approval across runs and workflows,
@@ -34,16 +34,10 @@ function InboxBody({ actions, onShowRun }: { actions: InboxActions; onShowRun: (
 
   const decide = async (decision: SignalDecision) => {
     if (!current) return;
-    let parsed: unknown = undefined;
-    if (data.trim() !== '') {
-      try {
-        parsed = JSON.parse(data);
-      } catch (e) {
-        return setDataError(`The data is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
+    const parsed = parseDecisionData(data);
+    if (!parsed.ok) return setDataError(parsed.error);
     setDataError(null);
-    await actions.decide(current, decision, parsed);
+    await actions.decide(current, decision, parsed.data);
   };
   const onKey = (e: KeyboardEvent<HTMLElement>) => {
     if (e.key === 'Escape') actions.toggleInbox(false);

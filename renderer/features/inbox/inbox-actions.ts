@@ -3,9 +3,20 @@ import type { Approval, SignalDecision } from '../../../shared/api/control.schem
 import type { StudioEvent } from '../../../shared/events/events';
 import { singleFlight } from '../../api/single-flight';
 import { approvalKey, useInbox } from '../../store/inbox-store';
+import { useLive } from '../../store/live-store';
 import { describeError } from '../workflow/describe-error';
 
 type ApprovalEvent = Extract<StudioEvent, { type: 'APPROVAL' }>;
+
+/** The optional JSON data typed with a decision: none when blank, else the value, or why it is not JSON. */
+export function parseDecisionData(text: string): { ok: true; data: unknown } | { ok: false; error: string } {
+  if (text.trim() === '') return { ok: true, data: undefined };
+  try {
+    return { ok: true, data: JSON.parse(text) as unknown };
+  } catch (e) {
+    return { ok: false, error: `The data is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
 
 /** Most approvals the inbox reads at once (the host's `approvals.list` cap). */
 export const INBOX_LIMIT = 1000;
@@ -26,7 +37,7 @@ export interface InboxActions {
   approvalsChanged(events: readonly ApprovalEvent[]): void;
 }
 
-export function createInboxActions(api: StudioClient, announce: ApprovalAnnouncer | null, inbox = useInbox): InboxActions {
+export function createInboxActions(api: StudioClient, announce: ApprovalAnnouncer | null, inbox = useInbox, live = useLive): InboxActions {
   const toAnnounce = new Set<string>();
   const read = singleFlight(async () => {
     // Those opened before this read started; later ones wait for the next read.
@@ -36,6 +47,8 @@ export function createInboxActions(api: StudioClient, announce: ApprovalAnnounce
       const approvals = await api['approvals.list']({ limit: INBOX_LIMIT });
       inbox.getState().setApprovals(approvals);
       inbox.getState().setError(null);
+      // Waits that began before the shown run was on the canvas start counting from their `since`.
+      live.getState().reconcileWaits(approvals);
       // One already closed again is not in the list: nothing to say about it.
       for (const a of approvals) if (wanted.has(approvalKey(a))) announce?.(a);
     } catch (error) {

@@ -10,7 +10,7 @@ import { useStudio, type StudioState } from '../../store/studio-store';
 /** Placeholder id while the workflow id is empty or invalid (that problem is shown at the id field). */
 const PLACEHOLDER_ID = 'untitled';
 
-/** DEF-02 rules on the open graph, with the shared validator; the server applies the same rules on save. */
+/** DEF-02 rules on the open graph, with the shared validator (the server applies the same rules on save). */
 export function validateOpenGraph(state: Pick<StudioState, 'workflowId' | 'description' | 'nodes' | 'edges'>, catalog: NodeTypeCatalog | undefined): ValidationIssue[] {
   const workflowId = identifierProblem(state.workflowId) ? PLACEHOLDER_ID : state.workflowId;
   const definition = toDefinition({ ...state, workflowId });

@@ -1,17 +1,21 @@
+import * as Switch from '@radix-ui/react-switch';
 import { Flag } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { JsonTree } from '../../components/JsonTree';
+import { MessageMetadata } from '../../components/MessageMetadata';
 import { useLive } from '../../store/live-store';
 import { useRunFeed } from '../../store/run-feed-store';
 
 /**
  * Results tab (STU-03, OBS-03): what the shown run's terminal nodes received, oldest first, live; says so
- * when older results were dropped (`truncated`).
+ * when older results were dropped (`truncated`). The Metadata switch shows each result's metadata (an
+ * approval's decision, actor and data readable).
  */
 export function ResultsPanel() {
   const executionId = useLive((s) => s.executionId);
   const results = useRunFeed((s) => s.results);
   const [nodeId, setNodeId] = useState('');
+  const [showMetadata, setShowMetadata] = useState(false);
   const terminals = useMemo(() => [...new Set(results.items.map((r) => r.nodeId))], [results.items]);
   const shown = nodeId ? results.items.filter((r) => r.nodeId === nodeId) : results.items;
   if (executionId === null || results.executionId !== executionId) {
@@ -36,6 +40,12 @@ export function ResultsPanel() {
         <span className="field-hint" data-testid="results-count">
           {shown.length} result(s)
         </span>
+        <label className="switch-field">
+          <Switch.Root className="switch" checked={showMetadata} onCheckedChange={setShowMetadata} data-testid="results-metadata-toggle">
+            <Switch.Thumb className="switch-thumb" />
+          </Switch.Root>
+          Metadata
+        </label>
         {results.truncated && (
           <span className="field-hint is-warning" data-testid="results-truncated">
             Truncated: older results were dropped (only the newest are kept).
@@ -58,6 +68,7 @@ export function ResultsPanel() {
                 <summary>Tree</summary>
                 <JsonTree value={r.payload} />
               </details>
+              {showMetadata && (r.metadata ? <MessageMetadata metadata={r.metadata} testId={`result-metadata-${i}`} /> : <span className="muted">no metadata</span>)}
             </li>
           ))}
         </ol>

@@ -1,7 +1,11 @@
-import { GitCompare, History, Search } from 'lucide-react';
+import { ChevronDown, ChevronRight, GitCompare, History, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import type { RunSummary } from '../../../shared/api/runs.schema';
-import { StatusBadge } from '../../components/status';
+import { formatMs } from '../../components/format-duration';
+import { HoldBadge, StatusBadge } from '../../components/status';
+import { heldMs, splitDuration } from '../../store/hold-clock';
+import { useInbox } from '../../store/inbox-store';
+import { useLive } from '../../store/live-store';
 import { useStudio } from '../../store/studio-store';
 import { RunCompare } from './RunCompare';
 import { countByFilter, filterRuns, RUN_FILTER_KEYS, RUN_FILTERS, type RunFilter } from './run-filters';
@@ -18,6 +22,13 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<string[]>([]);
   const [comparing, setComparing] = useState<[string, string] | null>(null);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const toggleExpanded = (id: string) =>
+    setExpanded((e) => {
+      const next = new Set(e);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   const shown = useMemo(() => filterRuns(runs, filter, search), [runs, filter, search]);
   const counts = useMemo(() => countByFilter(runs), [runs]);
 
@@ -64,6 +75,16 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
               <li key={run.executionId} className="run-item">
                 <input type="checkbox" checked={picked.includes(run.executionId)} onChange={() => togglePick(run.executionId)} aria-label={`Pick run ${run.executionId.slice(0, 8)} to compare`} data-testid={`run-pick-${run.executionId}`} />
                 <RunRow run={run} selected={run.executionId === selected} onSelect={onSelect} />
+                {run.error && (
+                  <button type="button" className="icon-button" onClick={() => toggleExpanded(run.executionId)} aria-expanded={expanded.has(run.executionId)} aria-label="Show the whole error" title="Show the whole error" data-testid={`run-expand-${run.executionId}`}>
+                    {expanded.has(run.executionId) ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
+                  </button>
+                )}
+                {run.error && expanded.has(run.executionId) && (
+                  <div className="run-error-full" data-testid={`run-error-full-${run.executionId}`}>
+                    {run.error.name}: {run.error.message}
+                  </div>
+                )}
               </li>
             ))}
           </ul>
@@ -84,11 +105,11 @@ function RunRow({ run, selected, onSelect }: { run: RunSummary; selected: boolea
       data-testid={`run-row-${run.executionId}`}
       data-status={run.status}
     >
-      <StatusBadge status={run.status} compact />
+      <RunStatus run={run} />
       <span className="run-time" title={new Date(run.createdAt).toISOString()}>
         {formatTime(run.createdAt)}
       </span>
-      <span className="run-duration">{formatDuration(run)}</span>
+      <RunDuration run={run} />
       <code className="run-id" title={run.executionId}>
         {run.executionId.slice(0, 8)}
       </code>
@@ -97,8 +118,32 @@ function RunRow({ run, selected, onSelect }: { run: RunSummary; selected: boolea
           v {run.definitionVersion.slice(0, 8)}
         </code>
       )}
-      {run.error && <span className="run-error-text">{run.error.message}</span>}
+      {run.error && (
+        <span className="run-error-text" title={run.error.message}>
+          {run.error.message}
+        </span>
+      )}
     </button>
+  );
+}
+
+/** A running run that holds messages says so (UI.md): paused at a breakpoint (the shown run) or waiting. */
+function RunStatus({ run }: { run: RunSummary }) {
+  const held = useLive((s) => s.executionId === run.executionId && Object.values(s.nodes).some((n) => n.held));
+  const waiting = useInbox((s) => s.approvals.reduce((n, a) => (a.executionId === run.executionId ? n + 1 : n), 0));
+  if (run.status === 'RUNNING' && held) return <HoldBadge kind="held" testId={`run-hold-${run.executionId}`} />;
+  if (run.status === 'RUNNING' && waiting > 0) return <HoldBadge kind="waiting" detail={`${waiting} waiting`} testId={`run-hold-${run.executionId}`} />;
+  return <StatusBadge status={run.status} compact />;
+}
+
+/** Duration; for the shown run, active time and held/waiting time apart. */
+function RunDuration({ run }: { run: RunSummary }) {
+  const hold = useLive((s) => (s.executionId === run.executionId ? s.runHold : null));
+  const text = run.endedAt !== undefined && hold ? splitDuration(run.endedAt - (run.startedAt ?? run.createdAt), heldMs(hold, run.endedAt), 'held', formatMs) : formatDuration(run);
+  return (
+    <span className="run-duration" data-testid={`run-duration-${run.executionId}`}>
+      {text}
+    </span>
   );
 }
 
@@ -112,8 +157,6 @@ function formatTime(at: number): string {
 /** Duration from start to end; "running" until it ends. */
 export function formatDuration(run: Pick<RunSummary, 'startedAt' | 'endedAt' | 'createdAt'>): string {
   if (run.endedAt === undefined) return 'running…';
-  const ms = run.endedAt - (run.startedAt ?? run.createdAt);
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return formatMs(run.endedAt - (run.startedAt ?? run.createdAt));
 }
+

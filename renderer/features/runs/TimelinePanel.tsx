@@ -4,7 +4,7 @@ import { isTerminal } from '../../../shared/status/status';
 import { STATUS_STYLES, statusClassName } from '../../components/status';
 import { useLive, type LiveNodeState } from '../../store/live-store';
 import { useStudio } from '../../store/studio-store';
-import { formatMs } from '../debugger/NodeRunSection';
+import { formatMs } from '../../components/format-duration';
 
 /** One bar of the timeline: a node from its start to its end (or to now while it works). */
 export interface TimelineBar {

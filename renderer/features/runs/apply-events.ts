@@ -1,7 +1,7 @@
 import type { RunResult } from '../../../shared/api/runs.schema';
 import type { StudioEvent } from '../../../shared/events/events';
 import type { Status } from '../../../shared/status/status';
-import type { LiveNodeUpdate } from '../../store/live-store';
+import type { LiveNodeUpdate, WaitChange } from '../../store/live-store';
 import { useLive } from '../../store/live-store';
 import type { RecentRuns } from '../../store/recent-runs';
 import { useRunFeed, type LogLine } from '../../store/run-feed-store';
@@ -51,6 +51,7 @@ export function applyStudioEvents(events: readonly StudioEvent[], hooks: EventHo
   if (sorted.logs.size) feed.getState().appendLogs(sorted.logs);
   if (shown !== null && sorted.controlChanged) hooks.controlChanged?.(shown);
   if (sorted.approvals.length) hooks.approvalsChanged?.(sorted.approvals);
+  if (shown !== null && sorted.approvals.length) live.getState().applyWaits(shown, waitsOf(sorted.approvals, shown));
 }
 
 /** Runs whose logs are kept: the open workflow's (also those announced in this very batch) and the shown one. */
@@ -72,7 +73,7 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
   for (const event of events) {
     switch (event.type) {
       case 'EXECUTION_STATUS':
-        out.runChanges.push({ executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: event.status, at: event.at });
+        out.runChanges.push({ executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: event.status, at: event.at, ...(event.error ? { error: event.error } : {}) });
         if (event.executionId === shown) {
           out.shownRunStatus = event.status;
           // The announcement names every node: they show PENDING until their first event.
@@ -109,16 +110,21 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
   return out;
 }
 
+function waitsOf(approvals: readonly ApprovalEvent[], shown: string): WaitChange[] {
+  return approvals.filter((a) => a.executionId === shown).map((a) => ({ nodeId: a.nodeId, open: a.state === 'OPEN', at: a.at }));
+}
+
 function nodeUpdateOf(event: Extract<StudioEvent, { type: 'NODE_STATUS' }>): LiveNodeUpdate {
   const update: LiveNodeUpdate = { nodeId: event.nodeId, status: event.status, counts: event.counts, at: event.at };
   if (event.held !== undefined) update.held = event.held;
   if (event.buffer !== undefined) update.buffer = event.buffer;
   update.attempt = event.attempt ?? null;
+  if (event.error !== undefined) update.error = event.error;
   return update;
 }
 
 function resultOf(event: Extract<StudioEvent, { type: 'NODE_RESULT' }>): RunResult {
-  return { nodeId: event.nodeId, messageId: event.messageId, payload: event.payload };
+  return { nodeId: event.nodeId, messageId: event.messageId, payload: event.payload, ...(event.metadata ? { metadata: event.metadata } : {}) };
 }
 
 function pushLog(logs: Map<string, LogLine[]>, event: Extract<StudioEvent, { type: 'LOG' }>): void {

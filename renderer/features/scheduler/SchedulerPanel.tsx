@@ -4,6 +4,7 @@ import { REJECT_REASONS, type SchedulerView } from '../../../shared/api/schedule
 import { useApi } from '../../api/api-context';
 import type { FrameScheduler } from '../../api/event-coalescer';
 import { useScheduler } from '../../store/scheduler-store';
+import { CronSchedules } from './CronSchedules';
 import { LimitsForm } from './LimitsForm';
 import { createSchedulerActions } from './scheduler-actions';
 import { QueueTable, RunningTable } from './SchedulerQueue';
@@ -52,6 +53,7 @@ export function SchedulerPanel({ schedule }: { schedule?: FrameScheduler }) {
               <h3 className="section-title">Per workflow and session</h3>
               <GroupCounts view={view} />
             </section>
+            <CronSchedules />
           </div>
         </>
       )}

@@ -1,11 +1,12 @@
-import { GitCompare, History, RotateCcw, X } from 'lucide-react';
+import { GitCompare, History, RotateCcw, Trash2, X } from 'lucide-react';
 import type { WorkflowVersion } from '../../../shared/api/workflows.schema';
 import { useStudio } from '../../store/studio-store';
 import { DiffDetails, shortHash } from './DiffDetails';
+import type { DeleteActions } from '../workflow/delete-workflow';
 import type { VersionActions } from './version-actions';
 
 /** Versions tab (STU-02): the history of the open workflow, compare two on the canvas, restore one. */
-export function VersionsPanel({ actions }: { actions: VersionActions }) {
+export function VersionsPanel({ actions }: { actions: VersionActions & DeleteActions }) {
   const versions = useStudio((s) => s.versions);
   const state = useStudio((s) => s.versionsState);
   const error = useStudio((s) => s.versionsError);
@@ -34,6 +35,10 @@ export function VersionsPanel({ actions }: { actions: VersionActions }) {
             </button>
           )}
           <span className="field-hint">{picked.length === 2 ? 'Ready to compare.' : 'Tick two versions to compare them.'}</span>
+          <span className="app-bar-spacer" />
+          <button type="button" className="button small danger" onClick={() => void actions.deleteWorkflow()} data-testid="workflow-delete" title="Delete this workflow and its versions (asks first)">
+            <Trash2 size={13} aria-hidden="true" /> Delete workflow…
+          </button>
         </div>
         {state === 'error' && (
           <p className="empty-hint is-error" role="alert">

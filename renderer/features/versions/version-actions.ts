@@ -1,5 +1,5 @@
 import type { StudioClient } from '../../../shared/api/client';
-import { confirmDiscard } from '../workflow/unsaved-guard';
+import { confirmAction } from '../../components/confirm';
 import { describeError } from '../workflow/describe-error';
 import { toDefinition } from '../../store/graph-model';
 import { useStudio } from '../../store/studio-store';
@@ -80,7 +80,10 @@ export function createVersionActions(api: StudioClient, reopen: (session: string
     async restoreVersion(version) {
       const { session, storedWorkflowId } = studio.getState();
       if (storedWorkflowId === null) return false;
-      if (!(await confirmDiscard(studio, 'Restoring replaces the graph on the canvas.'))) return false;
+      const short = version.slice(0, 8);
+      const lost = studio.getState().dirty ? ' Your unsaved changes on the canvas are lost.' : '';
+      const ok = await confirmAction({ title: `Restore version ${short}?`, message: `Its graph becomes the current version (a new save) and replaces the canvas.${lost}`, confirmLabel: 'Restore', danger: lost !== '' });
+      if (!ok) return false;
       try {
         await api['workflows.restore']({ session, workflowId: storedWorkflowId, version, note: `restored ${version.slice(0, 8)}` });
         clearBanner();

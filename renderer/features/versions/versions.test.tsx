@@ -77,6 +77,8 @@ describe('STU-02 versions: save with note, restore, version per run', () => {
     expect(screen.getByTestId(`version-row-${newest!.version}`).getAttribute('data-current')).toBe('true');
 
     fireEvent.click(screen.getByTestId(`version-restore-${first!.version}`));
+    // Restore asks first (issue 15 item 11).
+    fireEvent.click(await screen.findByTestId('confirm-ok'));
     await waitFor(() => expect(nodeConfig('shape')).toEqual({ set: {}, mode: 'merge' }));
     await waitFor(() => expect(screen.getByTestId(`version-row-${first!.version}`).getAttribute('data-current')).toBe('true'));
     expect(useStudio.getState().dirty).toBe(false);

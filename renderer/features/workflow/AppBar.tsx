@@ -1,11 +1,15 @@
 import { ChevronDown, Play, Save, Workflow, X } from 'lucide-react';
-import { useState, type ChangeEvent } from 'react';
+import type { ChangeEvent } from 'react';
 import { identifierProblem } from '../../../shared/workflow/identifier';
 import { useStudio } from '../../store/studio-store';
+import type { RunCommand } from '../../commands/use-commands';
+import { HostBadge } from '../connect/HostBadge';
 import { DebugControls } from '../debugger/DebugControls';
 import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
-import { RunPayloadDialog } from './RunPayloadDialog';
+import { ThemeMenu } from '../theme/ThemeMenu';
+import { RunPayloadPopover } from './RunPayloadDialog';
+import { AccountBadge } from '../sign-in/AccountBadge';
 import { confirmDiscard } from './unsaved-guard';
 import type { StudioActions } from './workflow-actions';
 
@@ -15,7 +19,7 @@ const NEW_WORKFLOW = '__new__';
  * Top bar: session and workflow pickers, id with unsaved dot, Save (Ctrl/Cmd+S, ▾ with note), Run (F5, ▾ with
  * payload), the debug controls while a run is shown, and the approval inbox with its count.
  */
-export function AppBar({ actions }: { actions: StudioActions }) {
+export function AppBar({ actions, runCommand: run }: { actions: StudioActions; runCommand: RunCommand }) {
   const workflows = useStudio((s) => s.workflows);
   const session = useStudio((s) => s.session);
   const storedWorkflowId = useStudio((s) => s.storedWorkflowId);
@@ -24,7 +28,7 @@ export function AppBar({ actions }: { actions: StudioActions }) {
   const saveState = useStudio((s) => s.saveState);
   const running = useStudio((s) => s.running);
   const setWorkflowId = useStudio((s) => s.setWorkflowId);
-  const [payloadOpen, setPayloadOpen] = useState(false);
+  const payloadOpen = useStudio((s) => s.dialog === 'run-payload');
 
   const idProblem = workflowId === '' ? null : identifierProblem(workflowId);
   const pickerValue = storedWorkflowId ? `${session}/${storedWorkflowId}` : NEW_WORKFLOW;
@@ -45,6 +49,7 @@ export function AppBar({ actions }: { actions: StudioActions }) {
         <Workflow size={18} aria-hidden="true" />
         <span>Yukta Studio</span>
       </div>
+      <HostBadge />
       <SessionPicker actions={actions} />
       <label className="app-bar-field">
         <span className="visually-hidden">Open workflow</span>
@@ -82,7 +87,7 @@ export function AppBar({ actions }: { actions: StudioActions }) {
       </span>
       <div className="app-bar-spacer" />
       <div className="split-button">
-        <button type="button" className="button" onClick={() => void actions.save()} disabled={saveState === 'saving'} data-testid="save-button" title="Save (Ctrl/Cmd+S)">
+        <button type="button" className="button" onClick={() => run('file.save')} disabled={saveState === 'saving'} data-testid="save-button" title="Save (Ctrl/Cmd+S)">
           <Save size={15} aria-hidden="true" /> Save
         </button>
         <button type="button" className="button caret" onClick={() => openDialog('save-note')} disabled={saveState === 'saving'} aria-label="Save with note…" title="Save with note…" data-testid="save-with-note-button">
@@ -90,24 +95,28 @@ export function AppBar({ actions }: { actions: StudioActions }) {
         </button>
       </div>
       <div className="split-button">
-        <button type="button" className="button primary" onClick={() => void actions.run()} disabled={running} data-testid="run-button" title="Save if needed and run with an empty payload (F5)">
+        <button type="button" className="button primary" onClick={() => run('run.run')} disabled={running} data-testid="run-button" title="Save if needed and run with an empty payload (F5)">
           <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
         </button>
-        <button type="button" className="button primary caret" onClick={() => setPayloadOpen(true)} disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
-          <ChevronDown size={15} aria-hidden="true" />
-        </button>
+        <RunPayloadPopover
+          open={payloadOpen}
+          onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
+          workflowKey={`${session}/${workflowId}`}
+          onRun={(payload, options) => {
+            openDialog(null);
+            void actions.run(payload, options);
+          }}
+          trigger={
+            <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
+              <ChevronDown size={15} aria-hidden="true" />
+            </button>
+          }
+        />
       </div>
       <DebugControls actions={actions} />
       <InboxButton actions={actions} />
-      {payloadOpen && (
-        <RunPayloadDialog
-          onCancel={() => setPayloadOpen(false)}
-          onRun={(payload, options) => {
-            setPayloadOpen(false);
-            void actions.run(payload, options);
-          }}
-        />
-      )}
+      <ThemeMenu />
+      <AccountBadge />
     </header>
   );
 }
@@ -115,11 +124,19 @@ export function AppBar({ actions }: { actions: StudioActions }) {
 /** The banner under the bar: a save refusal, a run that did not start, or a workflow that did not open. */
 export function ActionBanner() {
   const banner = useStudio((s) => s.banner);
+  const more = useStudio((s) => s.moreBanners.length);
   const showBanner = useStudio((s) => s.showBanner);
   if (!banner) return null;
   return (
     <div className={`banner banner-${banner.kind}`} role="alert">
-      <span data-testid={banner.kind}>{banner.message}</span>
+      <span className="banner-text" data-testid={banner.kind} title={banner.message}>
+        {banner.message}
+      </span>
+      {more > 0 && (
+        <span className="banner-count" data-testid="banner-count" title="Dismiss this message to see the older ones">
+          +{more} more
+        </span>
+      )}
       <button type="button" className="icon-button" onClick={() => showBanner(null)} aria-label="Dismiss" data-testid="banner-dismiss">
         <X size={14} aria-hidden="true" />
       </button>

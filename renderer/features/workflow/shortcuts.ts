@@ -5,8 +5,9 @@ export interface ShortcutHelp {
 }
 
 /**
- * The studio's keyboard map (UI.md), for what exists. The handler is `useStudioShortcuts`; the help dialog
- * lists this table, so the two are kept side by side.
+ * The studio's keyboard map (UI.md) as the `?` help shows it. The keys themselves are the accelerators of
+ * the command table (`shared/desktop/commands.ts`, run by `renderer/commands/`); a test checks that every
+ * one of them is listed here.
  */
 export const SHORTCUTS: ReadonlyArray<{ group: string; items: readonly ShortcutHelp[] }> = [
   {
@@ -46,6 +47,24 @@ export const SHORTCUTS: ReadonlyArray<{ group: string; items: readonly ShortcutH
       { keys: ['K'], action: 'Previous approval' },
       { keys: ['A'], action: 'Approve (with the data typed, if any)' },
       { keys: ['R'], action: 'Reject' },
+    ],
+  },
+  {
+    group: 'Files, view and runs (also in the desktop menu)',
+    items: [
+      { keys: ['Ctrl', 'N'], action: 'New workflow' },
+      { keys: ['Ctrl', 'Shift', 'S'], action: 'Save as… (another workflow id)' },
+      { keys: ['Ctrl', 'I'], action: 'Import a workflow file' },
+      { keys: ['Ctrl', 'E'], action: 'Export this workflow as a file' },
+      { keys: ['Alt', 'F5'], action: 'Run with payload…' },
+      { keys: ['Ctrl', 'A'], action: 'Select every node' },
+      { keys: ['Ctrl', 'X'], action: 'Cut the selected nodes' },
+      { keys: ['Ctrl', '='], action: 'Zoom in' },
+      { keys: ['Ctrl', '-'], action: 'Zoom out' },
+      { keys: ['Ctrl', '0'], action: 'Fit the workflow in view' },
+      { keys: ['Ctrl', 'B'], action: 'Show or hide the node palette' },
+      { keys: ['Ctrl', 'Alt', 'B'], action: 'Show or hide the inspector' },
+      { keys: ['Ctrl', 'O'], action: 'Open a workflow file (desktop app)' },
     ],
   },
   {

@@ -96,6 +96,6 @@ describe('STU-03 a Run click costs one round trip (the new run is shown from its
     fireEvent.click(screen.getByTestId('run-button'));
     await waitFor(() => expect(useLive.getState().runStatus).toBe('SUCCESS'));
 
-    expect(calledOperations(fake)).toEqual(['runs.start', 'workflows.list', 'workflows.save', 'workflows.versions']);
+    expect(calledOperations(fake)).toEqual(['runs.start', 'sessions.list', 'workflows.list', 'workflows.save', 'workflows.versions']);
   });
 });

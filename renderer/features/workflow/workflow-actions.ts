@@ -5,6 +5,7 @@ import { DEFAULT_SESSION, identifierProblem } from '../../../shared/workflow/ide
 import { isTerminal } from '../../../shared/status/status';
 import { currentBreakpoints, debugSettingsOf, useDebug } from '../../store/debug-store';
 import { toDefinition } from '../../store/graph-model';
+import { useInbox } from '../../store/inbox-store';
 import { useLive } from '../../store/live-store';
 import { updatesOf } from '../../store/recent-runs';
 import { useRunFeed } from '../../store/run-feed-store';
@@ -15,6 +16,7 @@ import { createInboxActions, type InboxActions } from '../inbox/inbox-actions';
 import { createSessionActions, type SessionActions } from '../sessions/session-actions';
 import { createVersionActions, type VersionActions } from '../versions/version-actions';
 import { describeError } from './describe-error';
+import { createDeleteActions, type DeleteActions } from './delete-workflow';
 import { createFileActions, type FileActions } from './file-actions';
 import { replaceSessionHash, replaceWorkflowHash } from './hash-route';
 
@@ -22,7 +24,7 @@ type StudioStore = typeof useStudio;
 type LiveStore = typeof useLive;
 
 /** What the app bar, the keyboard and the panels can do; each talks to the server through the client. */
-export interface StudioActions extends FileActions, VersionActions, SessionActions, DebugActions, InboxActions {
+export interface StudioActions extends FileActions, VersionActions, SessionActions, DebugActions, InboxActions, DeleteActions {
   loadCatalog(): Promise<void>;
   refreshWorkflows(): Promise<void>;
   openWorkflow(session: string, workflowId: string): Promise<void>;
@@ -43,7 +45,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     if (studio.getState().banner?.kind === kind) studio.getState().showBanner(null);
   };
 
-  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions | keyof DebugActions | keyof InboxActions> = {
+  const core: Omit<StudioActions, keyof FileActions | keyof VersionActions | keyof SessionActions | keyof DebugActions | keyof InboxActions | keyof DeleteActions> = {
     async loadCatalog() {
       try {
         studio.getState().setNodeTypes(await api['nodeTypes.list']({}));
@@ -53,6 +55,8 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     },
 
     async refreshWorkflows() {
+      // The session picker counts workflows: a save, restore, import or delete changes both labels.
+      void actions.refreshSessions();
       try {
         const session = studio.getState().session;
         const list = await api['workflows.list']({ session });
@@ -65,13 +69,14 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     async openWorkflow(session, workflowId) {
       try {
         const stored = await api['workflows.get']({ session, workflowId });
-        const sessionChanged = stored.session !== studio.getState().session;
         studio.getState().openWorkflow(stored.session, { definition: stored.definition, version: stored.version });
-        if (sessionChanged) void actions.refreshWorkflows();
+        // Also after a restore: the picker's node count follows the version now current.
+        void actions.refreshWorkflows();
         void actions.refreshVersions();
         studio.getState().replaceRuns([]);
         showNoRun();
         useDebug.getState().setWorkflowKey(`${stored.session}/${workflowId}`);
+        void actions.loadBreakpoints(stored.session, workflowId);
         clearBanner('load-error');
         replaceWorkflowHash({ session: stored.session, workflowId });
         await actions.refreshRuns();
@@ -113,7 +118,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         const previousId = now.storedWorkflowId;
         // Only what was sent is saved: an edit made while saving keeps the workflow dirty.
         if (now.nodes === sent.nodes && now.edges === sent.edges && now.workflowId === sent.workflowId) now.markSaved(result.workflowId, result.version);
-        else studio.setState({ storedWorkflowId: result.workflowId, storedVersion: result.version });
+        else studio.setState({ storedWorkflowId: result.workflowId, storedVersion: result.version, savedGraph: { nodes: sent.nodes, edges: sent.edges } });
         now.setSaveState('saved');
         clearBanner('save-error');
         replaceWorkflowHash({ session: now.session, workflowId: result.workflowId });
@@ -121,6 +126,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         void actions.refreshVersions();
         if (previousId !== result.workflowId) {
           rekeyBreakpoints(`${now.session}/${result.workflowId}`);
+          void actions.persistBreakpoints();
           now.replaceRuns([]);
           void actions.refreshRuns();
         }
@@ -168,6 +174,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         if (live.getState().executionId !== executionId) return;
         live.getState().applyNodes(executionId, detail.nodes);
         live.getState().applyRunStatus(executionId, detail.status);
+        live.getState().reconcileWaits(useInbox.getState().approvals);
         useRunFeed.getState().showResults(executionId, detail.results, detail.resultsTruncated);
         studio.getState().upsertRun(summaryOf(detail));
         if (!isTerminal(detail.status)) void actions.refreshControl();
@@ -211,6 +218,8 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
       // Nothing heard yet: the run is of the graph just saved, every node PENDING until its events come.
       live.getState().applyNodes(executionId, studio.getState().nodes.map((n) => ({ nodeId: n.id, status: 'PENDING', counts: { received: 0, emitted: 0 } })));
     }
+    // A wait that began before the run was shown counts from the inbox's since (STU-04).
+    live.getState().reconcileWaits(useInbox.getState().approvals);
     if (readValves && !(heard?.status && isTerminal(heard.status))) void actions.refreshControl();
   };
   const showNoRun = () => {
@@ -226,6 +235,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     ...createFileActions(api, studio),
     ...createVersionActions(api, (session, workflowId) => actions.openWorkflow(session, workflowId), studio),
     ...createSessionActions(api, { newWorkflow: (session) => actions.newWorkflow(session), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
+    ...createDeleteActions(api, { newWorkflow: () => actions.newWorkflow(), refreshWorkflows: () => actions.refreshWorkflows() }, studio),
   };
   return actions;
 }

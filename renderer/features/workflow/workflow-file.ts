@@ -1,3 +1,4 @@
+import { checkJsonLimits, DEFAULT_MAX_DEPTH, describeJsonProblem } from '../../../shared/json/json-limits';
 import type { WorkflowDefinition } from '../../../shared/workflow/definition.schema';
 import { validateWorkflowShape } from '../../../shared/workflow/graph-validation';
 import type { NodeTypeCatalog } from '../../../shared/workflow/node-type';
@@ -17,8 +18,8 @@ export interface ImportRefusal {
 export type ImportCheck = { ok: true; definition: WorkflowDefinition } | { ok: false; reasons: ImportRefusal[] };
 
 /**
- * Checks an imported file before anything changes: size, JSON, workflow shape and the DEF-02 graph rules
- * (with the catalog when known). Warnings (e.g. no trigger) do not refuse a file.
+ * Checks an imported file before anything changes: size, JSON, nesting depth and prototype keys, workflow
+ * shape and the DEF-02 graph rules (with the catalog when known). Warnings (e.g. no trigger) do not refuse a file.
  */
 export function checkWorkflowFile(text: string, byteSize: number, catalog?: NodeTypeCatalog): ImportCheck {
   if (byteSize > MAX_IMPORT_BYTES) {
@@ -30,6 +31,9 @@ export function checkWorkflowFile(text: string, byteSize: number, catalog?: Node
   } catch (error) {
     return refuse({ code: 'IMPORT/not-json', message: `the file is not JSON (${error instanceof Error ? error.message : String(error)})` });
   }
+  // Before anything walks it recursively (the schema, the canvas, the config form): nesting and prototype keys (SEC-03).
+  const problem = checkJsonLimits(raw, { maxDepth: DEFAULT_MAX_DEPTH, forbidPrototypeKeys: true });
+  if (problem !== null) return refuse({ code: problem.kind === 'key' ? 'IMPORT/forbidden-key' : 'IMPORT/too-deep', message: describeJsonProblem(problem), path: problem.path });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('nodes' in raw) || !('workflowId' in raw)) {
     return refuse({ code: 'IMPORT/not-a-workflow', message: 'the file is JSON but not a workflow definition (it needs "workflowId" and "nodes")' });
   }

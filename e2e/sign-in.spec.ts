@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { expect, test } from '@playwright/test';
+
+/**
+ * SEC-01 browser sign-in, against its own `yukta serve` with API keys set in the environment (the shared
+ * e2e server has none): a wrong key is refused with a message, the right one opens the studio with the
+ * role in the app bar, the workflow list and live events (SSE through a single-use ticket), sign out.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OPERATOR_KEY = 'e2e-operator-key-0123456789';
+const ADMIN_KEY = 'e2e-admin-key-0123456789';
+
+let server: ChildProcess | null = null;
+let base = '';
+
+test.beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'yukta-e2e-keys-'));
+  const keys = JSON.stringify([
+    { name: 'ops', key: OPERATOR_KEY, role: 'OPERATOR' },
+    { name: 'root', key: ADMIN_KEY, role: 'ADMIN' },
+  ]);
+  // Port 0: the server picks a free one and prints it; its own process group, so stopping it stops tsx's child too.
+  server = spawn('npx', ['tsx', 'main/cli/index.ts', 'serve', '--port', '0', '--data', dataDir], { cwd: ROOT, env: { ...process.env, YUKTA_API_KEYS: keys }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const lines = createInterface({ input: server.stdout! });
+  base = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error('yukta serve printed no address in 60 s')), 60_000);
+    lines.on('line', (line) => {
+      const match = /serving at (http:\/\/\S+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]!);
+      }
+    });
+  });
+  // A workflow to list and run, saved by the admin.
+  const definition = {
+    workflowId: 'signed-in-gate',
+    nodes: [
+      { nodeId: 'start', type: 'API_TRIGGER', config: {}, position: { x: 0, y: 0 } },
+      { nodeId: 'gate', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' }, position: { x: 260, y: 0 } },
+      { nodeId: 'done', type: 'RESULT_TERMINAL', config: {}, position: { x: 520, y: 0 } },
+    ],
+    edges: [{ source: 'start', target: 'gate', sourcePort: 'out' }, { source: 'gate', target: 'done', sourcePort: 'out' }],
+  };
+  const saved = await fetch(`${base}/api/workflows`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ definition }) });
+  expect(saved.status, await saved.text()).toBe(200);
+});
+
+test.afterAll(() => {
+  if (server?.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
+});
+
+test('SEC-01: a wrong key is refused with a message; the right key opens the studio with its role, the workflow list and live events; sign out asks again', async ({ page }) => {
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  await page.goto(`${base}/#/w/default/signed-in-gate`);
+
+  const dialog = page.getByTestId('sign-in-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('app-bar')).toHaveCount(0); // nothing of the studio before a key
+
+  await page.getByTestId('sign-in-key').fill('not-the-right-key-000');
+  await page.getByTestId('sign-in-submit').click();
+  await expect(page.getByTestId('sign-in-error')).toHaveText('the API key is not valid.');
+
+  await page.getByTestId('sign-in-key').fill(OPERATOR_KEY);
+  await page.getByTestId('sign-in-submit').click();
+  await expect(page.getByTestId('app-bar')).toBeVisible();
+  await expect(page.getByTestId('account-role')).toHaveText('OPERATOR');
+  await expect(page.getByTestId('workflow-picker')).toContainText('signed-in-gate');
+  await expect(page.getByTestId('node-gate')).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('yukta.api-key'))).toBe(OPERATOR_KEY);
+
+  // Live events: a run started by another client shows up in this studio's inbox through the event stream.
+  const started = await fetch(`${base}/api/workflow/start`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflowId: 'signed-in-gate', payload: { order: 1 } }) });
+  expect(started.status).toBe(200);
+  await expect(page.getByTestId('inbox-count')).toHaveText('1');
+  // The stream was opened with a ticket, and no request URL ever carried a key.
+  expect(urls.some((u) => u.includes('/api/events/stream') && u.includes('ticket='))).toBe(true);
+  expect(urls.filter((u) => u.includes(OPERATOR_KEY) || u.includes(ADMIN_KEY))).toEqual([]);
+
+  await page.getByTestId('sign-out').click();
+  await expect(page.getByTestId('sign-in-dialog')).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('yukta.api-key'))).toBeNull();
+});
