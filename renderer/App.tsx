@@ -1,3 +1,4 @@
+import { assertNever } from '../shared/assert-never';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useMemo } from 'react';
 import type { StudioClient } from '../shared/api/client';
@@ -126,5 +127,7 @@ function StudioDialogs({ actions }: { actions: StudioActions }) {
       return <ExamplesDialog />;
     case null:
       return null;
+    default:
+      return assertNever(dialog, 'dialog');
   }
 }

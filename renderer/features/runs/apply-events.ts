@@ -1,3 +1,4 @@
+import { assertNever } from '../../../shared/assert-never';
 import type { RunResult } from '../../../shared/api/runs.schema';
 import type { StudioEvent } from '../../../shared/events/events';
 import type { Status } from '../../../shared/status/status';
@@ -105,6 +106,8 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
       case 'APPROVAL':
         out.approvals.push(event);
         break;
+      default:
+        assertNever(event, 'event');
     }
   }
   return out;

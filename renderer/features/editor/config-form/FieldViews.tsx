@@ -1,3 +1,4 @@
+import { assertNever } from '../../../../shared/assert-never';
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { JsonEditor } from '../../../components/JsonEditor';
@@ -40,6 +41,8 @@ export function FieldView(props: FieldProps) {
       return <RecordField {...props} field={field} />;
     case 'json':
       return <JsonField {...props} field={field} />;
+    default:
+      return assertNever(field, 'field');
   }
 }
 
