@@ -3,6 +3,8 @@
  * scripts/dependency-rules.test.ts proves a forbidden import fails this check.
  */
 const TEST_FILE = '\\.(test|spec|contract)\\.tsx?$';
+/** main/'s tests and test helpers (`main/test-support/`, `*-test-support.ts`). */
+const MAIN_TEST_CODE = '^main/(.*\\.(test|spec)\\.tsx?$|test-support/|.*-test-support\\.ts$)';
 /** Build configuration beside the renderer runs in Node, not in the renderer. */
 const RENDERER_BUILD_CONFIG = '^renderer/vite\\.config\\.ts$';
 
@@ -41,8 +43,15 @@ module.exports = {
       name: 'main-uses-engine-entry-only',
       comment: 'main/ imports the engine through its one public entry, engine/index.ts.',
       severity: 'error',
-      from: { path: '^main/' },
+      from: { path: '^main/', pathNot: MAIN_TEST_CODE },
       to: { path: '^engine/', pathNot: '^engine/index\\.ts$' },
+    },
+    {
+      name: 'main-tests-use-engine-entry-or-test-support',
+      comment: "main/'s tests and their helpers may also use the engine's test support (the test PostgreSQL server), nothing else inside it.",
+      severity: 'error',
+      from: { path: MAIN_TEST_CODE },
+      to: { path: '^engine/', pathNot: ['^engine/index\\.ts$', '^engine/test-support/'] },
     },
     {
       name: 'main-not-renderer',

@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 
 /** Port of the studio server the specs drive (`yukta serve`); `YUKTA_E2E_PORT` lets two runs share a machine. */
 export const E2E_PORT = Number(process.env.YUKTA_E2E_PORT ?? 4317);
+/** The shared token of the e2e server's workers' listener (SCL-01; the listener takes a free port). */
+export const E2E_WORKERS_TOKEN = 'e2e-workers-token-0123456789';
 // A fresh data folder per test run, so specs never see workflows of an earlier run.
 const dataDir = mkdtempSync(join(tmpdir(), 'yukta-e2e-'));
 
@@ -37,5 +39,6 @@ export default defineConfig({
     timeout: 60_000,
     stdout: 'pipe',
     stderr: 'pipe',
+    env: { YUKTA_WORKERS_ENABLED: 'true', YUKTA_WORKERS_PORT: '0', YUKTA_WORKERS_TOKEN: E2E_WORKERS_TOKEN },
   },
 });

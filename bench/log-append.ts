@@ -5,81 +5,42 @@
 //     of the size ours committed (events / ours' commits).
 //   - JSONL (no fsync, and group fsync per batch): ours (JsonlExecutionLog, one background writer) against a
 //     raw `fs` append of the same lines in batches of the size ours wrote (events / ours' writes).
+//   - PostgreSQL (synchronous_commit on and off; DUR-04): ours (PostgresExecutionLog through the one
+//     PostgresWriter) against raw `pg` multi-row `INSERT … VALUES` statements of the size ours committed
+//     (bench/log-append-postgres.ts), on YUKTA_TEST_PG_URL or a throwaway durable server.
 // Ours is fed the way the engine feeds it: a producer appends `--chunk` events per event-loop turn, then
 // `flush()` is awaited; the event-loop delay (perf_hooks monitorEventLoopDelay) is recorded meanwhile. The raw
 // paths run flat out with nothing else to do. Cases alternate (ours first, then raw first) over `--rounds`;
 // medians are printed. Retention trimming is off on our side (compactAfter = ∞): the raw paths do not trim.
 // Targets: ours ≥ 80 % of raw events/s; lag p99 < 20 ms while ours writes.
-// Run: npm run bench:log-append [-- --events 1000000 --rounds 3 --chunk 1000 --only sqlite|jsonl]
+// Run: npm run bench:log-append [-- --events 1000000 --rounds 3 --chunk 1000 --only sqlite|jsonl|postgres]
 // (or LOG_APPEND_EVENTS=100000 for a quick run)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { ExecutionLog, ExecutionLogEntry } from '../engine/store/execution-log';
 import { JsonlExecutionLog } from '../engine/store/file/jsonl-execution-log';
 import { NODE_LOG_FILE_SYSTEM, type LogFileSystem } from '../engine/store/file/log-file-system';
 import { openDatabase } from '../engine/store/sqlite/open-database';
 import { SqliteExecutionLog } from '../engine/store/sqlite/sqlite-execution-log';
 import { SqliteWriter } from '../engine/store/sqlite/sqlite-writer';
 import { argNumber } from './lib';
+import { Entries, produce, type LogAppendPair as Pair, type Result } from './log-entries';
+import { postgresPairs } from './log-append-postgres';
+import { benchServer, type BenchServer } from './postgres-server';
 
 const N = Number(process.env.LOG_APPEND_EVENTS) || argNumber('events', 1_000_000);
+/** Started on first use (only the PostgreSQL cases need it), stopped at the end. */
+let server: Promise<BenchServer> | null = null;
+const postgresServer = (): Promise<BenchServer> => (server ??= benchServer());
 const ROUNDS = argNumber('rounds', 3);
 const CHUNK = argNumber('chunk', 1000);
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-/** Entries per run: RUN_STARTED, 40 NODE_FINISHED, RUN_FINISHED (a 40-task chain). */
-const TASKS = 40;
-const NODE_DATA = Array.from({ length: TASKS }, (_, k) => `n${k + 1}`);
-const SCOPE = ['trigger', ...NODE_DATA];
-
-/** The same entries, in the same order, for every case: runs of a 40-node chain as the journal logs them. */
-class Entries {
-  private i = 0;
-  private runId = '';
-  private at = 1_764_460_800_000;
-
-  next(): ExecutionLogEntry {
-    const k = this.i++ % (TASKS + 2);
-    this.at += 0.25;
-    if (k === 0) {
-      this.runId = `00000000-0000-4000-8000-${String(this.i).padStart(12, '0')}`;
-      return { runId: this.runId, type: 'RUN_STARTED', status: 'RUNNING', actor: 'engine', at: this.at, data: { session: 'bench', workflowId: 'chain-40', version: 'a3f9c2d17b5e4c08', payload: { i: this.i }, scope: SCOPE, inputs: [] } };
-    }
-    if (k === TASKS + 1) return { runId: this.runId, type: 'RUN_FINISHED', status: 'SUCCESS', actor: 'engine', at: this.at };
-    return { runId: this.runId, type: 'NODE_FINISHED', status: 'SUCCESS', actor: 'engine', at: this.at, data: { nodeId: NODE_DATA[k - 1] } };
-  }
-}
-
-interface Result {
-  seconds: number;
-  /** Events per batch (a transaction, a write). */
-  batch: number;
-  lag?: { p50: number; p99: number; max: number };
-}
-
 function tempDir(): string {
   // On the disk (not a tmpfs: /tmp is on the root disk here), so fsync costs what it costs.
   return mkdtempSync(join(tmpdir(), 'yukta-log-append-'));
-}
-
-/** Feeds ours like the engine does: `CHUNK` appends per turn of the event loop, then the durability barrier. */
-async function produce(log: ExecutionLog, n: number): Promise<Result['lag'] & { seconds: number }> {
-  const entries = new Entries();
-  const h = monitorEventLoopDelay({ resolution: 1 });
-  h.enable();
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; ) {
-    const end = Math.min(n, i + CHUNK);
-    for (; i < end; i++) log.append(entries.next());
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  await log.flush();
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  h.disable();
-  return { seconds, p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
 }
 
 async function oursSqlite(n: number, full: boolean): Promise<Result> {
@@ -89,7 +50,7 @@ async function oursSqlite(n: number, full: boolean): Promise<Result> {
   const writer = new SqliteWriter(db);
   const log = new SqliteExecutionLog(writer, { compactAfter: Number.POSITIVE_INFINITY });
   try {
-    const { seconds, ...lag } = await produce(log, n);
+    const { seconds, ...lag } = await produce(log, n, CHUNK);
     check(db, n);
     return { seconds, batch: n / writer.commits, lag };
   } finally {
@@ -154,7 +115,7 @@ async function oursJsonl(n: number, fsync: boolean): Promise<Result> {
   const counter = { writes: 0 };
   const log = await JsonlExecutionLog.open({ dir, fsync, compactAfter: Number.POSITIVE_INFINITY, fs: countingFs(counter) });
   try {
-    const { seconds, ...lag } = await produce(log, n);
+    const { seconds, ...lag } = await produce(log, n, CHUNK);
     return { seconds, batch: n / counter.writes, lag };
   } finally {
     await log.close();
@@ -184,17 +145,12 @@ async function rawJsonl(n: number, fsync: boolean, batch: number): Promise<Resul
   }
 }
 
-interface Pair {
-  label: string;
-  ours: (n: number) => Promise<Result>;
-  raw: (n: number, batch: number) => Promise<Result>;
-}
-
 const pairs: Pair[] = ([
   { label: 'SQLite, synchronous=NORMAL', ours: (n) => oursSqlite(n, false), raw: (n, b) => rawSqlite(n, false, b) },
   { label: 'SQLite, synchronous=FULL (fsync)', ours: (n) => oursSqlite(n, true), raw: (n, b) => rawSqlite(n, true, b) },
   { label: 'JSONL, no fsync', ours: (n) => oursJsonl(n, false), raw: (n, b) => rawJsonl(n, false, b) },
   { label: 'JSONL, group fsync per batch', ours: (n) => oursJsonl(n, true), raw: (n, b) => rawJsonl(n, true, b) },
+  ...postgresPairs(postgresServer, CHUNK),
 ] satisfies Pair[]).filter((p) => ONLY === undefined || p.label.toLowerCase().startsWith(ONLY));
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -254,3 +210,6 @@ for (const [i, p] of pairs.entries()) {
 }
 console.log(`| idle loop, 1 s (reference) | | | | | ${median(idle.map((l) => l.p50)).toFixed(2)} | ${median(idle.map((l) => l.p99)).toFixed(2)} | ${median(idle.map((l) => l.max)).toFixed(2)} |`);
 console.log(`\ntarget ≥ 80 % of raw: ${worstRatio >= 0.8 ? 'met' : 'missed'} (worst ${(worstRatio * 100).toFixed(0)} %); target lag p99 < 20 ms: ${worstLag < 20 ? 'met' : 'missed'} (worst ${worstLag.toFixed(2)} ms); load average at end ${load()}`);
+// Assigned inside postgresServer: read through a widened type (the compiler cannot see that assignment here).
+const started = server as Promise<BenchServer> | null;
+if (started) await (await started).stop();

@@ -1,9 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { expect, test } from '@playwright/test';
+import { startOwnServer, type OwnServer } from './own-server';
 
 /**
  * SEC-01 browser sign-in, against its own `yukta serve` with API keys set in the environment (the shared
@@ -11,32 +7,19 @@ import { expect, test } from '@playwright/test';
  * role in the app bar, the workflow list and live events (SSE through a single-use ticket), sign out.
  */
 
-const ROOT = resolve(import.meta.dirname, '..');
 const OPERATOR_KEY = 'e2e-operator-key-0123456789';
 const ADMIN_KEY = 'e2e-admin-key-0123456789';
 
-let server: ChildProcess | null = null;
+let server: OwnServer | null = null;
 let base = '';
 
 test.beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'yukta-e2e-keys-'));
   const keys = JSON.stringify([
     { name: 'ops', key: OPERATOR_KEY, role: 'OPERATOR' },
     { name: 'root', key: ADMIN_KEY, role: 'ADMIN' },
   ]);
-  // Port 0: the server picks a free one and prints it; its own process group, so stopping it stops tsx's child too.
-  server = spawn('npx', ['tsx', 'main/cli/index.ts', 'serve', '--port', '0', '--data', dataDir], { cwd: ROOT, env: { ...process.env, YUKTA_API_KEYS: keys }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  const lines = createInterface({ input: server.stdout! });
-  base = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error('yukta serve printed no address in 60 s')), 60_000);
-    lines.on('line', (line) => {
-      const match = /serving at (http:\/\/\S+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1]!);
-      }
-    });
-  });
+  server = await startOwnServer({ YUKTA_API_KEYS: keys }, 'yukta-e2e-keys-');
+  base = server.base;
   // A workflow to list and run, saved by the admin.
   const definition = {
     workflowId: 'signed-in-gate',
@@ -51,9 +34,7 @@ test.beforeAll(async () => {
   expect(saved.status, await saved.text()).toBe(200);
 });
 
-test.afterAll(() => {
-  if (server?.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
-});
+test.afterAll(() => server?.stop());
 
 test('SEC-01: a wrong key is refused with a message; the right key opens the studio with its role, the workflow list and live events; sign out asks again', async ({ page }) => {
   const urls: string[] = [];

@@ -32,6 +32,8 @@ import { ExecutionJournal } from './tracker/execution-journal';
 import { RunTracker } from './tracker/run-tracker';
 import { CronTriggers } from './triggers/cron-triggers';
 import { WatchedDefinitionStore } from './triggers/watched-definition-store';
+import { WorkerPlacement } from './workers/remote-processor';
+import { WorkerRegistry } from './workers/worker-registry';
 
 /** The engine's parts, each built after everything it uses (`createEngine`). */
 export interface EngineParts {
@@ -52,6 +54,9 @@ export interface EngineParts {
   readonly workflows: WorkflowDefinitions;
   readonly sessions: SessionCatalog;
   readonly triggers: CronTriggers;
+  /** Workers connected to this host (SCL-01) and the placement of remote attempts on them. */
+  readonly workers: WorkerRegistry;
+  readonly placement: WorkerPlacement;
 }
 
 /**
@@ -71,7 +76,7 @@ type Core = ReturnType<typeof createCore>;
 type Runtime = ReturnType<typeof createRuntime>;
 type Starting = ReturnType<typeof createStarting>;
 
-/** Plugins, clock, the event bus, admission and the tracker (with the meters and spans it reports to). */
+/** Plugins, clock, the event bus, admission, the tracker (with the meters and spans it reports to) and the workers. */
 function createCore(options: EngineOptions) {
   const registry = new PluginRegistry(options.plugins ?? builtinPlugins());
   const clock = options.clock ?? new SystemClock();
@@ -89,14 +94,16 @@ function createCore(options: EngineOptions) {
   const maxRuns = options.maxRuns ?? 1000;
   const tracker = new RunTracker({ ...options.tracker, maxRuns, maxResultsPerRun: options.maxResultsPerRun ?? 1000, now: () => clock.now(), observers: [meters, tracing], onError });
   bus.subscribe(tracker.apply);
-  return { registry, clock, onError, services, bus, publish, durability, auditLog, sched, admission, meters, tracing, maxRuns, tracker };
+  const workers = new WorkerRegistry({ ...options.workers, clock, metrics: meters.registry, isLeader: sched.isLeader });
+  const placement = new WorkerPlacement(workers, clock);
+  return { registry, clock, onError, services, bus, publish, durability, auditLog, sched, admission, meters, tracing, maxRuns, tracker, workers, placement };
 }
 
 /** Definitions and their preparation, the live-run registry, what runs record and control, and the run factory. */
 function createRuntime(core: Core, options: EngineOptions) {
   const { registry, clock, bus, admission } = core;
   const definitions = new WatchedDefinitionStore(options.definitions ?? new MemoryDefinitionStore());
-  const resolver = new DefinitionResolver({ registry, definitions });
+  const resolver = new DefinitionResolver({ registry, definitions, placement: core.placement });
   const idempotencyMaxKeys = options.idempotencyMaxKeys ?? 100_000;
   const idempotency = new IdempotencyCache(clock, options.idempotencyTtlMs ?? 10 * 60_000, idempotencyMaxKeys);
   const runs = new RunLauncher({ clock, bus, scheduler: admission });
@@ -129,7 +136,8 @@ function createStarting(core: Core, runtime: Runtime) {
   const recovered: Promise<string[]> = durability
     ? recoverRuns({ log: durability.log, checkpoints, archive, preparedVersion, idempotency, restoreHistory: (r) => tracker.restore(r), now: () => clock.now(), maxRuns: core.maxRuns, idempotencyMaxKeys: runtime.idempotencyMaxKeys, resumedBefore })
     : Promise.resolve([]);
-  const ready = recovered.then(() => undefined);
+  // Starts and cron schedules wait for boot recovery and for the supervisors' stored rules (DUR-04).
+  const ready = Promise.all([recovered, controlParts.rules.loaded]).then(() => undefined);
   const scheduler = new SchedulerService({ scheduler: core.admission, clock, log: core.sched.log, gate: core.sched.gate ?? controlParts.audit.schedulerGate(), statusOf: (id) => tracker.status(id), queuedTicket: (id) => runs.queuedTicket(id) });
   const starts = new StartPipeline({
     clock,
@@ -188,8 +196,8 @@ function createServices(core: Core, runtime: Runtime, starting: Starting, option
     },
     core.meters,
   );
-  const { registry, bus, tracing } = core;
-  return { registry, clock, bus, tracker, tracing, metrics, edgeDrops: runtime.edgeDrops, admission, scheduler, runs, starts, control, durable, ready, workflows, sessions, triggers };
+  const { registry, bus, tracing, workers, placement } = core;
+  return { registry, clock, bus, tracker, tracing, metrics, edgeDrops: runtime.edgeDrops, admission, scheduler, runs, starts, control, durable, ready, workflows, sessions, triggers, workers, placement };
 }
 
 /** Resume and auto-resume of ABORTED runs (DUR-03), once boot recovery is done. */

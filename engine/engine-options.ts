@@ -9,6 +9,7 @@ import type { SchedulerLog } from './scheduler/scheduler-log';
 import type { DefinitionStore } from './store/definition-store';
 import type { EngineDurabilityOptions } from './tracker/durable-runs';
 import type { CronTriggerOptions } from './triggers/cron-triggers';
+import type { WorkerRegistryOptions } from './workers/worker-registry';
 
 /** The engine's options (`new Engine(options)`): stores, plugins, clock and the settings of each part. */
 export interface EngineOptions {
@@ -47,6 +48,8 @@ export interface EngineOptions {
   tracker?: EngineTrackerOptions;
   /** OpenTelemetry spans (OBS-05): the global provider unless one is given; a no-op until one is registered. */
   tracing?: TracingOptions;
+  /** Remote workers (SCL-01): lease, window, message limits, and where connection events are logged. */
+  workers?: Omit<WorkerRegistryOptions, 'clock' | 'metrics' | 'isLeader'>;
 }
 
 export interface EngineTrackerOptions {

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from './engine-errors';
 import type { RunDetail, RunSummary } from '../shared/api/runs.schema';
 import type { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from '../shared/api/scheduler.schema';
+import type { RemoteAttemptInfo, WorkersView } from '../shared/api/workers.schema';
 import type { SaveResult, StoredWorkflow, WorkflowSummary } from '../shared/api/workflows.schema';
 import type { EventFilter, StudioEvent } from '../shared/events/events';
 import type { Status } from '../shared/status/status';
@@ -22,6 +23,7 @@ import type { WorkflowRun } from './runtime/workflow-run';
 import type { EventListener } from './tracker/event-bus';
 import type { ProgressSnapshot, RunQuery, RunTracker } from './tracker/run-tracker';
 import type { CronTriggers } from './triggers/cron-triggers';
+import type { WorkerRegistry } from './workers/worker-registry';
 
 export type { EngineOptions, EngineSchedulerOptions, EngineTrackerOptions } from './engine-options';
 export type { StartRequest };
@@ -48,11 +50,13 @@ export class Engine {
   readonly ready: Promise<void>;
   /** CRON_TRIGGER schedules of the stored workflows; re-read after every definition write (EXT-01). */
   readonly triggers: CronTriggers;
+  /** Workers connected to this host (SCL-01): the transport hands each connection to `workers.connect`. */
+  readonly workers: WorkerRegistry;
   private readonly parts: EngineParts;
 
   constructor(options: EngineOptions = {}) {
     const parts = (this.parts = createEngine(options));
-    ({ registry: this.registry, clock: this.clock, workflows: this.workflows, sessions: this.sessions, control: this.control, metrics: this.metrics, tracing: this.tracing, ready: this.ready, triggers: this.triggers } = parts);
+    ({ registry: this.registry, clock: this.clock, workflows: this.workflows, sessions: this.sessions, control: this.control, metrics: this.metrics, tracing: this.tracing, ready: this.ready, triggers: this.triggers, workers: this.workers } = parts);
   }
 
   private get tracker(): RunTracker {
@@ -208,6 +212,17 @@ export class Engine {
     this.control.close();
     await this.triggers.close();
     await this.parts.runs.shutdown();
+    this.workers.close();
     this.tracker.close();
+  }
+
+  /** `workers.list` (SCL-01): pools and connected workers. */
+  workersView(): WorkersView {
+    return this.workers.view();
+  }
+
+  /** Which worker ran each remote attempt of a run (the newest 500 per run, in memory). */
+  remoteAttempts(executionId: string, nodeId?: string): RemoteAttemptInfo[] {
+    return this.parts.placement.records.of(executionId, nodeId);
   }
 }

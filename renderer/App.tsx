@@ -28,6 +28,7 @@ import { showApprovalRun } from './features/runs/show-approval-run';
 import { TimelinePanel } from './features/runs/TimelinePanel';
 import { SchedulerPanel } from './features/scheduler/SchedulerPanel';
 import { SessionsDialog } from './features/sessions/SessionsDialog';
+import { SettingsDialog } from './features/settings/SettingsDialog';
 import { SaveNoteDialog } from './features/versions/SaveNoteDialog';
 import { DiffBanner, VersionsPanel } from './features/versions/VersionsPanel';
 import { ActionBanner, AppBar } from './features/workflow/AppBar';
@@ -125,6 +126,8 @@ function StudioDialogs({ actions }: { actions: StudioActions }) {
       return null; // the app bar shows it under its Run button
     case 'examples':
       return <ExamplesDialog />;
+    case 'settings':
+      return <SettingsDialog />;
     case null:
       return null;
     default:

@@ -1,6 +1,7 @@
 // Bundles the main-process code with esbuild (`npm run build:main`; `--outdir DIR` to build elsewhere):
 //   electron.cjs  Electron main process (cjs). electron, native modules and the HTTP server packages stay
-//                 external: they ship in node_modules, and fastify loads only when the HTTP API is enabled.
+//                 external: they ship in node_modules, and fastify (ws) loads only when the HTTP API (the
+//                 workers' listener) is enabled.
 //   preload.cjs   sandboxed preload (cjs). A sandboxed preload may require only 'electron', so all else is
 //                 bundled; the StudioApi contract is replaced by its operation names (see below).
 //   cli.mjs       the `yukta` CLI (esm for Node 20; npm packages stay external).
@@ -12,9 +13,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Native modules cannot be bundled; packaging rebuilds them for Electron (`electron-builder install-app-deps`). */
-const NATIVE = ['better-sqlite3'];
-const HTTP_PACKAGES = ['fastify', '@fastify/static'];
+/**
+ * Native modules cannot be bundled; packaging rebuilds them for Electron (`electron-builder install-app-deps`).
+ * `pg-native` is pg's optional libpq binding: never installed nor loaded (the stores use pg's JavaScript client).
+ */
+const NATIVE = ['better-sqlite3', 'pg-native'];
+const HTTP_PACKAGES = ['fastify', '@fastify/static', 'ws'];
 
 /** The contract's operation names, read from shared/api/contract.ts itself (one source of truth). */
 async function operationNames() {

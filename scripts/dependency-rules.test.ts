@@ -58,6 +58,22 @@ describe('Architecture import rules (dependency-cruiser)', () => {
     expect(violations.filter((v) => v.to === 'engine/index.ts' || /node_modules\/zod\//.test(v.to))).toEqual([]);
   }, 60_000);
 
+  it("lets main/'s tests use the engine's test support, and nothing else inside the engine", async () => {
+    const violations = await cruise({
+      'engine/index.ts': 'export const x = 1;\n',
+      'engine/runtime/inner.ts': 'export const inner = 1;\n',
+      'engine/test-support/server.ts': 'export const server = 1;\n',
+      'main/host/host-test-support.ts': "import { server } from '../../engine/test-support/server';\nexport const s = server;\n",
+      'main/host/a.test.ts': "import { inner } from '../../engine/runtime/inner';\nexport const i = inner;\n",
+      'main/host/prod.ts': "import { server } from '../../engine/test-support/server';\nexport const p = server;\n",
+    });
+    const found = violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
+    expect(found).toEqual([
+      'main-tests-use-engine-entry-or-test-support: main/host/a.test.ts → engine/runtime/inner.ts',
+      'main-uses-engine-entry-only: main/host/prod.ts → engine/test-support/server.ts',
+    ]);
+  }, 60_000);
+
   it('accepts the project as it is', async () => {
     const out = await run(join(ROOT, 'node_modules', '.bin', 'depcruise'), ['--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'shared', 'engine', 'main', 'renderer'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
     expect((JSON.parse(out.stdout) as { summary: { violations: Violation[] } }).summary.violations).toEqual([]);

@@ -1,6 +1,6 @@
 // npm run docs:screenshots — regenerates docs/images/*.png from a real `yukta serve` in Chromium (1440×900):
 // the empty studio with its examples, a run live, a failure on the node, a breakpoint hold, the approval
-// inbox and a version diff. Run: npx tsx scripts/docs-screenshots.ts [--port 4390]
+// inbox, a version diff and the Settings screen. Run: npx tsx scripts/docs-screenshots.ts [--port 4390]
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +129,19 @@ async function main(): Promise<void> {
     await page.getByTestId('versions-compare').click();
     await page.getByTestId('diff-banner').waitFor();
     await shot(page, 'studio-diff');
+
+    // Settings (STU-07), over an empty canvas: a live limit applied, and a bad value refused inline, naming the setting.
+    const settings = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await settings.goto(`${BASE}/#/`);
+    await settings.getByTestId('palette-item-API_TRIGGER').waitFor();
+    await settings.getByTestId('settings-button').click();
+    await settings.getByTestId('settings-tab-all').click();
+    await settings.getByTestId('setting-yukta.execution.max-concurrent-input').fill('4');
+    await settings.getByTestId('setting-yukta.execution.max-concurrent-apply').click();
+    await settings.getByTestId('setting-yukta.execution.max-concurrent-status').waitFor();
+    await settings.getByTestId('setting-yukta.execution.max-concurrent-per-workflow-input').fill('lots');
+    await settings.getByTestId('setting-yukta.execution.max-concurrent-per-workflow-error').waitFor();
+    await shot(settings, 'settings');
   } finally {
     await browser.close();
     stopServer(server);

@@ -2,8 +2,18 @@
 // `npm test`: lint, dependency rules, typecheck, reference page, unit and e2e tests, then one plain
 // summary line ("N passed, N failed") that CI can read, so a run that executed no test is visible.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+
+// The PostgreSQL store tests (DUR-04) need a server: YUKTA_TEST_PG_URL, or Debian's binaries for a throwaway
+// one (engine/test-support/postgres-cluster.ts, whose message this is). Never skipped: without either, stop now.
+const POSTGRES_MISSING =
+  'PostgreSQL is needed by the DUR-04 tests: install the Debian package "postgresql" (apt-get install -y postgresql) or set YUKTA_TEST_PG_URL=postgres://user@host:port/database';
+const debianServer = () => existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')));
+if (!process.env.YUKTA_TEST_PG_URL && !(process.env.YUKTA_PG_BIN && existsSync(join(process.env.YUKTA_PG_BIN, 'initdb'))) && !debianServer()) {
+  console.log(`npm test: ${POSTGRES_MISSING}`);
+  process.exit(1);
+}
 
 const REPORTS = '.test-reports';
 rmSync(REPORTS, { recursive: true, force: true });

@@ -11,11 +11,13 @@ import { PluginControlBus } from './plugin-bus/plugin-control-bus';
 import { RunArchive } from './restart/run-archive';
 import { EngineRunControl } from './signals/node-control';
 import { SignalHub } from './signals/signal-hub';
+import { StoredRules } from './supervisors/stored-rules';
 
 /**
  * What runs need of the control plane before it exists (the engine builds these first, in dependency
  * order): where outputs and end markers are recorded, the restart archive, the plugins' `ctx.control`
- * (signals, the plugin bus), and the reviewers and audit trail the scheduler's gate shares.
+ * (signals, the plugin bus), the reviewers and audit trail the scheduler's gate shares, and the supervisor
+ * rules read back from their store (starts wait for them).
  */
 export interface ControlParts {
   readonly checkpoints: CheckpointStore;
@@ -24,6 +26,7 @@ export interface ControlParts {
   readonly pluginBus: PluginControlBus;
   readonly runControl: EngineRunControl;
   readonly audit: ControlAudit;
+  readonly rules: StoredRules;
 }
 
 export interface ControlPartsDeps {
@@ -43,5 +46,6 @@ export function createControlParts(deps: ControlPartsDeps, options: ControlOptio
   const pluginBus = new PluginControlBus({ liveRuns: () => deps.liveRuns() });
   const runControl = new EngineRunControl(signals, pluginBus);
   const audit = new ControlAudit({ clock, log: options.log ?? deps.log ?? new MemoryExecutionLog(), reviewers: options.reviewers ?? [], emit: (e) => publish(e) });
-  return { checkpoints, archive, signals, pluginBus, runControl, audit };
+  const rules = new StoredRules(options.ruleStore ?? null);
+  return { checkpoints, archive, signals, pluginBus, runControl, audit, rules };
 }

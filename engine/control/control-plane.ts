@@ -10,6 +10,7 @@ import type { Clock } from '../runtime/clock';
 import type { WorkflowRun } from '../runtime/workflow-run';
 import type { CheckpointStore } from '../store/checkpoint-store';
 import type { ExecutionLog } from '../store/execution-log';
+import type { KeyValueStore } from '../store/key-value-store';
 import type { CommandTable, ControlServices, SettingsWriter } from './command-handler';
 import type { ControlAudit } from './control-audit';
 import type { ControlParts } from './control-parts';
@@ -21,9 +22,12 @@ import type { RunArchive } from './restart/run-archive';
 import type { ControlReviewer } from './reviewers';
 import type { EngineRunControl } from './signals/node-control';
 import type { SignalHub } from './signals/signal-hub';
-import { RuleSupervisor } from './supervisors/rule-supervisor';
+import type { RuleSupervisor } from './supervisors/rule-supervisor';
+import type { StoredRules } from './supervisors/stored-rules';
 import type { Supervisor } from './supervisors/supervisor';
 import { SupervisorHost } from './supervisors/supervisor-host';
+
+export { RULES_NAMESPACE } from './supervisors/stored-rules';
 
 /** Settings of the control plane (engine option `control`). */
 export interface ControlOptions {
@@ -47,6 +51,8 @@ export interface ControlOptions {
   maxBytesPerNode?: number;
   /** Where checkpoints go (memory with the caps above by default). */
   checkpoints?: CheckpointStore;
+  /** Where the rule supervisor's rules are kept across restarts (DUR-04: PostgreSQL key–value state); memory only by default. */
+  ruleStore?: KeyValueStore;
   /** The command handlers (tests wrap them); the built-in table by default. */
   handlers?: CommandTable;
   /** Where SetSetting commands are written (CFG-01): the host's settings file; without it they are refused. */
@@ -84,7 +90,8 @@ export class ControlPlane {
   readonly runControl: EngineRunControl;
   readonly pipeline: ControlPipeline;
   readonly supervisors: SupervisorHost;
-  readonly rules = new RuleSupervisor();
+  readonly rules: RuleSupervisor;
+  private readonly storedRules: StoredRules;
   private readonly trail: ControlAudit;
   private readonly stepMode = new Set<string>();
 
@@ -94,7 +101,8 @@ export class ControlPlane {
     options: ControlOptions = {},
   ) {
     const { clock } = engine;
-    ({ archive: this.archive, checkpoints: this.checkpoints, signals: this.signals, pluginBus: this.pluginBus, runControl: this.runControl, audit: this.trail } = parts);
+    ({ archive: this.archive, checkpoints: this.checkpoints, signals: this.signals, pluginBus: this.pluginBus, runControl: this.runControl, audit: this.trail, rules: this.storedRules } = parts);
+    this.rules = this.storedRules.supervisor;
     const restarter = new Restarter(this.archive, (r) => engine.startPrepared(r), (id, nodeId) => engine.nodeState(id, nodeId)?.status ?? null);
     const services: ControlServices = {
       clock,
@@ -160,12 +168,12 @@ export class ControlPlane {
   }
 
   /** A node's recorded outputs and inputs of an archived run, a page at a time (STU-04). */
-  recorded(executionId: string, nodeId: string, page: RecordedPage): RecordedNode {
+  recorded(executionId: string, nodeId: string, page: RecordedPage): Promise<RecordedNode> {
     return recordedNode(this.archive, executionId, nodeId, page);
   }
 
   /** Every node's recorded output count and digest of an archived run, to compare runs (STU-04). */
-  recordedSummary(executionId: string): RecordedSummary {
+  recordedSummary(executionId: string): Promise<RecordedSummary> {
     return recordedSummary(this.archive, executionId);
   }
 
@@ -192,6 +200,11 @@ export class ControlPlane {
 
   getRules(session: string): SupervisorRule[] {
     return this.rules.getRules(session);
+  }
+
+  /** `setRules`, stored first when the rules have a store: refused rules change nothing, stored ones are applied. */
+  saveRules(session: string, rules: SupervisorRule[]): Promise<SupervisorRule[]> {
+    return this.storedRules.save(session, rules);
   }
 
   /** Counters the metrics issue will export (`yukta.tracker.dropped{kind=supervisor}`). */

@@ -38,11 +38,11 @@ describe('STU-04 recorded messages of a run', () => {
     const def = chain('rec', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, { nodeId: 'x', type: 'TRANSFORM', config: { set: { seen: true } } }]);
     const id = await h.run(def, { items });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
-    const page = h.engine.control.recorded(id, 'x', { offset: 1, limit: 1 });
+    const page = await h.engine.control.recorded(id, 'x', { offset: 1, limit: 1 });
     expect(page.outputs).toMatchObject({ total: 3, end: 'SUCCESS', overCap: null, messages: [{ index: 1, port: 'out', payload: { n: 2, seen: true } }] });
     expect(page.inputs).toEqual([expect.objectContaining({ from: 's', port: 'out', total: 3, messages: [expect.objectContaining({ index: 1, payload: { n: 2 }, metadata: expect.objectContaining({ 'split.index': '1' }) })] })]);
-    expect(() => h.engine.control.recorded(id, 'nope', { offset: 0, limit: 10 })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }) as EngineError);
-    expect(() => h.engine.control.recordedSummary('missing')).toThrow(/not in the run archive/);
+    await expect(h.engine.control.recorded(id, 'nope', { offset: 0, limit: 10 })).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND' }) as EngineError);
+    await expect(h.engine.control.recordedSummary('missing')).rejects.toThrow(/not in the run archive/);
   });
 
   it('summarises every node output with a digest: equal runs agree, a changed output differs', async () => {
@@ -52,10 +52,10 @@ describe('STU-04 recorded messages of a run', () => {
     const b = await h.run(def, { v: 1 });
     const c = await h.run(def, { v: 2 });
     for (const id of [a, b, c]) expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
-    const digests = (id: string) => Object.fromEntries(h.engine.control.recordedSummary(id).nodes.map((n) => [n.nodeId, n.digest]));
-    expect(digests(a)).toEqual(digests(b));
-    const [da, dc] = [digests(a), digests(c)];
+    const digests = async (id: string) => Object.fromEntries((await h.engine.control.recordedSummary(id)).nodes.map((n) => [n.nodeId, n.digest]));
+    expect(await digests(a)).toEqual(await digests(b));
+    const [da, dc] = [await digests(a), await digests(c)];
     expect(Object.keys(da).filter((n) => da[n] !== dc[n]).sort()).toEqual(['t', 'x']);
-    expect(h.engine.control.recordedSummary(a)).toMatchObject({ recorded: true, nodes: expect.arrayContaining([{ nodeId: 'out', outputs: 0, digest: expect.any(String), end: 'SUCCESS', overCap: null }]) });
+    expect(await h.engine.control.recordedSummary(a)).toMatchObject({ recorded: true, nodes: expect.arrayContaining([{ nodeId: 'out', outputs: 0, digest: expect.any(String), end: 'SUCCESS', overCap: null }]) });
   });
 });

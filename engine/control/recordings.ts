@@ -14,25 +14,25 @@ export interface RecordedPage {
  * What a node of an archived run sent (its recorded outputs) and received (its parents' outputs on the edges
  * into it), a page at a time (STU-04: browse recorded messages). Reads the same checkpoints restarts replay.
  */
-export function recordedNode(archive: RunArchive, executionId: string, nodeId: string, page: RecordedPage): RecordedNode {
+export async function recordedNode(archive: RunArchive, executionId: string, nodeId: string, page: RecordedPage): Promise<RecordedNode> {
   const run = archivedRun(archive, executionId);
   if (!run.prepared.nodes.has(nodeId)) throw new NotFoundError(`node "${nodeId}" is not in run "${executionId}"`, 'nodeId');
-  const outputs = streamOf(archive.checkpoint(executionId, nodeId), () => true, page);
-  const inputs: RecordedNode['inputs'] = [];
+  const edges: Array<{ from: string; port: string }> = [];
   for (const [from, parent] of run.prepared.nodes) {
-    for (const [port, targets] of parent.outgoing) {
-      if (!targets.includes(nodeId)) continue;
-      inputs.push({ from, port, ...streamOf(archive.checkpoint(executionId, from), (m) => m.port === port, page) });
-    }
+    for (const [port, targets] of parent.outgoing) if (targets.includes(nodeId)) edges.push({ from, port });
   }
+  const recorded = await archive.checkpoints(executionId, [nodeId, ...edges.map((e) => e.from)]);
+  const outputs = streamOf(recorded.get(nodeId) ?? null, () => true, page);
+  const inputs: RecordedNode['inputs'] = edges.map(({ from, port }) => ({ from, port, ...streamOf(recorded.get(from) ?? null, (m) => m.port === port, page) }));
   return { executionId, nodeId, outputs, inputs };
 }
 
 /** Every node's output count and digest (SHA-256 of its ports and payloads in order), to compare two runs. */
-export function recordedSummary(archive: RunArchive, executionId: string): RecordedSummary {
+export async function recordedSummary(archive: RunArchive, executionId: string): Promise<RecordedSummary> {
   const run = archivedRun(archive, executionId);
+  const recorded = await archive.checkpoints(executionId, run.prepared.nodes.keys());
   const nodes = [...run.prepared.nodes.keys()].map((nodeId) => {
-    const checkpoint = archive.checkpoint(executionId, nodeId);
+    const checkpoint = recorded.get(nodeId);
     const messages = checkpoint?.messages ?? [];
     return { nodeId, outputs: messages.length, digest: digestOf(messages), end: checkpoint?.end ?? null, overCap: checkpoint?.overCap ?? null };
   });

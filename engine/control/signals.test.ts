@@ -167,7 +167,7 @@ describe('CTL-05 signals and approvals', () => {
     const [open] = h.engine.control.approvals({ executionId: id });
     await h.engine.control.send(id, { type: 'Signal', nodeId: 'approve', data: 42 }, 'cli');
     await h.engine.waitForRun(id);
-    const recorded = h.engine.control.archive.checkpoint(id, 'signal:approve')!;
+    const recorded = (await h.engine.control.archive.checkpoint(id, 'signal:approve'))!;
     expect(recorded.messages).toEqual([expect.objectContaining({ messageId: open!.messageId, payload: expect.objectContaining({ decision: 'APPROVED', data: 42, actor: 'cli' }) })]);
     // A resumed run waits for the same message id again: the recorded answer comes back at once.
     const site = { executionId: id, session: 'test', workflowId: 'ckpt', nodeId: 'approve' };

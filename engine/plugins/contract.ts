@@ -106,6 +106,8 @@ export interface Plugin<C = Record<string, unknown>> {
   readonly outputsWhen?: { flag: string; ports: readonly string[] };
   /** True for node types that wait for signals (CTL-05): a signal to such a node of a live run is registered. */
   readonly waitsForSignals?: boolean;
+  /** True for node types that call back into the engine (sub-workflows): they cannot be placed on a worker (SCL-01). */
+  readonly needsEngine?: boolean;
   /** Idle timeout when the node sets no `timeoutSeconds` (ENG-05); 30 s when absent. */
   defaultTimeoutMs?(config: C): number;
   process(message: Message, config: C, ctx: PluginContext): PluginResult | Promise<PluginResult>;

@@ -42,6 +42,11 @@ interface Wiring {
   incoming: number;
 }
 
+/** Gives a processor with `engine.placement` the plugin that runs it on a worker (SCL-01). */
+export interface NodePlacement {
+  remote(local: Plugin<unknown>, pool: string, config: Record<string, unknown>): Plugin<unknown>;
+}
+
 type Assembler = (node: NodeDefinition, plugin: Plugin<unknown>, wiring: Wiring) => PreparedNode;
 
 /** One assembler per node kind (DEF-03): triggers take no input and join nothing; terminals emit nothing. */
@@ -75,7 +80,7 @@ function assembleCommon(node: NodeDefinition, plugin: Plugin<unknown>, wiring: W
  * Resolves plugins, parses configs and policies, and wires ports. The definition must already have
  * passed `validateDefinition`; anything wrong here is a programming error and throws.
  */
-export function prepareWorkflow(definition: WorkflowDefinition, version: string, registry: PluginRegistry): PreparedWorkflow {
+export function prepareWorkflow(definition: WorkflowDefinition, version: string, registry: PluginRegistry, placement?: NodePlacement): PreparedWorkflow {
   const outgoing = new Map<string, Map<string, string[]>>();
   const incoming = new Map<string, number>();
   for (const edge of definition.edges) {
@@ -90,7 +95,20 @@ export function prepareWorkflow(definition: WorkflowDefinition, version: string,
     const plugin = registry.get(node.type);
     if (!plugin) throw new Error(`node "${node.nodeId}": unknown type "${node.type}"`);
     const wiring = { outgoing: outgoing.get(node.nodeId) ?? new Map<string, string[]>(), incoming: incoming.get(node.nodeId) ?? 0 };
-    nodes.set(node.nodeId, ASSEMBLERS[plugin.kind](node, plugin, wiring));
+    const prepared = ASSEMBLERS[plugin.kind](node, plugin, wiring);
+    const pool = plugin.kind === 'processor' && placement ? placementPool(node) : null;
+    nodes.set(node.nodeId, pool === null ? prepared : { ...prepared, plugin: placement!.remote(plugin, pool, withoutEngine(node.config)) });
   }
   return { definition, version, nodes, nodeIds: [...nodes.keys()] };
+}
+
+/** The pool of `engine.placement` (SCL-01), or null. */
+function placementPool(node: NodeDefinition): string | null {
+  const engine = node.config.engine;
+  return engine === undefined ? null : (EnginePolicy.parse(engine).placement?.pool ?? null);
+}
+
+function withoutEngine(config: NodeDefinition['config']): Record<string, unknown> {
+  const { engine: _engine, ...rest } = config;
+  return rest;
 }

@@ -30,26 +30,26 @@ export function checkpointStoreContract(name: string, makeStorage: () => Promise
       writer.append(msg('two', 'error', { k: 'v' }));
       writer.append(msg([1, null, { deep: true }]));
       expect(writer.full).toBe(false);
-      expect(store.read('r', 'a')).toEqual({ messages: [msg({ n: 1 }), msg('two', 'error', { k: 'v' }), msg([1, null, { deep: true }])], end: null, overCap: null });
+      expect(await store.read('r', 'a')).toEqual({ messages: [msg({ n: 1 }), msg('two', 'error', { k: 'v' }), msg([1, null, { deep: true }])], end: null, overCap: null });
       writer.markDone('SUCCESS');
-      expect(store.read('r', 'a')?.end).toBe('SUCCESS');
-      expect(store.read('r', 'b')).toBeNull();
-      expect(store.read('other', 'a')).toBeNull();
+      expect((await store.read('r', 'a'))?.end).toBe('SUCCESS');
+      expect(await store.read('r', 'b')).toBeNull();
+      expect(await store.read('other', 'a')).toBeNull();
     });
 
     it('keeps an end marker of a node that emitted nothing', async () => {
       const store = await open(await makeStorage());
       store.writer('r', 'quiet').markDone('SUCCESS');
       store.markDone('r', 'failed', 'FAILURE');
-      expect(store.read('r', 'quiet')).toEqual({ messages: [], end: 'SUCCESS', overCap: null });
-      expect(store.read('r', 'failed')?.end).toBe('FAILURE');
+      expect(await store.read('r', 'quiet')).toEqual({ messages: [], end: 'SUCCESS', overCap: null });
+      expect((await store.read('r', 'failed'))?.end).toBe('FAILURE');
     });
 
     it('records signal answers under signal:<node> keyed by message id', async () => {
       const store = await open(await makeStorage());
       store.append('r', signalNodeId('w'), { port: 'signal', payload: { decision: 'APPROVED' }, metadata: {}, messageId: 't#1' });
       store.append('r', signalNodeId('w'), { port: 'signal', payload: { decision: 'REJECTED' }, metadata: {}, messageId: 't#2' });
-      const read = store.read('r', 'signal:w');
+      const read = await store.read('r', 'signal:w');
       expect(read?.messages.map((m) => [m.messageId, (m.payload as { decision: string }).decision])).toEqual([['t#1', 'APPROVED'], ['t#2', 'REJECTED']]);
     });
 
@@ -57,12 +57,12 @@ export function checkpointStoreContract(name: string, makeStorage: () => Promise
       const store = await open(await makeStorage());
       store.writer('r1', 'a').append(msg(1));
       store.writer('r2', 'a').markDone('SUCCESS');
-      expect(store.executions().sort()).toEqual(['r1', 'r2']);
+      expect((await store.executions()).sort()).toEqual(['r1', 'r2']);
       store.drop('r1');
-      expect(store.read('r1', 'a')).toBeNull();
-      expect(store.executions()).toEqual(['r2']);
+      expect(await store.read('r1', 'a')).toBeNull();
+      expect(await store.executions()).toEqual(['r2']);
       await store.flush();
-      expect(store.executions()).toEqual(['r2']);
+      expect(await store.executions()).toEqual(['r2']);
     });
 
     it('OBS-04 stats().bytes is a gauge of the bytes held: down when a run is dropped, the same right after reopening', async () => {
@@ -97,14 +97,14 @@ export function checkpointStoreContract(name: string, makeStorage: () => Promise
       expect(first.stats().bytes).toBeGreaterThan(0);
       await first.close();
       const again = await open(storage);
-      if (!storage.durable) return expect(again.read('r', 'a')).toBeNull();
-      const a = again.read('r', 'a')!;
+      if (!storage.durable) return expect(await again.read('r', 'a')).toBeNull();
+      const a = (await again.read('r', 'a'))!;
       expect(a.end).toBe('SUCCESS');
       expect(a.messages).toHaveLength(300);
       expect(a.messages[299]).toEqual(msg({ i: 299, text: 'x'.repeat(299 % 7) }));
-      expect(again.read('r', 'b')).toEqual({ messages: [msg('partial')], end: null, overCap: null });
+      expect(await again.read('r', 'b')).toEqual({ messages: [msg('partial')], end: null, overCap: null });
       again.append('r', 'signal:b', { port: 'signal', payload: 1, metadata: {}, messageId: 'm' });
-      expect(again.read('r', 'signal:b')?.messages).toHaveLength(1);
+      expect((await again.read('r', 'signal:b'))?.messages).toHaveLength(1);
     });
   });
 }

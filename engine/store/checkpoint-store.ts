@@ -30,12 +30,15 @@ export interface CheckpointStore {
   /** A writer that begins one node's recording, for the hot path (no lookup per message). */
   writer(executionId: string, nodeId: string): CheckpointWriter;
   markDone(executionId: string, nodeId: string, status: Status): void;
-  /** What is recorded for a node, queued writes included; null when nothing is. */
-  read(executionId: string, nodeId: string): NodeCheckpoint | null;
+  /**
+   * What is recorded for a node, queued writes included; null when nothing is. Asynchronous because a
+   * database on a server (DUR-04) answers over the network; the local stores answer at once.
+   */
+  read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null>;
   /** Forgets a run's checkpoints. */
   drop(executionId: string): void;
-  /** Runs that have checkpoints (boot cleanup drops those no longer retained). */
-  executions(): string[];
+  /** Runs that have checkpoints, queued writes included (boot cleanup drops those no longer retained). */
+  executions(): Promise<string[]>;
   /** Resolves once every queued write is durable; rejects with a `StoreWriteError` if that failed (writes stay queued). */
   flush(): Promise<void>;
   /** Bytes recorded and end markers that failed to be written (`yukta.checkpoint.bytes`, `yukta.checkpoint.errors`). */
@@ -59,4 +62,16 @@ export interface CheckpointWriter {
 /** The pseudo node a node's signal answers are recorded under (CTL-05). */
 export function signalNodeId(nodeId: string): string {
   return `signal:${nodeId}`;
+}
+
+/** The checkpoints of several nodes of one run, read together (a restart or resume plan looks at many). */
+export async function readNodes(store: CheckpointStore, executionId: string, nodeIds: Iterable<string>): Promise<Map<string, NodeCheckpoint>> {
+  const ids = [...new Set(nodeIds)];
+  const read = await Promise.all(ids.map((nodeId) => store.read(executionId, nodeId)));
+  const out = new Map<string, NodeCheckpoint>();
+  ids.forEach((nodeId, i) => {
+    const checkpoint = read[i];
+    if (checkpoint) out.set(nodeId, checkpoint);
+  });
+  return out;
 }

@@ -12,10 +12,13 @@ import { SqliteCheckpointStore } from './sqlite/sqlite-checkpoint-store';
 import { SqliteDefinitionStore } from './sqlite/sqlite-definition-store';
 import { SqliteExecutionLog } from './sqlite/sqlite-execution-log';
 import { SqliteWriter } from './sqlite/sqlite-writer';
+import type { KeyValueStore } from './key-value-store';
+import { openPostgresStores } from './postgres/open-postgres-stores';
+import type { PostgresConnectionOptions } from './postgres/postgres-connection';
 import type { StoreWriteProblem } from './store-errors';
 
-/** Where definitions, the execution log and checkpoints live (DEF-01, DUR-01, DUR-02). */
-export const STORE_KINDS = ['sqlite', 'file', 'memory'] as const;
+/** Where definitions, the execution log and checkpoints live (DEF-01, DUR-01, DUR-02, DUR-04). */
+export const STORE_KINDS = ['sqlite', 'file', 'memory', 'postgres'] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
 
 /** The durability settings of DUR-01 and DUR-02 (execution log, checkpoints), already parsed. */
@@ -31,14 +34,20 @@ export interface DurabilitySettings {
   spillDir?: string | undefined;
   maxMessagesPerNode?: number | undefined;
   maxBytesPerNode?: number | undefined;
+  /** The `postgres` kind's database (`yukta.postgres.*`, the URL already resolved from its secret). */
+  postgres?: PostgresConnectionOptions | undefined;
 }
 
-/** The stores of one data folder; `log` is null for `memory` (nothing to recover). */
+/** The stores of one data folder (or database); `log` is null for `memory` (nothing to recover). */
 export interface DurableStores {
   readonly kind: StoreKind;
   readonly definitions: DefinitionStore;
   readonly log: ExecutionLog | null;
   readonly checkpoints: CheckpointStore;
+  /** Key–value state shared through the store (`postgres`); null: the host keeps it in files of the data folder. */
+  readonly keyValues?: KeyValueStore | null;
+  /** Where a store on a server is, for people (`user@host:port/database, schema s`: never the password). */
+  readonly location?: string;
   /** Writes what is queued and closes every store. */
   close(): Promise<void>;
 }
@@ -65,14 +74,14 @@ export interface OpenStoresOptions {
  */
 export function openStores(options: OpenStoresOptions): DurableStores {
   const s = options.settings ?? {};
+  if (options.kind === 'postgres') throw new Error('the postgres store connects to its server asynchronously: open it with openDurableStores');
   if (options.kind === 'memory') {
     const checkpoints = new MemoryCheckpointStore({ ...DEFAULT_CHECKPOINT_CAPS, ...caps(s), spillDir: s.spillDir });
     return { kind: 'memory', definitions: new MemoryDefinitionStore(), log: null, checkpoints, close: async () => undefined };
   }
   const dataDir = options.dataDir;
   if (!dataDir) throw new Error(`the ${options.kind} store needs a data folder`);
-  const jsonl = (dir: string) => JsonlExecutionLog.openSync({ dir, fsync: s.fsync, ...s.retention, warn: options.warn, onWriteError: options.onWriteError });
-  const files = (dir: string) => new FileCheckpointStore({ dir, onWriteError: options.onWriteError });
+  const { jsonl, files } = localStores(options);
   if (options.kind === 'file') {
     const log = jsonl(s.logDir ?? join(dataDir, 'logs'));
     const checkpoints = files(s.checkpointDir ?? join(dataDir, 'checkpoints'));
@@ -93,6 +102,31 @@ export function openStores(options: OpenStoresOptions): DurableStores {
     }
   });
   return { kind: 'sqlite', definitions, log, checkpoints, close };
+}
+
+/**
+ * Opens the stores of any kind: `postgres` connects to its server and migrates it (DUR-04); the others open
+ * at once (`openStores`).
+ */
+export async function openDurableStores(options: OpenStoresOptions): Promise<DurableStores> {
+  if (options.kind !== 'postgres') return openStores(options);
+  const s = options.settings ?? {};
+  if (!s.postgres?.url) throw new Error('the postgres store needs yukta.postgres.url (the database URL, or decrypted:<secret name>)');
+  const { jsonl, files } = localStores(options);
+  const { logDir, checkpointDir } = s;
+  return openPostgresStores(s.postgres, options, {
+    ...(logDir ? { jsonl: () => jsonl(logDir) } : {}),
+    ...(checkpointDir ? { files: () => files(checkpointDir) } : {}),
+  });
+}
+
+/** The JSONL log and file checkpoints in a folder, as `yukta.execution-log.dir` and `yukta.restart.dir` ask. */
+function localStores(options: OpenStoresOptions) {
+  const s = options.settings ?? {};
+  return {
+    jsonl: (dir: string) => JsonlExecutionLog.openSync({ dir, fsync: s.fsync, ...s.retention, warn: options.warn, onWriteError: options.onWriteError }),
+    files: (dir: string) => new FileCheckpointStore({ dir, onWriteError: options.onWriteError }),
+  };
 }
 
 function caps(s: DurabilitySettings): { maxMessagesPerNode?: number; maxBytesPerNode?: number } {

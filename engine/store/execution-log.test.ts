@@ -1,9 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { closingDatabase, postgresStorages } from '../test-support/postgres-storage';
 import { executionLogContract } from './execution-log.contract';
 import { JsonlExecutionLog } from './file/jsonl-execution-log';
 import { MemoryExecutionLog } from './memory/memory-execution-log';
+import { PostgresExecutionLog } from './postgres/postgres-execution-log';
 import { openDatabase } from './sqlite/open-database';
 import { SqliteExecutionLog } from './sqlite/sqlite-execution-log';
 import { SqliteWriter } from './sqlite/sqlite-writer';
@@ -32,6 +34,19 @@ executionLogContract('sqlite', async () => {
         db.close();
       };
       return log;
+    },
+  };
+});
+
+const postgres = postgresStorages();
+
+executionLogContract('postgres', async () => {
+  const storage = await postgres();
+  return {
+    durable: true,
+    open: async (retention) => {
+      const db = await storage.open();
+      return closingDatabase(new PostgresExecutionLog(db.writer, retention), db);
     },
   };
 });

@@ -54,3 +54,21 @@ function schedulerEntriesKept(entries: readonly ExecutionLogEntry[]): Set<number
   }
   return kept;
 }
+
+/** One run as a database sums it up (`GROUP BY run_id`, in order of its first entry). */
+export interface RunSummary {
+  runId: string;
+  started: boolean;
+  ended: boolean;
+}
+
+/** `runsToDrop` over runs summed up by the database instead of every row read into memory. */
+export function summaryRunsToDrop(runs: readonly RunSummary[], options: LogRetentionOptions): Set<string> {
+  // Each run as the entries runsToDrop needs: a start if it has one, an end if it has one, else one entry.
+  const entries: ExecutionLogEntry[] = [];
+  for (const r of runs) {
+    entries.push({ runId: r.runId, type: r.started ? 'RUN_STARTED' : 'NODE_FINISHED', status: '', actor: '', at: 0 });
+    if (r.ended) entries.push({ runId: r.runId, type: 'RUN_FINISHED', status: '', actor: '', at: 0 });
+  }
+  return runsToDrop(entries, options);
+}

@@ -2,18 +2,25 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecutionLogEntry } from './execution-log';
+import type { CheckpointStore } from './checkpoint-store';
+import type { ExecutionLog, ExecutionLogEntry } from './execution-log';
 import { FileCheckpointStore } from './file/file-checkpoint-store';
 import { JsonlAppender } from './file/jsonl-appender';
 import { EXECUTION_LOG_FILE, JsonlExecutionLog } from './file/jsonl-execution-log';
 import { NODE_LOG_FILE_SYSTEM, type AppendFile, type LogFileSystem } from './file/log-file-system';
 import { MemoryExecutionLog } from './memory/memory-execution-log';
+import { PostgresCheckpointStore } from './postgres/postgres-checkpoint-store';
+import type { PostgresDatabase } from './postgres/postgres-database';
+import { PostgresExecutionLog } from './postgres/postgres-execution-log';
+import { QueuedSource } from './postgres/queued-source';
+import type { BatchBudget, BatchPart } from './postgres/postgres-writer';
 import { openDatabase } from './sqlite/open-database';
 import { SqliteCheckpointStore } from './sqlite/sqlite-checkpoint-store';
 import { SqliteExecutionLog } from './sqlite/sqlite-execution-log';
 import { SqliteWriteQueue, SqliteWriter } from './sqlite/sqlite-writer';
 import type { StoreWriteProblem } from './store-errors';
 import { UnwritableEntryError } from './unwritable-entry-error';
+import { postgresStorages } from '../test-support/postgres-storage';
 
 /** `[[[…]]]`, `levels` deep, built without recursion: deeper than JSON.stringify can go at 100,000. */
 function nested(levels: number): unknown {
@@ -54,9 +61,32 @@ async function sqlite(onError?: (e: StoreWriteProblem) => void) {
   return writer;
 }
 
+const postgresStorage = postgresStorages();
+
+async function postgres(onError?: (e: StoreWriteProblem) => void): Promise<PostgresDatabase> {
+  const db = await (await postgresStorage()).open(onError ? { onWriteError: onError } : {});
+  closers.push(() => db.close());
+  return db;
+}
+
+/** Each poison on each database store, as `[title, open, poison]`. */
+function onDatabases<T>(what: string, stores: Array<[string, () => Promise<T>]>): Array<[string, () => Promise<T>, () => unknown]> {
+  return stores.flatMap(([store, open]) => POISONS.map(([name, poison]): [string, () => Promise<T>, () => unknown] => [`${store} ${what}: ${name}`, open, poison]));
+}
+
+const NO_TRIM = { compactAfter: Number.POSITIVE_INFINITY };
+const DATABASE_LOGS = onDatabases<ExecutionLog>('log', [
+  ['SQLite', async () => new SqliteExecutionLog(await sqlite(), NO_TRIM)],
+  ['PostgreSQL', async () => new PostgresExecutionLog((await postgres()).writer, NO_TRIM)],
+]);
+const DATABASE_CHECKPOINTS = onDatabases<CheckpointStore>('checkpoints', [
+  ['SQLite', async () => new SqliteCheckpointStore(await sqlite())],
+  ['PostgreSQL', async () => PostgresCheckpointStore.open((await postgres()).writer)],
+]);
+
 describe('DUR-01 a poisoned execution log entry fails its own append and never blocks the next', () => {
-  it.each(POISONS)('SQLite log: %s', async (_name, poison) => {
-    const log = new SqliteExecutionLog(await sqlite(), { compactAfter: Number.POSITIVE_INFINITY });
+  it.each(DATABASE_LOGS)('%s', async (_title, open, poison) => {
+    const log = await open();
     expect(() => log.append(entry('bad', poison()))).toThrow(UnwritableEntryError);
     log.append(entry('good', { ok: true }));
     await log.flush(); // resolves: nothing poisoned was queued
@@ -86,15 +116,15 @@ describe('DUR-01 a poisoned execution log entry fails its own append and never b
 });
 
 describe('DUR-02 a poisoned checkpoint fails its own append and never blocks the next', () => {
-  it.each(POISONS)('SQLite checkpoints: %s', async (_name, poison) => {
-    const store = new SqliteCheckpointStore(await sqlite());
+  it.each(DATABASE_CHECKPOINTS)('%s', async (_title, open, poison) => {
+    const store = await open();
     const writer = store.writer('run', 'node');
     expect(() => writer.append({ port: 'default', payload: poison(), metadata: {} })).toThrow(UnwritableEntryError);
     expect(() => store.append('run', 'signal:node', { port: 'signal', payload: poison(), metadata: {} })).toThrow(UnwritableEntryError);
     writer.append({ port: 'default', payload: { ok: 1 }, metadata: {} });
     writer.markDone('SUCCESS');
     await store.flush();
-    expect(store.read('run', 'node')).toEqual({ messages: [{ port: 'default', payload: { ok: 1 }, metadata: {} }], end: 'SUCCESS', overCap: null });
+    expect(await store.read('run', 'node')).toEqual({ messages: [{ port: 'default', payload: { ok: 1 }, metadata: {} }], end: 'SUCCESS', overCap: null });
   });
 
   it.each(POISONS)('file checkpoints: %s', async (_name, poison) => {
@@ -105,7 +135,7 @@ describe('DUR-02 a poisoned checkpoint fails its own append and never blocks the
     writer.append({ port: 'default', payload: { ok: 1 }, metadata: {} });
     writer.markDone('SUCCESS');
     await store.flush();
-    expect(store.read('run', 'node')).toEqual({ messages: [{ port: 'default', payload: { ok: 1 }, metadata: {} }], end: 'SUCCESS', overCap: null });
+    expect(await store.read('run', 'node')).toEqual({ messages: [{ port: 'default', payload: { ok: 1 }, metadata: {} }], end: 'SUCCESS', overCap: null });
   });
 });
 
@@ -179,5 +209,51 @@ describe('DUR-01 the JSONL appender drops a batch that fails for a reason other 
     await appender.flush();
     expect(await readFile(path, 'utf8')).toBe('second\n');
     expect(problems.map((p) => p.name)).toEqual(['UnwritableEntryError']);
+  });
+});
+
+/** Rows of a test table `t (v text NOT NULL CHECK (v <> 'poison'))` through the PostgreSQL writer. */
+class TextRows extends QueuedSource<string> {
+  push(v: string): void {
+    this.queue.push(v);
+  }
+
+  collect(budget: BatchBudget): BatchPart[] {
+    const rows: string[] = [];
+    this.queue.take(budget.rows, (v) => {
+      rows.push(v);
+      budget.rows--;
+    });
+    return rows.length ? [{ key: 't', values: [JSON.stringify(rows)], sql: (p) => `INSERT INTO t (v) SELECT r #>> '{}' FROM jsonb_array_elements(${p(1)}::jsonb) WITH ORDINALITY AS x(r, o) ORDER BY o` }] : [];
+  }
+}
+
+describe('DUR-01/02 the PostgreSQL writer drops a row the server refuses for what it holds instead of retrying it forever', () => {
+  it('a batch refused by a constraint (23514) is tried a row at a time; the row is dropped and reported, a flush covering it fails with the typed error; the rows around it are committed', async () => {
+    const problems: StoreWriteProblem[] = [];
+    const db = await postgres((e) => problems.push(e));
+    await db.pool.query("CREATE TABLE t (v text NOT NULL CHECK (v <> 'poison'))");
+    const rows = new TextRows(db.writer);
+    for (const v of ['a', 'poison', 'b']) rows.push(v);
+    const failure = await db.writer.flush().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(UnwritableEntryError);
+    expect((failure as UnwritableEntryError).retryable).toBe(false);
+    expect(problems.map((p) => p.name)).toEqual(['UnwritableEntryError']);
+    rows.push('c');
+    await db.writer.flush(); // the next flush succeeds: the poisoned row is gone, not queued again
+    expect((await db.pool.query<{ v: string }>('SELECT v FROM t ORDER BY ctid')).rows.map((r) => r.v)).toEqual(['a', 'b', 'c']);
+    expect(rows.pendingCount).toBe(0);
+    expect(problems).toHaveLength(1);
+  });
+
+  it('a value too long for its column (22001), alone in its batch, is dropped the same way', async () => {
+    const db = await postgres();
+    await db.pool.query('CREATE TABLE t (v varchar(3) NOT NULL)');
+    const rows = new TextRows(db.writer);
+    rows.push('too long');
+    await expect(db.writer.flush()).rejects.toBeInstanceOf(UnwritableEntryError);
+    rows.push('ok');
+    await db.writer.flush();
+    expect((await db.pool.query<{ v: string }>('SELECT v FROM t')).rows.map((r) => r.v)).toEqual(['ok']);
   });
 });

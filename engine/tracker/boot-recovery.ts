@@ -4,7 +4,7 @@ import type { ArchivedRun, RunArchive } from '../control/restart/run-archive';
 import type { PreparedWorkflow } from '../runtime/prepared-workflow';
 import { replayGraph } from '../runtime/replay-graph';
 import type { IdempotencyCache } from '../scheduler/idempotency-cache';
-import type { CheckpointStore } from '../store/checkpoint-store';
+import { readNodes, type CheckpointStore } from '../store/checkpoint-store';
 import type { ExecutionLog } from '../store/execution-log';
 import { loggedRuns, recoverLog, runDetailOf, type LoggedRun } from './run-recovery';
 
@@ -39,17 +39,17 @@ export async function recoverRuns(deps: BootRecoveryDeps): Promise<string[]> {
   for (const { executionId, record } of recovery.keys.slice(-deps.idempotencyMaxKeys)) {
     if (known.has(executionId)) deps.idempotency.remember(record.scope, record.key, record.payloadHash, Promise.resolve(executionId));
   }
-  restoreArchive(deps, recovery.runs);
+  await restoreArchive(deps, recovery.runs);
   return recovery.aborted;
 }
 
 /** The restart archive after a restart: the newest finished runs, rebuilt on use; other checkpoints go. */
-function restoreArchive(deps: BootRecoveryDeps, runs: readonly LoggedRun[]): void {
+async function restoreArchive(deps: BootRecoveryDeps, runs: readonly LoggedRun[]): Promise<void> {
   const { archive, checkpoints } = deps;
   const finished = runs.filter((r) => isTerminal(r.status)).map((r) => r.executionId);
   archive.restore(finished, (id) => loadArchived(deps, id));
   const kept = new Set(finished.slice(-archive.retainedRuns));
-  for (const id of checkpoints.executions()) if (!kept.has(id)) checkpoints.drop(id);
+  for (const id of await checkpoints.executions()) if (!kept.has(id)) checkpoints.drop(id);
 }
 
 /** Rebuilds an archive entry from the log and the checkpoints (CTL-04 after a restart). */
@@ -58,7 +58,8 @@ async function loadArchived(deps: BootRecoveryDeps, executionId: string): Promis
   if (!run || !isTerminal(run.status)) return null;
   const { session, workflowId, version, payload, scope, inputs } = run.record;
   const full = await deps.preparedVersion(session, workflowId, version);
-  const replays = new Map(inputs.map((n) => [n, deps.checkpoints.read(executionId, n)?.messages ?? []] as const));
+  const recorded = await readNodes(deps.checkpoints, executionId, inputs);
+  const replays = new Map(inputs.map((n) => [n, recorded.get(n)?.messages ?? []] as const));
   const prepared = inputs.length ? replayGraph(full, new Set(scope), replays) : full;
   return { executionId, session, workflowId, prepared, payload, status: run.status, recorded: true };
 }

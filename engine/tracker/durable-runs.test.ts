@@ -127,8 +127,8 @@ describe('DUR-03 resume', () => {
     const id = await crashedAtB(l);
     const life = lifePlugins(false);
     const { engine, stores } = await l.boot(life.plugins);
-    expect(stores.checkpoints.read(id, 'a')?.end).toBe('SUCCESS');
-    expect(stores.checkpoints.read(id, 'b')?.end ?? null).toBeNull();
+    expect((await stores.checkpoints.read(id, 'a'))?.end).toBe('SUCCESS');
+    expect((await stores.checkpoints.read(id, 'b'))?.end ?? null).toBeNull();
 
     // Two callers at once: one resumes, the other is refused.
     const both = await Promise.allSettled([engine.resumeRun(id, 'ops'), engine.resumeRun(id, 'ops')]);

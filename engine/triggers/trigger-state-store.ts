@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../store/file/atomic-write';
+import type { KeyValueStore } from '../store/key-value-store';
 
 /**
  * Where CRON_TRIGGER remembers, per trigger, the last fire it handled (or when it was first armed), so
@@ -64,5 +65,26 @@ export class FileTriggerStateStore implements TriggerStateStore {
     const content = JSON.stringify(this.state, null, 1);
     this.writing = this.writing.catch(() => undefined).then(() => writeFileAtomic(this.path, content));
     await this.writing;
+  }
+}
+
+/** The key–value namespace of trigger state. */
+export const TRIGGER_STATE_NAMESPACE = 'triggers';
+
+/** In a key–value store (DUR-04: PostgreSQL, shared by the hosts on one database), namespace `triggers`. */
+export class KeyValueTriggerStateStore implements TriggerStateStore {
+  constructor(private readonly store: KeyValueStore) {}
+
+  async load(): Promise<Record<string, number>> {
+    const entries = [...(await this.store.entries(TRIGGER_STATE_NAMESPACE))];
+    return Object.fromEntries(entries.filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
+  }
+
+  save(key: string, at: number): Promise<void> {
+    return this.store.put(TRIGGER_STATE_NAMESPACE, key, at);
+  }
+
+  remove(key: string): Promise<void> {
+    return this.store.delete(TRIGGER_STATE_NAMESPACE, key);
   }
 }

@@ -86,9 +86,9 @@ describe.concurrent('CLI usage', () => {
 
 describe('DEF-01 CLI serve --store', () => {
   it('refuses an unknown store kind before opening anything', async () => {
-    const r = await cli(['serve', '--store', 'postgres', '--port', '0']);
+    const r = await cli(['serve', '--store', 'oracle', '--port', '0']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--store must be one of sqlite, file, memory');
+    expect(r.stderr).toContain('--store must be one of sqlite, file, memory, postgres');
   });
 });
 

@@ -5,6 +5,7 @@ import { runCommand } from './run.command';
 import { serveCommand } from './serve.command';
 import { USAGE } from './usage';
 import { validateCommand } from './validate.command';
+import { workerCommand } from '../worker/worker.command';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   run: runCommand,
   control: controlCommand,
   mcp: mcpCommand,
+  worker: (args, io) => workerCommand(args, io),
   help: async (_args, io) => {
     io.out(USAGE);
     return EXIT_OK;

@@ -7,6 +7,10 @@ import { LOOPBACK_HOSTNAMES } from '../http/local-access';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
 import { dataDir, rendererDir } from './paths';
 import { cliSettings, stopSignals } from './shutdown';
+import type { HostSettings } from '../host/host-settings';
+import { SettingsError } from '../host/settings-sources';
+import { listenerSettingsOf, type ListenerSettings } from '../workers/listener-settings';
+import { startWorkerListener, type WorkerListener } from '../workers/worker-listener';
 
 function parsePort(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -19,10 +23,12 @@ const STORE_DESCRIPTIONS: { [K in StoreKind]: string } = {
   sqlite: 'SQLite database yukta.db in the data folder (definitions, execution log, checkpoints)',
   file: 'JSON files under workflows/, logs/executions.jsonl and checkpoints/ in the data folder',
   memory: 'in memory only (lost when the server stops; no crash recovery)',
+  postgres: 'PostgreSQL (yukta.postgres.url): definitions, execution log, checkpoints and trigger state',
 };
 
-export function parseStore(text: string | undefined): StoreKind {
-  if (text === undefined) return 'sqlite';
+/** `--store`: a kind, or undefined when not given (then `yukta.store`, else SQLite). */
+export function parseStore(text: string | undefined): StoreKind | undefined {
+  if (text === undefined) return undefined;
   const kind = STORE_KINDS.find((k) => k === text);
   if (!kind) throw new CliError(`--store must be one of ${STORE_KINDS.join(', ')}, not "${text}"`, EXIT_USAGE);
   return kind;
@@ -37,12 +43,33 @@ function takeDataFolder(folder: string): DataFolderLock {
   }
 }
 
+/** The workers' listener settings (SCL-01), or null when `yukta.workers.enabled` is off; a bad one stops serve (exit 2). */
+function workerListenerSettings(settings: HostSettings): ListenerSettings | null {
+  try {
+    return listenerSettingsOf(settings);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new CliError(`cannot start: ${error.message}`, EXIT_USAGE);
+    throw error;
+  }
+}
+
+/** Opens the workers' listener on the host's registry; a port in use is named with the key that moves it. */
+async function openWorkerListener(config: ListenerSettings, host: StudioHost, io: CliIo): Promise<WorkerListener> {
+  try {
+    return await startWorkerListener({ ...config, registry: host.engine.workers, log: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'EADDRINUSE' ? `the workers' port ${config.port} is in use on ${config.host}: set yukta.workers.port (0 picks a free one)` : `cannot open the workers' listener: ${(error as Error).message}`, EXIT_FAILED);
+  }
+}
+
 /**
- * `yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory] [--set key=value]…`: the
- * studio in a browser. Prints the address on one line (`Yukta Studio serving at http://127.0.0.1:PORT`,
- * which e2e tests parse). A bad setting stops it before anything opens (CFG-01). On SIGINT/SIGTERM it shuts
- * down (ADM-01): the API keeps answering, refusing new starts, while running runs get the shutdown timeout;
- * then the server and the stores close and it exits 0. A second signal exits at once.
+ * `yukta serve [--port N] [--host H] [--data DIR] [--store sqlite|file|memory|postgres] [--set key=value]…`:
+ * the studio in a browser (`--store` wins over `yukta.store`; `postgres` reads `yukta.postgres.*`, DUR-04).
+ * Prints the address on one line (`Yukta Studio serving at http://127.0.0.1:PORT`, which e2e tests parse).
+ * A bad setting stops it before anything opens (CFG-01). On SIGINT/SIGTERM it shuts down (ADM-01): the API
+ * keeps answering, refusing new starts, while running runs get the shutdown timeout; then the server and the
+ * stores close and it exits 0. A second signal exits at once.
  */
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -57,13 +84,15 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const folder = dataDir(values.data);
   const settings = cliSettings(folder, values.set ?? []);
   const port = parsePort(values.port, settings.values['yukta.http.port'] ?? DEFAULT_HTTP_PORT);
+  const workerConfig = workerListenerSettings(settings.values);
   const lock = takeDataFolder(folder);
   let host: StudioHost;
+  const kind = store ?? settings.values['yukta.store'] ?? 'sqlite';
   try {
-    host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
+    host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
     lock.release();
-    throw new CliError(`cannot open the ${store} store in ${folder}: ${(error as Error).message}`, EXIT_FAILED);
+    throw new CliError(`cannot open the ${kind} store${kind === 'postgres' ? '' : ` in ${folder}`}: ${(error as Error).message}`, EXIT_FAILED);
   }
   try {
     // Boot recovery (DUR-01) before the first request: interrupted runs are ABORTED, history and keys read back.
@@ -73,11 +102,20 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     lock.release();
     throw new CliError(`recovery of the execution log failed: ${(error as Error).message}`, EXIT_FAILED);
   }
+  let workers: WorkerListener | null = null;
+  try {
+    if (workerConfig) workers = await openWorkerListener(workerConfig, host, io);
+  } catch (error) {
+    await host.close();
+    lock.release();
+    throw error;
+  }
   const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
   let url: string;
   try {
     url = (await server.listen()).url;
   } catch (error) {
+    await workers?.close();
     await host.close();
     lock.release();
     const code = (error as NodeJS.ErrnoException).code;
@@ -88,7 +126,8 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const signals = stopSignals(io);
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
-  io.out(`Store: ${STORE_DESCRIPTIONS[store]}`);
+  io.out(`Store: ${STORE_DESCRIPTIONS[kind]}${host.stores.location ? ` at ${host.stores.location}` : ''}`);
+  if (workers) io.out(`Workers connect at ${workers.url} (SCL-01)`);
   if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
   const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
   if (host.apiKeys.enabled) io.out(`API keys: ${host.apiKeys.list().length} set; every API request must present one (Authorization: Bearer or X-API-Key).`);
@@ -97,6 +136,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const grace = showDuration(host.engine.schedulerLimits().shutdownTimeoutMs);
   io.out(`Stopping (${signal}): no new runs are admitted; running runs get ${grace} (yukta.execution.shutdown-timeout). Send it again to exit at once.`);
   await host.drain();
+  await workers?.close();
   await server.close();
   await host.close();
   lock.release();

@@ -69,13 +69,14 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
     expect(got).toEqual(['file.save', 'run.stop-kill']);
   });
 
-  it('keeps electron, native modules and the HTTP packages out of the Electron main bundle', () => {
+  it('keeps electron, native modules, the HTTP packages and ws (the workers\' listener, SCL-01) out of the Electron main bundle', () => {
     const code = readFileSync(join(OUT, 'electron.cjs'), 'utf8');
     // Real require calls only: ajv (through the MCP SDK) carries `'require("ajv/dist/runtime/…")'` as code strings for its standalone mode.
     const required = new Set([...code.matchAll(/(?<!['"`])require\("([^"]+)"\)/g)].map((m) => m[1]!));
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     const packages = [...required].filter((id) => !builtins.has(id));
-    expect(packages.sort()).toEqual(['@fastify/static', 'better-sqlite3', 'electron', 'fastify']);
+    // pg-native: pg's optional libpq binding, required only if `pg.native` is used (never: DUR-04 uses pg's JavaScript client).
+    expect(packages.sort()).toEqual(['@fastify/static', 'better-sqlite3', 'electron', 'fastify', 'pg-native', 'ws']);
   });
 
   it('builds a CLI that runs', async () => {

@@ -13,6 +13,7 @@ import { packageRoot } from '../cli/paths';
 import { lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
 import { loadSettings, type LoadedSettings } from '../host/loaded-settings';
 import { SettingsError } from '../host/settings-sources';
+import { listenerSettingsOf, type ListenerSettings } from '../workers/listener-settings';
 import { EncryptedSecretStore } from '../host/secret-store';
 import { LOCAL_UI_CALLER, StudioHost } from '../host/studio-host';
 import type { StudioHttpServer } from '../http/http-server';
@@ -52,6 +53,7 @@ let dataLock: DataFolderLock | null = null;
 let ipc: IpcRegistration | null = null;
 let desktopIpc: { dispose(): void } | null = null;
 let http: StudioHttpServer | null = null;
+let workers: { close(): Promise<void> } | null = null;
 let mainWindow: BrowserWindow | null = null;
 let approvals: ApprovalNotifier | null = null;
 let menu: { refresh(): void } | null = null;
@@ -157,6 +159,15 @@ async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Prom
   console.log(`Yukta Studio HTTP API at ${url}`);
 }
 
+/** The workers' listener (SCL-01) when `yukta.workers.enabled`; its settings were checked before the window opened. */
+async function startWorkersIfEnabled(studio: StudioHost, config: ListenerSettings | null): Promise<void> {
+  if (config === null) return;
+  const { startWorkerListener } = await import('../workers/worker-listener');
+  const listener = await startWorkerListener({ ...config, registry: studio.engine.workers, log: (level, text) => (level === 'warn' ? console.warn : console.log)(`yukta workers: ${text}`) });
+  workers = listener;
+  console.log(`Yukta workers connect at ${listener.url}`);
+}
+
 function registerDesktopChannels(isTrustedSender: ReturnType<typeof createTrustedSenderCheck>, servers: RemoteServerStore): void {
   desktopIpc = registerDesktopIpc(ipcMain, {
     isTrustedSender,
@@ -185,9 +196,10 @@ function registerDesktopChannels(isTrustedSender: ReturnType<typeof createTruste
  * `<data>/settings.json` and the environment (CFG-01). A refused setting is shown in a dialog and the app
  * quits (exit 1) instead of opening with defaults, which could leave a protection off.
  */
-function desktopSettings(dataDir: string): LoadedSettings | null {
+function desktopSettings(dataDir: string): { loaded: LoadedSettings; workers: ListenerSettings | null } | null {
   try {
-    return loadSettings({ dataDir, env: process.env });
+    const loaded = loadSettings({ dataDir, env: process.env });
+    return { loaded, workers: listenerSettingsOf(loaded.values) };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     dialog.showErrorBox('Yukta Studio cannot start', `${error.message}\n\nFix the setting and start Yukta Studio again.`);
@@ -203,18 +215,21 @@ async function start(): Promise<void> {
   const forward = (request: Request) => (new URL(request.url).pathname.startsWith(`${REMOTE_PROXY_PATH}/`) ? forwardToServer(remote, request) : null);
   secureSession(session.defaultSession, { rendererDir: RENDERER_DIR, csp, forward, ...(devServerUrl ? { devServerUrl } : {}) });
   const dataDir = process.env.YUKTA_DATA_DIR || userData;
-  const settings = desktopSettings(dataDir);
-  if (!settings) return;
+  const checked = desktopSettings(dataDir);
+  if (!checked) return;
+  const settings = checked.loaded;
   // The single-instance lock covers other copies of the app; this one covers `yukta serve` and `yukta mcp` too.
   dataLock = lockDataFolder(dataDir, { command: 'desktop' });
   // Secrets stored in the studio are encrypted by the OS keychain (safeStorage).
-  host = new StudioHost({ dataDir, settings, secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e, id) => console.error(`yukta: internal error ${id}`, e), ...sqliteBinding() });
+  // `open`: with `yukta.store=postgres` the stores connect to their server first (DUR-04).
+  host = await StudioHost.open({ dataDir, settings, secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e, id) => console.error(`yukta: internal error ${id}`, e), ...sqliteBinding() });
   const isTrustedSender = createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {});
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender });
   registerDesktopChannels(isTrustedSender, servers);
   // STU-05: a native notification per new approval (a click opens its yukta:// link) and the dock/taskbar badge.
   approvals = startDesktopApprovals(host, openDeepLink);
   await startHttpIfEnabled(host, RENDERER_DIR);
+  await startWorkersIfEnabled(host, checked.workers);
   menu = installAppMenu(() => ({ platform: process.platform, appName: app.getName(), recent: recent.list(), theme: actions.theme(), developer: !app.isPackaged }), {
     command: (id) => mainWindow?.webContents.send(DESKTOP_CHANNELS.command, id),
     action: actions.run,
@@ -239,6 +254,7 @@ async function shutdown(): Promise<void> {
   approvals?.stop();
   desktopIpc?.dispose();
   ipc?.dispose();
+  await workers?.close();
   await http?.close();
   await host?.close();
   dataLock?.release();

@@ -59,6 +59,7 @@ describe('STU-08 native menu (menus as data, built on the fake Electron)', () =>
     expect(byLabel('Toggle breakpoint').accelerator).toBe('F9');
     expect(byLabel('Step').accelerator).toBe('F10');
     expect(byLabel('Approval inbox').accelerator).toBe('CmdOrCtrl+Shift+I');
+    expect(byLabel('Settings…').accelerator).toBe('CmdOrCtrl+,');
     // Main's own items keep a registered accelerator: the page does not handle these keys.
     expect(byLabel('Open…')).toMatchObject({ accelerator: 'CmdOrCtrl+O' });
     expect(byLabel('Open…').registerAccelerator).toBeUndefined();
@@ -67,7 +68,7 @@ describe('STU-08 native menu (menus as data, built on the fake Electron)', () =>
   it('has the items the issue lists, Stop ▸ Drain/Cancel/Kill and the theme as radio items', () => {
     const { items } = built(state('linux', { theme: 'dark' }));
     const labels = items.map((i) => i.label);
-    for (const label of ['New workflow', 'Open…', 'Open recent', 'Save', 'Save as…', 'Import…', 'Export…', 'Connect to server…', 'Select all', 'Zoom in', 'Zoom out', 'Fit the workflow', 'Node palette', 'Inspector', 'Theme', 'Run with payload…', 'Keyboard shortcuts', 'Documentation', 'About Yukta Studio']) expect(labels).toContain(label);
+    for (const label of ['New workflow', 'Open…', 'Open recent', 'Save', 'Save as…', 'Import…', 'Export…', 'Connect to server…', 'Settings…', 'Select all', 'Zoom in', 'Zoom out', 'Fit the workflow', 'Node palette', 'Inspector', 'Theme', 'Run with payload…', 'Keyboard shortcuts', 'Documentation', 'About Yukta Studio']) expect(labels).toContain(label);
     const stop = items.find((i) => i.label === 'Stop')!;
     expect(stop.submenu!.map((i) => i.label)).toEqual([COMMANDS['run.stop-drain'].label, COMMANDS['run.stop-cancel'].label, COMMANDS['run.stop-kill'].label]);
     const theme = items.find((i) => i.label === 'Theme')!.submenu!;

@@ -67,6 +67,7 @@ export function menuTemplate(state: MenuState): MenuItemData[] {
     command('file.export'),
     separator,
     command('file.connect'),
+    command('file.settings'),
     separator,
     { kind: 'role', role: 'close' },
     ...(mac ? [] : [{ kind: 'role', role: 'quit' } as const]),

@@ -40,7 +40,7 @@ export function createControlHandlers(engine: Engine): Pick<OperationHandlers, C
     'signals.send': async ({ executionId, nodeId, decision, data }, caller) => control.send(executionId, { type: 'Signal', nodeId, decision, data }, caller.actor),
     'supervisors.list': async () => control.listSupervisors(),
     'supervisors.getRules': async ({ session }) => control.getRules(session),
-    'supervisors.setRules': async ({ session, rules }) => control.setRules(session, rules),
+    'supervisors.setRules': ({ session, rules }) => control.saveRules(session, rules),
     'plugins.control': async ({ session, workflowId, nodeId, kind, body }) => control.pluginControl({ session, workflowId, nodeId }, { kind, body }),
     'runs.recorded': async ({ executionId, nodeId, offset, limit }) => control.recorded(executionId, nodeId, { offset, limit }),
     'runs.recordedSummary': async ({ executionId }) => control.recordedSummary(executionId),

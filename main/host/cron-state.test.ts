@@ -4,17 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../engine/index';
 import { createStudioClient } from '../../shared/api/client';
 import { createMemoryTransport } from './memory-transport';
-import { tempDataDir } from './host-test-support';
+import { HOURLY_CRON_WORKFLOW, tempDataDir } from './host-test-support';
 import { LOCAL_UI_CALLER, StudioHost, TRIGGERS_FILE } from './studio-host';
 
-const HOURLY = {
-  workflowId: 'hourly',
-  nodes: [
-    { nodeId: 'cron', type: 'CRON_TRIGGER', config: { expression: '0 * * * *', timezone: 'UTC', missedFires: 'RUN_ONCE', payload: {} } },
-    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
-  ],
-  edges: [{ source: 'cron', target: 'out' }],
-};
+const HOURLY = HOURLY_CRON_WORKFLOW;
 
 const open: StudioHost[] = [];
 afterEach(async () => {

@@ -108,3 +108,13 @@ export function engineSettingsOf(settings: HostSettings): Pick<EngineOptions, 'i
     },
   };
 }
+
+/** The engine's remote-worker options (SCL-01): lease, window, and the message limits of SEC-03 for what crosses. */
+export function workerSettingsOf(settings: HostSettings): { leaseMs: number; window: number; maxMessageBytes: number; maxDepth: number } {
+  return {
+    leaseMs: settings['yukta.workers.lease'],
+    window: settings['yukta.workers.window'],
+    maxMessageBytes: settings['yukta.execution.max-message-bytes'],
+    maxDepth: settings['yukta.execution.max-depth'],
+  };
+}

@@ -39,6 +39,11 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
     'metrics.get': async () => engine.metrics.snapshot(engine.clock.now()),
+    'workers.list': async () => engine.workersView(),
+    'workers.attempts': async ({ executionId, nodeId }) => {
+      engine.getRun(executionId); // NOT_FOUND for a run the host does not know
+      return engine.remoteAttempts(executionId, nodeId);
+    },
     'triggers.list': async ({ session, workflowId }) => engine.triggers.view({ session, workflowId }),
     'settings.get': async () => settings.view(),
     'settings.set': async ({ key, value }, caller) => settings.set(key, value, caller),

@@ -110,6 +110,8 @@ describe('CONTRACT every operation\'s result parses with its output schema (issu
       'runs.resume': { executionId: aborted },
       'runs.setPriority': { executionId: queued, priority: 5 },
       'scheduler.get': {},
+      'workers.list': {},
+      'workers.attempts': { executionId: done },
       'metrics.get': {},
       'breakpoints.get': { workflowId: 'hello' },
       'breakpoints.set': { workflowId: 'hello', breakpoints: [] },

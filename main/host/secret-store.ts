@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readJsonFile, writeJsonFileAtomic } from './json-file';
+import { passphraseEncryptor } from './passphrase-encryptor';
 
 /** Stored secrets (SEC-02, STU-07): values go in, never come back out to a caller (only to the engine). */
 export interface SecretStore {
@@ -83,4 +84,12 @@ export class EncryptedSecretStore implements SecretStore {
     const content: SecretsFile = { version: 1, secrets: this.secrets };
     writeJsonFileAtomic(this.file, content);
   }
+}
+
+/**
+ * The store of a host without the OS keychain (serve, `yukta mcp`): sealed under `yukta.secrets.key` when it
+ * is set and there is a data folder; otherwise none, and secrets come from the environment only.
+ */
+export function keyedSecretStore(dataDir: string | null, key: string | undefined): SecretStore {
+  return dataDir && key ? new EncryptedSecretStore(dataDir, passphraseEncryptor(key)) : NO_SECRET_STORE;
 }

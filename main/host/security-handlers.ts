@@ -32,7 +32,7 @@ export function createSecurityHandlers(services: SecurityServices): Pick<Operati
     },
     'secrets.set': async ({ name, value }) => {
       if (!secretStore.writable) {
-        throw new StudioApiError('UNAVAILABLE', `secrets can be stored only in the desktop app, encrypted by the OS keychain; here set YUKTA_SECRET_${name.toUpperCase()} in the environment`, 'name');
+        throw new StudioApiError('UNAVAILABLE', `secrets are stored only where they can be encrypted: in the desktop app (OS keychain), or with yukta.secrets.key set (YUKTA_SECRETS_KEY); here set YUKTA_SECRET_${name.toUpperCase()} in the environment`, 'name');
       }
       secretStore.set(name, value);
       return info(name, 'store');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builtinPlugins, definePlugin, ManualClock, type Plugin } from '../../engine/index';
 import { STUDIO_API } from '../../shared/api/contract';
 import { toHttpRequest } from '../../shared/api/http-routes';
-import { closeHosts, failure, greeter, openHost, tempDataDir } from './host-test-support';
+import { closeHosts, failure, greeter, openHostOn, tempDataDir } from './host-test-support';
 import { STORE_KINDS, type StoreKind } from './studio-host';
 
 afterEach(closeHosts);
@@ -11,7 +11,7 @@ afterEach(closeHosts);
 async function hostWith(store: StoreKind, plugins?: Array<Plugin<never>>) {
   const dataDir = store === 'memory' ? undefined : await tempDataDir();
   const engine = { clock: new ManualClock(0), ...(plugins ? { plugins } : {}) };
-  return openHost({ store, ...(dataDir ? { dataDir } : {}), engine });
+  return openHostOn({ store, ...(dataDir ? { dataDir } : {}), engine });
 }
 
 /** A processor that holds every message until the test opens the gate: keeps a run live. */

@@ -47,7 +47,7 @@ describe('CFG-01 strict settings sources', () => {
   it('refuses a value even when a later source would replace it, and a planned setting', async () => {
     const dir = await withFile({ 'yukta.execution.max-concurrent': -1 });
     expect(refusal({ dataDir: dir, flags: ['yukta.execution.max-concurrent=2'] })).toMatch(/^setting yukta.execution.max-concurrent in settings file /);
-    expect(refusal({ dataDir: null, flags: ['yukta.workers.lease=15s'] })).toBe('setting "yukta.workers.lease" in flag --set is not supported yet: SCL-01 is planned');
+    expect(refusal({ dataDir: null, flags: ['yukta.ha.mode=postgres'] })).toBe('setting "yukta.ha.mode" in flag --set is not supported yet: SCL-02 is planned');
   });
 
   it('takes flag over environment over file over default, per key, and says where each value came from', async () => {

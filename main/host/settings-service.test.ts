@@ -35,6 +35,7 @@ describe('CFG-01 settings.get', () => {
     const view = await api['settings.get']({});
     const file = join(dataDir, 'settings.json');
     expect(view.file).toBe(file);
+    expect(view.dataDir).toBe(dataDir); // the Settings screen shows it (STU-07)
     expect(entry(view.settings, 'yukta.execution.max-concurrent')).toMatchObject({ value: 2, shown: '2', default: 0, source: { kind: 'file', name: file }, apply: 'live', role: 'ADMIN', env: 'YUKTA_EXECUTION_MAX_CONCURRENT', group: 'Admission' });
     expect(entry(view.settings, 'yukta.execution.queue-timeout')).toMatchObject({ value: 10_000, shown: '10s', unit: 'duration' });
     expect(entry(view.settings, 'yukta.tracker.max-sessions')).toMatchObject({ value: 3, source: { kind: 'env', name: 'YUKTA_TRACKER_MAX_SESSIONS' }, apply: 'restart' });
@@ -42,7 +43,7 @@ describe('CFG-01 settings.get', () => {
     expect(entry(view.settings, 'yukta.execution.on-limit')).toMatchObject({ value: 'QUEUE', source: { kind: 'default' } });
     expect(entry(view.settings, 'yukta.execution.shutdown-timeout')).toMatchObject({ value: 30_000, shown: '30s' });
     expect(entry(view.settings, 'yukta.llm.rate-limit.openai')).toMatchObject({ value: 60, env: 'YUKTA_LLM_RATE_LIMIT_OPENAI', source: { kind: 'file' } });
-    expect(view.settings.some((s) => s.key.startsWith('yukta.workers.'))).toBe(false); // planned: not offered
+    expect(view.settings.some((s) => s.key.startsWith('yukta.ha.'))).toBe(false); // planned: not offered
   });
 
   it('never returns an API key in clear', async () => {

@@ -17,6 +17,8 @@ export interface SettingsServiceOptions {
   loaded: LoadedSettings;
   file: SettingsFile;
   engine: Engine;
+  /** The host's data folder, shown by the Settings screen (STU-07). */
+  dataDir: string | null;
 }
 
 /**
@@ -45,7 +47,7 @@ export class SettingsService {
       if (field) settings.push(this.entry(row, row.key, limits[field], logged ?? loaded.source(row.key)));
       else settings.push(this.entry(row, row.key, byKey[row.key], loaded.source(row.key)));
     }
-    return { file: loaded.file, settings };
+    return { dataDir: this.options.dataDir, file: loaded.file, settings };
   }
 
   async set(key: string, value: unknown, caller: Caller): Promise<SetSettingResult> {

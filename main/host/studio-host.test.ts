@@ -46,6 +46,7 @@ describe('StudioApi contract over the in-memory transport pair', () => {
       'secrets.delete', 'secrets.list', 'secrets.set',
       'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename', 'settings.get', 'settings.set',
       'signals.send', 'supervisors.getRules', 'supervisors.list', 'supervisors.setRules', 'triggers.list',
+      'workers.attempts', 'workers.list',
       'workflows.delete', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save', 'workflows.validate', 'workflows.versions',
     ]);
     for (const name of OPERATION_NAMES) {

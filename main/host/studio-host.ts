@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, FileTriggerStateStore, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type StoreKind, type StoreWriteProblem } from '../../engine/index';
+import { Engine, FileTriggerStateStore, KeyValueTriggerStateStore, openDurableStores, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type OpenStoresOptions, type StoreKind, type StoreWriteProblem } from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -10,13 +10,14 @@ import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
 import type { InputLimits } from './input-parse';
 import { internalErrorData, type InternalErrorReporter } from './internal-error';
-import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, type HostSettings } from './host-settings';
+import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, workerSettingsOf, type HostSettings } from './host-settings';
 import { LoadedSettings } from './loaded-settings';
 import { SettingsFile } from './settings-file';
 import { SettingsService } from './settings-service';
 import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
-import { NO_SECRET_STORE, type SecretStore } from './secret-store';
+import { postgresConnectionOf } from './postgres-settings';
+import { keyedSecretStore, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
 
 /** Where definitions, the execution log and checkpoints live (DEF-01, DUR-01, DUR-02). */
@@ -29,14 +30,20 @@ export interface StudioHostOptions {
    * `sqlite` (`<data>/yukta.db`: definitions, execution log, checkpoints; the default with a data folder),
    * `file` (JSON definitions under `<data>/workflows`, `<data>/logs/executions.jsonl`, `<data>/checkpoints/`)
    * or `memory` (the default without a data folder; no durability). The first two need `dataDir`.
+   * `postgres` (DUR-04: `yukta.postgres.url`) connects asynchronously: open the host with `StudioHost.open`.
+   * Default: `yukta.store`, else as above.
    */
   store?: StoreKind;
+  /** Stores already open (`StudioHost.open` connects to PostgreSQL first); the host closes them. */
+  stores?: DurableStores;
   /** Extra engine options (plugins, clock) — mainly for tests. */
   engine?: Omit<EngineOptions, 'definitions'>;
   /** Where unexpected errors are reported with their id (the transports only ever send `internal error <id>`). */
   onInternalError?: InternalErrorReporter;
   /** Store warnings: a torn last JSONL line skipped at boot, a background write that failed and is retried (default: stderr). */
   onWarning?: (message: string) => void;
+  /** Remote workers registering, refused, dropped (SCL-01); warnings go to `onWarning` when this is absent. */
+  onWorkerLog?: (level: 'info' | 'warn', text: string) => void;
   /**
    * Settings (CFG-01): `loadSettings` (`<data>/settings.json`, environment, `--set` flags, with each value's
    * source) or parsed values (`parseHostSettings`); the table's defaults when absent. Engine options given
@@ -45,7 +52,7 @@ export interface StudioHostOptions {
   settings?: HostSettings | LoadedSettings;
   /** The environment for `YUKTA_SECRET_*` secrets and `${env.X}` variables (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Stored secrets (the desktop app's safeStorage store); none by default. */
+  /** Stored secrets (the desktop app's safeStorage store); by default sealed under `yukta.secrets.key` when set, else none. */
   secretStore?: SecretStore;
   /** better-sqlite3's addon for the `sqlite` store; only the desktop main sets it (a build for Electron's ABI). */
   sqliteNativeBinding?: string;
@@ -81,14 +88,15 @@ export class StudioHost {
     if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
     // Read first: a broken breakpoints file stops the host before any store is opened.
     const breakpoints = new BreakpointStore(this.dataDir ? join(this.dataDir, BREAKPOINTS_FILE) : null);
-    this.storeKind = options.store ?? (this.dataDir ? 'sqlite' : 'memory');
-    this.loadedSettings = options.settings instanceof LoadedSettings ? options.settings : LoadedSettings.fromValues(options.settings);
+    this.loadedSettings = loadedSettingsOf(options.settings);
     this.settings = this.loadedSettings.values;
     this.settingsFile = new SettingsFile(this.loadedSettings);
     this.inputLimits = { maxDepth: this.settings['yukta.execution.max-depth'], maxBytes: this.settings['yukta.execution.max-message-bytes'] };
-    this.stores = openHostStores(this.storeKind, this.dataDir, this.settings, options);
+    this.storeKind = options.stores?.kind ?? storeKindOf(options, this.settings);
+    if (this.storeKind === 'postgres' && !options.stores) throw new Error('the postgres store connects to its server asynchronously: create the host with StudioHost.open');
+    this.stores = options.stores ?? openStores(hostStoreOptions(this.storeKind, this.dataDir, this.settings, options));
     const env = options.env ?? process.env;
-    this.secretStore = options.secretStore ?? NO_SECRET_STORE;
+    this.secretStore = options.secretStore ?? keyedSecretStore(this.dataDir, this.settings['yukta.secrets.key']);
     try {
       this.engine = new Engine(this.engineOptions(env));
     } catch (error) {
@@ -97,8 +105,29 @@ export class StudioHost {
     }
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
-    this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine });
+    this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine, dataDir: this.dataDir });
     this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints), (id) => this.runSession(id));
+  }
+
+  /**
+   * A host whose stores are opened first, which the `postgres` kind needs (DUR-04: it connects and migrates
+   * its database); any other kind opens as with `new StudioHost`.
+   */
+  static async open(options: StudioHostOptions = {}): Promise<StudioHost> {
+    const settings = loadedSettingsOf(options.settings);
+    const kind = storeKindOf(options, settings.values);
+    if (kind !== 'postgres' || options.stores) return new StudioHost(options);
+    const dataDir = options.dataDir ?? null;
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    const connection = postgresConnectionOf(settings.values, options.secretStore ?? keyedSecretStore(dataDir, settings.values['yukta.secrets.key']), options.env ?? process.env);
+    const storeOptions = hostStoreOptions(kind, dataDir, settings.values, options);
+    const stores = await openDurableStores({ ...storeOptions, settings: { ...storeOptions.settings, postgres: connection } });
+    try {
+      return new StudioHost({ ...options, settings, stores });
+    } catch (error) {
+      await stores.close();
+      throw error;
+    }
   }
 
   /** Settles once boot recovery is done (DUR-01: interrupted runs ABORTED, history and idempotency keys read back). */
@@ -114,7 +143,9 @@ export class StudioHost {
     const security = { settings: securitySettingsOf(settings), secrets: this.secretStore, env, ...extra?.security };
     const tracker = { ...fromSettings.tracker, ...extra?.tracker };
     const scheduler = { ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
-    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
+    const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
+    const workers = { ...workerSettingsOf(settings), log: options.onWorkerLog ?? ((level: string, text: string) => level === 'warn' && warn(text)), ...extra?.workers };
+    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, workers, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
   }
 
   /**
@@ -124,10 +155,14 @@ export class StudioHost {
   private durableEngineOptions(fromSettings: NonNullable<EngineOptions['control']>): Pick<EngineOptions, 'durability' | 'control' | 'triggers'> {
     const { stores, settings } = this;
     const extra = this.options.engine;
-    // SetSetting commands reach the settings file after the reviewers (CFG-01).
-    const control = { ...fromSettings, settings: this.settingsFile, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
-    // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was closed).
-    const triggers = this.dataDir && stores.kind !== 'memory' ? { state: new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)), ...extra?.triggers } : extra?.triggers;
+    // SetSetting commands reach the settings file after the reviewers (CFG-01); supervisors' rules live in the
+    // store's key–value state when it has one (PostgreSQL).
+    const ruleStore = stores.keyValues ? { ruleStore: stores.keyValues } : {};
+    const control = { ...fromSettings, settings: this.settingsFile, ...ruleStore, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was
+    // closed): in the database when the store has key–value state (PostgreSQL), else in the data folder.
+    const state = stores.keyValues ? new KeyValueTriggerStateStore(stores.keyValues) : this.dataDir && stores.kind !== 'memory' ? new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)) : null;
+    const triggers = state ? { state, ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
     if (!stores.log || extra?.durability) return { control, ...withTriggers, ...(extra?.durability ? { durability: extra.durability } : {}) };
     return { control, ...withTriggers, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'] } };
@@ -181,19 +216,31 @@ export class StudioHost {
     } finally {
       for (const b of this.batchers) b.close();
       this.batchers.clear();
+      // Boot recovery reads the stores (PostgreSQL: over the pool): it ends before they close.
+      await this.engine.ready.catch(() => undefined);
       await this.stores.close();
     }
   }
 }
 
-/** Opens the stores of the data folder (DUR-01, DUR-02); the memory kind keeps the engine option's checkpoint caps. */
-function openHostStores(kind: StoreKind, dataDir: string | null, settings: HostSettings, options: StudioHostOptions): DurableStores {
+/** The settings as given (loaded, with each value's source) or as parsed values; the table's defaults when absent. */
+function loadedSettingsOf(settings: HostSettings | LoadedSettings | undefined): LoadedSettings {
+  return settings instanceof LoadedSettings ? settings : LoadedSettings.fromValues(settings);
+}
+
+/** The store kind: the option (`--store`), else `yukta.store`, else SQLite with a data folder and memory without. */
+function storeKindOf(options: StudioHostOptions, settings: HostSettings): StoreKind {
+  return options.store ?? settings['yukta.store'] ?? (options.dataDir ? 'sqlite' : 'memory');
+}
+
+/** How the stores of the data folder open (DUR-01, DUR-02); the memory kind keeps the engine option's checkpoint caps. */
+function hostStoreOptions(kind: StoreKind, dataDir: string | null, settings: HostSettings, options: StudioHostOptions): OpenStoresOptions {
   const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
   const durability = durabilitySettingsOf(settings, dataDir);
   const control = options.engine?.control;
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
-  return openStores({ kind, dataDir, settings: durability, warn, nativeBinding: options.sqliteNativeBinding, onWriteError: (error: StoreWriteProblem) => warn(storeProblemMessage(error)) });
+  return { kind, dataDir, settings: durability, warn, nativeBinding: options.sqliteNativeBinding, onWriteError: (error: StoreWriteProblem) => warn(storeProblemMessage(error)) };
 }
 
 /** Errors of event listeners have no caller to answer; they are reported under an id of their own. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../engine/index';
 import { STUDIO_API } from '../../shared/api/contract';
 import { toHttpRequest } from '../../shared/api/http-routes';
-import { clientOf, closeHosts, failure, greeter, openHost, tempDataDir } from './host-test-support';
+import { clientOf, closeHosts, failure, greeter, openHostOn, tempDataDir } from './host-test-support';
 import { STORE_KINDS, type StoreKind } from './studio-host';
 
 afterEach(closeHosts);
@@ -10,7 +10,7 @@ afterEach(closeHosts);
 async function hostWith(store: StoreKind, maxVersions?: number) {
   const clock = new ManualClock(1_000);
   const dataDir = store === 'memory' ? undefined : await tempDataDir();
-  return { clock, dataDir, ...openHost({ store, ...(dataDir ? { dataDir } : {}), engine: { clock, ...(maxVersions ? { maxVersions } : {}) } }) };
+  return { clock, dataDir, ...(await openHostOn({ store, ...(dataDir ? { dataDir } : {}), engine: { clock, ...(maxVersions ? { maxVersions } : {}) } })) };
 }
 
 describe('DEF-01 versions through the contract', () => {
@@ -125,7 +125,7 @@ describe.each(STORE_KINDS)('DEF-01 concurrent saves from two windows (%s store)'
     expect((await api['workflows.versions']({ workflowId: 'hello' })).map((v) => v.version)).toEqual([b.version, a.version]);
     if (!dataDir) return;
     await host.close();
-    const again = openHost({ dataDir, store }).api;
+    const again = (await openHostOn({ dataDir, store })).api;
     expect((await again['workflows.versions']({ workflowId: 'hello' })).map((v) => v.version)).toEqual([b.version, a.version]);
   });
 });

@@ -128,6 +128,8 @@ const SPEC_ROLES: { readonly [K in OperationName]: Role } = {
   'runs.wait': 'VIEWER', // reads a run once it ends
   'breakpoints.get': 'VIEWER',
   'settings.get': 'VIEWER', // CFG-01: every setting with its source, secrets masked
+  'workers.list': 'VIEWER', // SCL-01: pools and connected workers
+  'workers.attempts': 'VIEWER', // SCL-01: which worker ran each attempt
   // OPERATOR: starts, controls and recovers runs.
   'runs.start': 'OPERATOR',
   'runs.resume': 'OPERATOR',

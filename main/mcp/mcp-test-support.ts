@@ -10,12 +10,12 @@ import { Approval } from '../../shared/api/control.schema';
 import { ApiErrorData } from '../../shared/api/errors';
 import { RecordedNode, RunDetail, RunWaitResult } from '../../shared/api/runs.schema';
 
-/** The tools an agent is offered (EXT-04 decisions), written out: 33 of the contract's 47 operations. */
+/** The tools an agent is offered (EXT-04 decisions), written out: 35 of the contract's 49 operations. */
 export const EXPOSED_TOOL_NAMES = [
   'approvals.list', 'auth.whoami', 'control.audit', 'control.send', 'control.state', 'metrics.get', 'nodeTypes.list', 'plugins.control',
   'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start', 'runs.wait',
   'scheduler.get', 'scheduler.setLimits', 'sessions.create', 'sessions.list', 'settings.get', 'signals.send', 'supervisors.getRules', 'supervisors.list',
-  'triggers.list', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save',
+  'triggers.list', 'workers.attempts', 'workers.list', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save',
   'workflows.validate', 'workflows.versions',
 ];
 
@@ -93,7 +93,7 @@ const Items = <T>(item: z.ZodType<T>) => z.object({ items: z.array(item) });
 export async function expectExposedTools(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(EXPOSED_TOOL_NAMES);
-  expect(tools).toHaveLength(33);
+  expect(tools).toHaveLength(35);
   const start = tools.find((t) => t.name === 'runs.start')!;
   expect(start.description).toContain('Needs role OPERATOR.');
   expect(start.inputSchema).toMatchObject({ type: 'object', required: ['workflowId'] });

@@ -52,7 +52,8 @@ function callerFor(host: StudioHost, key: string | undefined): Caller {
 
 async function openHost(folder: string, store: ReturnType<typeof parseStore>, io: CliIo): Promise<StudioHost> {
   const settings = cliSettings(folder, []);
-  const host = new StudioHost({ dataDir: folder, store, settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  // `open`: the postgres store (DUR-04) connects and migrates first; no --store: `yukta.store`, else SQLite.
+  const host = await StudioHost.open({ dataDir: folder, store: store ?? settings.values['yukta.store'] ?? 'sqlite', settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
   await host.ready;
   return host;
 }
@@ -68,7 +69,7 @@ async function serveFolder(folder: string, storeFlag: string | undefined, key: s
     const mcp = createStudioMcpServer(host, () => caller);
     const ended = Promise.race([stdinEnded(), stopSignal()]);
     await mcp.server.connect(new StdioServerTransport());
-    io.err(`yukta mcp: serving ${folder} (${store} store) over stdio as ${caller.actor}`);
+    io.err(`yukta mcp: serving ${folder} (${host.storeKind} store) over stdio as ${caller.actor}`);
     await ended;
     await mcp.close();
     return EXIT_OK;

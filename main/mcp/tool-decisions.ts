@@ -41,6 +41,8 @@ export const MCP_TOOL_DECISIONS: { readonly [K in OperationName]: ToolDecision }
   'scheduler.get': { tool: 'scheduler.get' },
   'metrics.get': { tool: 'metrics.get' },
   'triggers.list': { tool: 'triggers.list' },
+  'workers.list': { tool: 'workers.list' },
+  'workers.attempts': { tool: 'workers.attempts' },
   'scheduler.setLimits': { tool: 'scheduler.setLimits' },
   'control.send': { tool: 'control.send' },
   'control.state': { tool: 'control.state' },

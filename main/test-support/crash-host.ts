@@ -1,6 +1,6 @@
 /**
  * The host as the kill -9 harness runs it (DUR-01…03): `node crash-host.mjs --data DIR [--store KIND]` serves
- * the StudioApi over HTTP on a free port with the SQLite store (or the one named), like `yukta serve`, plus the soak node types
+ * the StudioApi over HTTP on a free port with the SQLite store (or the one named: `postgres` reads YUKTA_POSTGRES_*), like `yukta serve`, plus the soak node types
  * (`soak-plugins.ts`), which log every call. Prints `READY <url>` once boot
  * recovery is done and the port answers. Not a test itself: `crash-soak.ts` starts and kills it.
  */
@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   if (!store) throw new Error(`--store must be one of ${STORE_KINDS.join(', ')}`);
   const dataDir = values.data;
   if (!dataDir) throw new Error('--data DIR is required');
-  const host = new StudioHost({
+  // `open`: the postgres store (YUKTA_POSTGRES_URL, …_SCHEMA) connects and migrates first.
+  const host = await StudioHost.open({
     dataDir,
     store,
     settings: loadHostSettings(dataDir, process.env),

@@ -8,8 +8,10 @@
  *   - no node with an end marker runs again on resume: a resumed run never calls a node whose end marker was
  *     stored for the run it continues (counted from the plugins' own call log);
  *   - a run resumes once: a second resume is 409;
- *   - the database is sound: `PRAGMA integrity_check` = ok after every kill.
- * Used by `main/host/crash-recovery.test.ts` (≥ 50 kills) and `bench/soak-crash.ts` (200).
+ *   - the database is sound: `PRAGMA integrity_check` = ok after every kill (PostgreSQL: amcheck, `soak-inspect.ts`).
+ * The store is SQLite by default, or PostgreSQL (DUR-04: a schema of its own in the database given, dropped
+ * when every check passed). Used by `main/host/crash-recovery.test.ts` (≥ 50 kills each) and
+ * `bench/soak-crash.ts` (200).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,9 +19,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { build } from 'esbuild';
 import { isTerminal, Status } from '../../shared/status/status';
+import { soakStore, type SoakStoreInspector } from './soak-store';
 import { INVOCATIONS_FILE } from './soak-plugins';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -39,7 +41,9 @@ export interface SoakOptions {
   /** Progress lines. */
   log?: (line: string) => void;
   /** The child's store (`sqlite`); `memory` is the harness's negative control: it must report lost starts. */
-  store?: 'sqlite' | 'memory';
+  store?: 'sqlite' | 'memory' | 'postgres';
+  /** `postgres`: a database URL (an administrator's); the soak makes a schema of its own in it. */
+  postgresUrl?: string;
 }
 
 export interface SoakTallies {
@@ -67,7 +71,7 @@ export interface SoakTallies {
   /** Nodes with an end marker skipped by resumes (the denominator of `reexecuted`). */
   markedNodesSkipped: number;
   commands: number;
-  /** `PRAGMA integrity_check` results other than ok (must be 0). */
+  /** Integrity checks (`PRAGMA integrity_check`, PostgreSQL amcheck) that failed (must be 0). */
   integrityFailures: number;
   integrityChecks: number;
   /** Mean time from spawn to READY. */
@@ -130,9 +134,10 @@ interface Child {
   stderr: () => string;
 }
 
-async function startChild(entry: string, dataDir: string, store: string): Promise<Child> {
+async function startChild(entry: string, dataDir: string, store: string, storeEnv: Record<string, string>): Promise<Child> {
   const env = {
     ...process.env,
+    ...storeEnv,
     NODE_ENV: 'production',
     // Keep every run and checkpoint of the soak, so nothing the checks read is trimmed away.
     YUKTA_EXECUTION_LOG_RETAINED_RUNS: '1000000',
@@ -167,22 +172,6 @@ async function startChild(entry: string, dataDir: string, store: string): Promis
 async function api(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-/** After a kill: the database is checked and the end markers read (the child is dead, so nothing writes). */
-function inspect(dataDir: string): { ok: boolean; marked: Map<string, string[]> } {
-  const file = join(dataDir, 'yukta.db');
-  if (!existsSync(file)) return { ok: true, marked: new Map() }; // the memory store: no database to check
-  const db = new Database(file);
-  try {
-    const result = db.pragma('integrity_check', { simple: true });
-    const marked = new Map<string, string[]>();
-    const rows = db.prepare("SELECT execution_id AS run, node_id AS node FROM checkpoint_nodes WHERE end_status IS NOT NULL AND node_id NOT LIKE 'signal:%'").all() as Array<{ run: string; node: string }>;
-    for (const r of rows) marked.set(r.run, [...(marked.get(r.run) ?? []), r.node]);
-    return { ok: result === 'ok', marked };
-  } finally {
-    db.close();
-  }
 }
 
 /** Every node call per run, from the plugins' own log. */
@@ -229,24 +218,28 @@ export async function runCrashSoak(options: SoakOptions): Promise<SoakTallies> {
   const entry = await bundleChild();
   const dataDir = await mkdtemp(join(tmpdir(), 'yukta-crash-soak-'));
   const children = new Set<Child>();
+  const store = await soakStore(options.store ?? 'sqlite', dataDir, options.postgresUrl);
   try {
-    const t = await soak(options, dataDir, async () => {
-      const child = await startChild(entry, dataDir, options.store ?? 'sqlite');
+    const t = await soak(options, dataDir, store.inspector, async () => {
+      const child = await startChild(entry, dataDir, options.store ?? 'sqlite', store.env);
       children.add(child);
       void child.exited.then(() => children.delete(child));
       return child;
     });
     const clean = t.lost + t.duplicated + t.leftRunning + t.resumedTwice + t.reexecuted + t.integrityFailures === 0;
-    if (clean) rmSync(dataDir, { recursive: true, force: true });
-    else options.log?.(`data folder kept: ${dataDir}`);
+    if (clean) {
+      rmSync(dataDir, { recursive: true, force: true });
+      await store.drop();
+    } else options.log?.(`data folder kept: ${dataDir}${store.where}`);
     return t;
   } finally {
     for (const child of children) child.proc.kill('SIGKILL');
+    await store.inspector.close();
     rmSync(entry, { force: true });
   }
 }
 
-async function soak(options: SoakOptions, dataDir: string, spawnChild: () => Promise<Child>): Promise<SoakTallies> {
+async function soak(options: SoakOptions, dataDir: string, inspector: SoakStoreInspector, spawnChild: () => Promise<Child>): Promise<SoakTallies> {
   const began = Date.now();
   const random = seeded(options.seed);
   const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
@@ -370,8 +363,8 @@ async function soak(options: SoakOptions, dataDir: string, spawnChild: () => Pro
     await Promise.allSettled(inflight);
     previous = { starts, runs };
 
-    const inspected = inspect(dataDir);
-    t.integrityChecks++;
+    const inspected = await inspector.inspect();
+    t.integrityChecks += inspected.checks;
     if (!inspected.ok) {
       t.integrityFailures++;
       problems.push(`life ${life}: integrity_check failed`);
@@ -381,8 +374,8 @@ async function soak(options: SoakOptions, dataDir: string, spawnChild: () => Pro
     log(`kill ${life + 1}/${options.iterations} after ${killAfter} ms: ${starts.length}/${count} starts acknowledged, ${runs.length} resumed; totals lost ${t.lost}, duplicated ${t.duplicated}, left running ${t.leftRunning}, re-executed ${t.reexecuted}`);
   }
 
-  const integrity = inspect(dataDir);
-  t.integrityChecks++;
+  const integrity = await inspector.inspect();
+  t.integrityChecks += integrity.checks;
   if (!integrity.ok) t.integrityFailures++;
   const calls = invocations(dataDir);
   for (const r of resumes) {

@@ -44,6 +44,8 @@ describe('STU-08 the renderer command table', () => {
       [key('I', { ctrlKey: true, shiftKey: true }), 'view.inbox'],
       [key('?', { shiftKey: true }), 'help.shortcuts'],
       [key('?'), 'help.shortcuts'],
+      [key(',', { ctrlKey: true }), 'file.settings'],
+      [key(',', { metaKey: true }), 'file.settings'],
       [key('s'), null],
       [key('F5', { ctrlKey: true }), null],
       [key('z', { ctrlKey: true, altKey: true }), null],

@@ -76,6 +76,7 @@ export const COMMAND_TABLE: { readonly [K in CommandId]: CommandSpec } = {
   },
   'file.export': { scope: 'global', run: (ctx) => ctx.actions.exportWorkflow() },
   'file.connect': { scope: 'global', run: () => openDialog('connect-server') },
+  'file.settings': { scope: 'global', run: () => openDialog('settings') },
   'edit.undo': { scope: 'canvas', run: editing('undo', () => studio().undo()) },
   'edit.redo': { scope: 'canvas', keys: ['CmdOrCtrl+Y'], run: editing('redo', () => studio().redo()) },
   'edit.cut': { scope: 'canvas', run: editing('cut', () => copySelected() && deleteSelected()) },

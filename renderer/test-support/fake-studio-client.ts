@@ -17,6 +17,7 @@ import { createFakeMetrics } from './fake-metrics';
 import { createFakeScheduler } from './fake-scheduler';
 import { createFakeSecurity } from './fake-security';
 import { createFakeSettings } from './fake-settings';
+import { createFakeWorkers } from './fake-workers';
 
 const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
 
@@ -46,6 +47,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   const listeners = new Set<(batch: StudioEvent[]) => void>();
   let runCounter = 0;
   const scheduler = createFakeScheduler();
+  const workers = createFakeWorkers();
   const breakpoints = new Map<string, StoredBreakpoint[]>();
 
   const client: StudioClient = {
@@ -54,6 +56,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     ...createFakeSecurity().ops,
     ...createFakeMetrics().ops,
     ...createFakeSettings().ops,
+    ...workers.ops,
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),
@@ -130,6 +133,8 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     history,
     /** The scheduler view `scheduler.get` returns; tests set it. */
     scheduler: scheduler.state,
+    /** The workers view and remote attempts `workers.list` / `workers.attempts` return; tests set them. */
+    workers: workers.state,
     /** Delivers a batch to every subscriber, as a transport would. */
     emit(batch: StudioEvent[]) {
       for (const l of listeners) l(batch);

@@ -4,8 +4,9 @@ import { useLive } from '../store/live-store';
 import { useProblems } from '../store/problems-store';
 import { clearLogs, useRunFeed } from '../store/run-feed-store';
 import { useStudio } from '../store/studio-store';
+import { useWorkers } from '../store/workers-store';
 
-const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState(), debug: useDebug.getState(), inbox: useInbox.getState(), feed: useRunFeed.getState() };
+const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState(), debug: useDebug.getState(), inbox: useInbox.getState(), feed: useRunFeed.getState(), workers: useWorkers.getState() };
 
 /** Puts the app's singleton stores back to their first state (tests share one module graph). */
 export function resetStores(): void {
@@ -16,6 +17,7 @@ export function resetStores(): void {
   useDebug.setState(initial.debug, true);
   useInbox.setState(initial.inbox, true);
   useRunFeed.setState(initial.feed, true);
+  useWorkers.setState(initial.workers, true);
   clearLogs();
 }
 

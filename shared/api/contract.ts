@@ -17,6 +17,7 @@ import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, S
 import { SetSettingInput, SetSettingResult, SettingsView } from './settings.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
+import { RemoteAttemptInfo, WorkersView } from './workers.schema';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -202,6 +203,20 @@ export const STUDIO_API = {
     output: MetricsSnapshot,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/metrics' },
+  }),
+  'workers.list': op({
+    summary: 'List the remote worker pools and the workers connected to this host (SCL-01): slots used and free, lease age, attempts by outcome, version, draining.',
+    input: z.strictObject({}),
+    output: WorkersView,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/workers' },
+  }),
+  'workers.attempts': op({
+    summary: 'Which worker ran each attempt of a run\'s placed nodes (SCL-01), with its outcome; the newest 500 per run, kept in memory.',
+    input: z.strictObject({ executionId: Identifier, nodeId: Identifier.optional() }),
+    output: z.array(RemoteAttemptInfo),
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/executions/:executionId/worker-attempts' },
   }),
   'breakpoints.get': op({
     summary: "A workflow's breakpoints, kept beside the data outside its definition (STU-04: no version is made).",

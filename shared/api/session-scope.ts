@@ -58,6 +58,8 @@ export const SESSION_SCOPE: { readonly [K in OperationName]?: SessionScope } = {
   'signals.send': EXECUTION,
   'control.audit': { kind: 'execution', field: 'executionId', required: true },
   'scheduler.get': GLOBAL,
+  'workers.list': GLOBAL,
+  'workers.attempts': { kind: 'execution', field: 'executionId', required: true },
   'scheduler.setLimits': GLOBAL,
 };
 

@@ -42,6 +42,8 @@ export const SettingEntry = z.object({
 export type SettingEntry = z.infer<typeof SettingEntry>;
 
 export const SettingsView = z.object({
+  /** The host's data folder (definitions, logs, keys, secrets, settings.json); null for a host without one. */
+  dataDir: z.string().nullable(),
   /** `<data>/settings.json`, or null without a data folder (then `settings.set` can change live settings only). */
   file: z.string().nullable(),
   settings: z.array(SettingEntry),

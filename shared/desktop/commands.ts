@@ -13,6 +13,7 @@ export const COMMANDS = {
   'file.import': { label: 'Import…', accelerator: 'CmdOrCtrl+I' },
   'file.export': { label: 'Export…', accelerator: 'CmdOrCtrl+E' },
   'file.connect': { label: 'Connect to server…' },
+  'file.settings': { label: 'Settings…', accelerator: 'CmdOrCtrl+,' },
   'edit.undo': { label: 'Undo', accelerator: 'CmdOrCtrl+Z' },
   'edit.redo': { label: 'Redo', accelerator: 'CmdOrCtrl+Shift+Z' },
   'edit.cut': { label: 'Cut', accelerator: 'CmdOrCtrl+X' },

@@ -124,10 +124,11 @@ export function choice<const T extends readonly [string, ...string[]]>(options: 
   return { unit: 'choice', accepts, schema: z.enum(options, { error: `must be ${accepts}` }), fromText: sameText, show: asJson };
 }
 
-/** Text of at least `min` characters. */
-export function text(min = 1): SettingValue<string> {
-  const accepts = min > 1 ? `text of at least ${min} characters` : min === 1 ? 'non-empty text' : 'text';
-  return { unit: 'text', accepts, schema: z.string({ error: `must be ${accepts}` }).min(min, `must be ${accepts}`), fromText: sameText, show: asJson };
+/** Text of at least `min` characters; with `pattern`, text it matches (`what` says what it accepts). */
+export function text(min = 1, pattern?: { regex: RegExp; what: string }): SettingValue<string> {
+  const accepts = pattern ? pattern.what : min > 1 ? `text of at least ${min} characters` : min === 1 ? 'non-empty text' : 'text';
+  const schema = z.string({ error: `must be ${accepts}` }).min(min, `must be ${accepts}`);
+  return { unit: 'text', accepts, schema: pattern ? schema.regex(pattern.regex, `must be ${accepts}`) : schema, fromText: sameText, show: asJson };
 }
 
 /** A list of non-empty strings; as text, comma-separated or a JSON array. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Role } from '../api/roles';
 import { ApiKeyName } from '../api/security.schema';
 import { Identifier } from '../workflow/identifier';
+import { DEFAULT_WORKERS_PATH } from '../workers/worker-protocol';
 import { familySetting, optionalSetting, setting } from './setting-spec';
 import { bytes, choice, count, duration, flag, json, positiveNumber, text, textList } from './setting-values';
 
@@ -17,10 +18,15 @@ export const ApiKeyConfig = z.strictObject({
 export type ApiKeyConfig = z.infer<typeof ApiKeyConfig>;
 
 const apiKeys = json(z.array(ApiKeyConfig), 'a JSON array of {name, key, role, sessions}', (keys) => (Array.isArray(keys) && keys.length ? `${keys.length} key(s)` : '[]'));
+/** A PostgreSQL schema name as the postgres store accepts it (unquoted, so written as is in `search_path`). */
+const schemaName = text(1, { regex: /^[a-z_][a-z0-9_]{0,62}$/, what: 'a schema name: lower-case letters, digits and _ (at most 63), starting with a letter or _' });
 const ADMIN = 'ADMIN' as const;
 const live = { apply: 'live', role: ADMIN } as const;
 const restart = { apply: 'restart', role: ADMIN } as const;
 const planned = { ...restart, planned: true, group: 'Scale-out' } as const;
+const workers = { ...restart, group: 'Scale-out', card: 'SCL-01' } as const;
+/** A URL path: `/` and then letters, digits and `._~-/`. */
+const urlPath = { ...text(), accepts: 'a path such as /workers', schema: z.string({ error: 'must be a path such as /workers' }).regex(/^\/[A-Za-z0-9._~/-]*$/, 'must be a path such as /workers') };
 
 /**
  * Every `yukta.*` setting (CFG-01): key, schema, default, unit, environment name (derived from the key),
@@ -60,9 +66,16 @@ export const SETTINGS = {
   'yukta.restart.retained-executions': setting({ value: count(), default: 100, ...restart, group: 'Durability', card: 'CTL-04', description: 'Finished runs kept restartable (graph, payload, recorded outputs).' }),
   'yukta.restart.max-messages-per-node': setting({ value: count(1), default: 10_000, ...restart, group: 'Durability', card: 'DUR-02', description: 'Messages the memory checkpoint store keeps per node.' }),
   'yukta.restart.max-bytes-per-node': setting({ value: bytes(1), default: 16 * MIB, ...restart, group: 'Durability', card: 'DUR-02', description: 'Bytes the memory checkpoint store keeps per node.' }),
+  // Stores (DUR-04): the kind (`--store` wins) and the PostgreSQL database of the `postgres` kind.
+  'yukta.store': optionalSetting({ value: choice(['sqlite', 'file', 'memory', 'postgres']), ...restart, group: 'Durability', card: 'DUR-04', description: 'Where definitions, the execution log and checkpoints live (--store wins; unset: sqlite in a data folder, memory without one).' }),
+  'yukta.postgres.url': optionalSetting({ value: text(), ...restart, group: 'Durability', card: 'DUR-04', secret: true, description: 'The postgres store\'s database: postgres://user:password@host:port/database (best from YUKTA_POSTGRES_URL) or decrypted:<secret name>; never logged or returned.' }),
+  'yukta.postgres.pool-size': setting({ value: count(1, 1000), default: 10, ...restart, group: 'Durability', card: 'DUR-04', description: 'Connections the postgres store opens at most, its writer\'s included.' }),
+  'yukta.postgres.statement-timeout': setting({ value: duration(), default: 30_000, ...restart, group: 'Durability', card: 'DUR-04', description: 'A statement of the postgres store running longer is cancelled by the server (0 = no limit).' }),
+  'yukta.postgres.schema': setting({ value: schemaName, default: 'public', ...restart, group: 'Durability', card: 'DUR-04', description: 'The schema the postgres store\'s tables live in (created if missing).' }),
   // Security (SEC-01, SEC-02).
   'yukta.api-key': optionalSetting({ value: text(16), ...restart, group: 'Security', card: 'SEC-01', secret: true, description: 'One all-powerful (ADMIN) API key, named default; plain or sha256:<hex>.' }),
   'yukta.api-keys': setting({ value: apiKeys, default: [], ...restart, group: 'Security', card: 'SEC-01', secret: true, description: 'Named API keys with a role and optional sessions; several at once for rotation.' }),
+  'yukta.secrets.key': optionalSetting({ value: text(16), ...restart, group: 'Security', card: 'SEC-02', secret: true, description: 'Where no OS keychain exists (serve, yukta mcp), secrets set in the studio are sealed with this key in <data>/secrets.json (AES-256-GCM); unset, they come from YUKTA_SECRET_* only. Keep it in the environment, not in settings.json beside them.' }),
   'yukta.variables.allowed': setting({ value: textList(), default: [], ...restart, group: 'Security', card: 'SEC-02', description: 'Extra names ${env.X} and ${sys.x} may read (names that look like secrets stay blocked).' }),
   'yukta.var': familySetting({ value: text(0), ...restart, group: 'Security', card: 'SEC-02', family: { placeholder: '*', member: /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/, recordKey: 'key', fromEnv: false }, description: 'A value readable as ${sys.yukta.var.x} (YUKTA_VAR_* variables are read directly as ${env.X}).' }),
   // Execution safety (SEC-03).
@@ -80,11 +93,20 @@ export const SETTINGS = {
   'yukta.http.cors-origins': setting({ value: textList(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin: scheme://host[:port], no path'), 'origins scheme://host[:port]'), default: [], ...restart, group: 'HTTP API', card: 'STU-08', description: 'Origins whose pages may call the API cross-origin while API keys are required (a browser studio connecting to this server).' }),
   // LLM (EXT-03).
   'yukta.llm.rate-limit': familySetting({ value: positiveNumber(), ...restart, group: 'LLM', card: 'EXT-03', family: { placeholder: '<provider>', member: /^[a-z0-9][a-z0-9_-]{0,63}$/, recordKey: 'member', fromEnv: true }, description: 'Requests per minute to one LLM provider, spaced across all runs.' }),
-  // Scale-out (SCL-01, SCL-02): not built yet.
-  'yukta.workers.lease': setting({ value: duration(), default: 15_000, ...planned, card: 'SCL-01', description: 'A worker that does not renew its registration within this is dropped.' }),
-  'yukta.workers.drain-timeout': setting({ value: duration(), default: 30_000, ...planned, card: 'SCL-01', description: 'How long a stopping worker drains its attempts.' }),
-  'yukta.workers.control-plane': optionalSetting({ value: text(), ...planned, card: 'SCL-01', description: 'Comma-separated host addresses a worker connects to.' }),
-  'yukta.workers.ssl-bundle': optionalSetting({ value: text(), ...planned, card: 'SCL-01', description: 'TLS material a worker verifies the host with.' }),
+  // Remote workers (SCL-01): the host's listener, and the worker process (`yukta worker`) reading the same keys.
+  'yukta.workers.enabled': setting({ value: flag(), default: false, ...workers, description: 'This host takes remote workers on its own listener (yukta.workers.host, port and path); needs yukta.workers.token.' }),
+  'yukta.workers.host': setting({ value: text(), default: '127.0.0.1', ...workers, description: 'Address the workers\' listener binds to (0.0.0.0 for other machines).' }),
+  'yukta.workers.port': setting({ value: count(0, 65_535), default: 4320, ...workers, description: 'Port of the workers\' listener (0 picks a free one).' }),
+  'yukta.workers.path': setting({ value: urlPath, default: DEFAULT_WORKERS_PATH, ...workers, description: 'Path workers connect to on the listener (ws://host:port/path).' }),
+  'yukta.workers.token': optionalSetting({ value: text(16), ...workers, secret: true, description: 'Shared token: the host accepts only workers presenting it (compared in constant time); a worker presents it (or --token, YUKTA_WORKER_TOKEN).' }),
+  'yukta.workers.lease': setting({ value: duration(), default: 15_000, ...workers, description: 'A worker that does not renew its registration within this is dropped; workers renew three times per lease.' }),
+  'yukta.workers.window': setting({ value: count(1, 100_000), default: 16, ...workers, description: 'Messages of one attempt either side holds before the other must wait for credit (back-pressure).' }),
+  'yukta.workers.drain-timeout': setting({ value: duration(), default: 30_000, ...workers, description: 'A worker stopping (SIGTERM) finishes its attempts within this, then ends those left (retryably) and exits.' }),
+  'yukta.workers.control-plane': setting({ value: textList(z.string().regex(/^wss?:\/\/\S+$/, 'a ws:// or wss:// address'), 'ws:// or wss:// addresses'), default: [], ...workers, description: 'Host addresses a worker tries in turn (a standby refuses it; --control-plane wins).' }),
+  'yukta.workers.tls.cert': optionalSetting({ value: text(), ...workers, description: 'PEM certificate file: the host\'s listener serves wss with it; a worker presents it for mutual TLS.' }),
+  'yukta.workers.tls.key': optionalSetting({ value: text(), ...workers, description: 'PEM private key file of yukta.workers.tls.cert.' }),
+  'yukta.workers.tls.ca': optionalSetting({ value: text(), ...workers, description: 'PEM CA file: a worker verifies the host (and its name) with it; the host then requires worker certificates it signed (mutual TLS).' }),
+  // High availability (SCL-02): not built yet.
   'yukta.ha.mode': setting({ value: choice(['single', 'postgres']), default: 'single', ...planned, card: 'SCL-02', description: 'single: this server is always leader; postgres: leader lease in PostgreSQL.' }),
 };
 

@@ -39,7 +39,8 @@ export class Restarter {
     const run = await this.archived(executionId);
     this.checkNode(run, nodeId);
     if (!run.recorded) throw new ConflictError(`run "${executionId}" recorded no node outputs (recording is off), so it can only be restarted whole`, 'command.nodeId');
-    const plan = planRestart(run.prepared, nodeId, (id) => this.archive.checkpoint(executionId, id));
+    const recorded = await this.archive.checkpoints(executionId, run.prepared.nodes.keys());
+    const plan = planRestart(run.prepared, nodeId, (id) => recorded.get(id) ?? null);
     if (typeof plan === 'string') throw new ConflictError(plan, 'command.nodeId');
     return this.launch(run, replayGraph(run.prepared, plan.rerun, plan.replays));
   }
@@ -48,7 +49,7 @@ export class Restarter {
   async retryNode(executionId: string, nodeId: string): Promise<RestartStarted> {
     const run = await this.archived(executionId);
     this.checkNode(run, nodeId);
-    const status = this.nodeStatus(executionId, nodeId) ?? this.archive.checkpoint(executionId, nodeId)?.end ?? null;
+    const status = this.nodeStatus(executionId, nodeId) ?? (await this.archive.checkpoint(executionId, nodeId))?.end ?? null;
     if (status === null || !RETRYABLE.has(status)) {
       throw new ConflictError(`node "${nodeId}" ${status === null ? 'has no status' : `ended ${status}`}; only a node that ended FAILURE or TIMED_OUT can be retried`, 'command.nodeId');
     }

@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError, UnavailableError } from '../../engine-err
 import type { PreparedStart } from '../../runtime/start/start-types';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
 import { replayGraph } from '../../runtime/replay-graph';
-import { signalNodeId, type CheckpointStore } from '../../store/checkpoint-store';
+import { readNodes, signalNodeId, type CheckpointStore, type NodeCheckpoint } from '../../store/checkpoint-store';
 import type { ExecutionLog } from '../../store/execution-log';
 import { loggedRuns, type LoggedRun } from '../../tracker/run-recovery';
 import { planResume } from './resume-plan';
@@ -77,11 +77,12 @@ export class Resumer {
     const { session, workflowId, version, payload, scope, inputs } = run.record;
     const full = await this.options.prepared(session, workflowId, version);
     const { checkpoints } = this.options;
-    const plan = planResume(full, run.record, (nodeId) => checkpoints.read(run.executionId, nodeId));
+    const recorded = await readNodes(checkpoints, run.executionId, [...scope, ...inputs, ...scope.map(signalNodeId)]);
+    const plan = planResume(full, run.record, (nodeId) => recorded.get(nodeId) ?? null);
     if (typeof plan === 'string') throw new ConflictError(plan, 'executionId');
     const copy = (to: string): void => {
-      for (const nodeId of plan.copied) copyCheckpoint(checkpoints, run.executionId, to, nodeId, true);
-      for (const nodeId of scope) copyCheckpoint(checkpoints, run.executionId, to, signalNodeId(nodeId), false);
+      for (const nodeId of plan.copied) copyCheckpoint(checkpoints, recorded.get(nodeId), to, nodeId, true);
+      for (const nodeId of scope) copyCheckpoint(checkpoints, recorded.get(signalNodeId(nodeId)), to, signalNodeId(nodeId), false);
     };
     const resume = { from: run.executionId, scope, inputs, unrecorded: new Set(plan.replays.keys()), beforeBuild: copy };
     return this.options.startPrepared({ session, workflowId, prepared: replayGraph(full, plan.rerun, plan.replays), payload, resume });
@@ -101,10 +102,9 @@ export class Resumer {
   }
 }
 
-/** Copies one node's checkpoint (messages, and the end marker when asked) from one run to another. */
-function copyCheckpoint(store: CheckpointStore, from: string, to: string, nodeId: string, withEnd: boolean): void {
-  const checkpoint = store.read(from, nodeId);
-  if (checkpoint === null) return;
+/** Copies one node's checkpoint, read from the run resumed (messages, and the end marker when asked), to the new run. */
+function copyCheckpoint(store: CheckpointStore, checkpoint: NodeCheckpoint | undefined, to: string, nodeId: string, withEnd: boolean): void {
+  if (checkpoint === undefined) return;
   const writer = store.writer(to, nodeId);
   for (const message of checkpoint.messages) writer.append(message);
   if (withEnd && checkpoint.end !== null) writer.markDone(checkpoint.end);

@@ -1,7 +1,7 @@
 import type { Status } from '../../../shared/status/status';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
 import type { NodeRecorder, RunRecorder } from '../../runtime/run-hooks';
-import type { CheckpointStore, CheckpointWriter, NodeCheckpoint } from '../../store/checkpoint-store';
+import { readNodes, type CheckpointStore, type CheckpointWriter, type NodeCheckpoint } from '../../store/checkpoint-store';
 
 /** What a restart needs of a run (CTL-04): its graph, start payload and final status. */
 export interface ArchivedRun {
@@ -87,8 +87,13 @@ export class RunArchive {
     this.evict();
   }
 
-  checkpoint(executionId: string, nodeId: string): NodeCheckpoint | null {
+  checkpoint(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
     return this.options.checkpoints.read(executionId, nodeId);
+  }
+
+  /** The checkpoints of several nodes of a run (absent: nothing recorded). */
+  checkpoints(executionId: string, nodeIds: Iterable<string>): Promise<Map<string, NodeCheckpoint>> {
+    return readNodes(this.options.checkpoints, executionId, nodeIds);
   }
 
   get size(): number {

@@ -65,11 +65,16 @@ export class SignalHub {
   }
 
   /** Waits for the node's signal for one message; rejects with the abort reason when `abort` fires. */
-  wait(node: WaitSite, request: { signal: string; messageId: string; payload: unknown }, abort: AbortSignal): Promise<SignalAnswer> {
+  async wait(node: WaitSite, request: { signal: string; messageId: string; payload: unknown }, abort: AbortSignal): Promise<SignalAnswer> {
     // Copied field by field: a node stage exposes these as getters, which a spread would not copy.
     const site: WaitSite = { executionId: node.executionId, session: node.session, workflowId: node.workflowId, nodeId: node.nodeId };
-    const recorded = this.recorded(site, request.messageId);
-    if (recorded) return Promise.resolve(recorded);
+    const recorded = await this.recorded(site, request.messageId);
+    if (recorded) return recorded;
+    return this.waitLive(site, request, abort);
+  }
+
+  /** No recorded answer: a signal queued early, or an open approval until one arrives or `abort` fires. */
+  private waitLive(site: WaitSite, request: { signal: string; messageId: string; payload: unknown }, abort: AbortSignal): Promise<SignalAnswer> {
     const key = keyOf(site.executionId, site.nodeId);
     const early = this.takeQueued(key);
     if (early) return Promise.resolve(this.accept(site, request, early.delivery, early.at));
@@ -154,8 +159,8 @@ export class SignalHub {
     return answer;
   }
 
-  private recorded(site: WaitSite, messageId: string): SignalAnswer | null {
-    const checkpoint = this.options.checkpoints.read(site.executionId, signalNodeId(site.nodeId));
+  private async recorded(site: WaitSite, messageId: string): Promise<SignalAnswer | null> {
+    const checkpoint = await this.options.checkpoints.read(site.executionId, signalNodeId(site.nodeId));
     const found = checkpoint?.messages.find((m) => m.messageId === messageId);
     return found ? (found.payload as SignalAnswer) : null;
   }

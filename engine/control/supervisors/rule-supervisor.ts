@@ -17,12 +17,17 @@ export class RuleSupervisor implements Supervisor {
   readonly id = 'rules';
   private readonly rules = new Map<string, SupervisorRule[]>();
 
-  /** Replaces a session's rules; a condition that does not parse is refused naming the rule. */
-  setRules(session: string, rules: SupervisorRule[]): void {
+  /** Refuses a rule whose condition does not parse, naming it. */
+  static check(rules: readonly SupervisorRule[]): void {
     rules.forEach((rule, i) => {
       const problem = conditionSyntaxError(rule.when);
       if (problem) throw new BadInputError(`rules.${i}.when: not a valid CEL condition: ${problem}`, 'BAD_INPUT', `rules.${i}.when`);
     });
+  }
+
+  /** Replaces a session's rules; a condition that does not parse is refused naming the rule. */
+  setRules(session: string, rules: SupervisorRule[]): void {
+    RuleSupervisor.check(rules);
     if (rules.length) this.rules.set(session, rules.map((r) => structuredClone(r)));
     else this.rules.delete(session);
   }

@@ -5,12 +5,14 @@ import { PreparationCache } from '../../definitions/preparation-cache';
 import { validateDefinition } from '../../definitions/validate-definition';
 import type { PluginRegistry } from '../../plugins/registry';
 import type { DefinitionStore } from '../../store/definition-store';
-import { prepareWorkflow, type PreparedWorkflow } from '../prepared-workflow';
+import { prepareWorkflow, type NodePlacement, type PreparedWorkflow } from '../prepared-workflow';
 import { DEFAULT_RUN_TIMEOUT_MS, VERSION_KEY } from './start-types';
 
 export interface DefinitionResolverOptions {
   registry: PluginRegistry;
   definitions: DefinitionStore;
+  /** Remote processors for nodes with `engine.placement` (SCL-01), chosen at preparation. */
+  placement?: NodePlacement | undefined;
 }
 
 /**
@@ -86,6 +88,6 @@ export class DefinitionResolver {
     if (!definition.nodes.some((n) => registry.get(n.type)?.kind === 'trigger')) {
       throw new BadInputError(`workflow "${workflowId}" has no trigger, so it cannot be started`, 'BAD_INPUT', 'workflowId');
     }
-    return prepareWorkflow(definition, stored.version, registry);
+    return prepareWorkflow(definition, stored.version, registry, this.options.placement);
   }
 }

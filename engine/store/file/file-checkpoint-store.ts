@@ -67,7 +67,7 @@ export class FileCheckpointStore implements CheckpointStore {
     this.end(this.node(executionId, nodeId), status);
   }
 
-  read(executionId: string, nodeId: string): NodeCheckpoint | null {
+  async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
     const node = this.open.get(keyOf(executionId, nodeId));
     if (node) this.tryWrite(node);
     const base = join(this.runDir(executionId), encodeName(nodeId));
@@ -93,7 +93,7 @@ export class FileCheckpointStore implements CheckpointStore {
     this.runBytes.delete(executionId);
   }
 
-  executions(): string[] {
+  async executions(): Promise<string[]> {
     const ids = new Set<string>();
     for (const name of readdirSync(this.options.dir)) {
       const id = decodeName(name);

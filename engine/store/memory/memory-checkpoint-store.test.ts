@@ -10,7 +10,7 @@ describe('CTL-04 checkpoint caps (memory store)', () => {
     expect(payloadBytes({ a: 1 })).toBe(OTHER_PAYLOAD_BYTES);
   });
 
-  it('stops recording a node past its message cap, keeps none of it, and says why; the end marker stays', () => {
+  it('stops recording a node past its message cap, keeps none of it, and says why; the end marker stays', async () => {
     const store = new MemoryCheckpointStore({ maxMessagesPerNode: 2, maxBytesPerNode: 1_000_000 });
     const writer = store.writer('r', 'n');
     writer.append(msg(1));
@@ -19,17 +19,17 @@ describe('CTL-04 checkpoint caps (memory store)', () => {
     writer.append(msg(3));
     expect(writer.full).toBe(true);
     writer.markDone('SUCCESS');
-    expect(store.read('r', 'n')).toEqual({ messages: [], end: 'SUCCESS', overCap: 'more than 2 messages' });
+    expect(await store.read('r', 'n')).toEqual({ messages: [], end: 'SUCCESS', overCap: 'more than 2 messages' });
   });
 
-  it('stops past the byte cap; drop forgets a run', () => {
+  it('stops past the byte cap; drop forgets a run', async () => {
     const store = new MemoryCheckpointStore({ maxMessagesPerNode: 100, maxBytesPerNode: 5 });
     store.append('r', 'n', msg('abc'));
-    expect(store.read('r', 'n')!.messages).toHaveLength(1);
+    expect((await store.read('r', 'n'))!.messages).toHaveLength(1);
     store.append('r', 'n', msg('abc'));
-    expect(store.read('r', 'n')!.overCap).toBe('more than 5 bytes');
+    expect((await store.read('r', 'n'))!.overCap).toBe('more than 5 bytes');
     store.drop('r');
-    expect(store.read('r', 'n')).toBeNull();
+    expect(await store.read('r', 'n')).toBeNull();
   });
 });
 
@@ -46,7 +46,7 @@ describe('DUR-02 memory store spill folder', () => {
     for (let i = 0; i < 5; i++) writer.append(msg({ i }));
     writer.markDone('SUCCESS');
     expect(writer.full).toBe(false);
-    expect(store.read('r', 'n')).toEqual({ messages: [0, 1, 2, 3, 4].map((i) => msg({ i })), end: 'SUCCESS', overCap: null });
+    expect(await store.read('r', 'n')).toEqual({ messages: [0, 1, 2, 3, 4].map((i) => msg({ i })), end: 'SUCCESS', overCap: null });
     expect(await readdir(spillDir)).toEqual(['r']);
     store.drop('r');
     expect(await readdir(spillDir)).toEqual([]);

@@ -78,7 +78,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     run.setEnd(run.nodeIndex(nodeId, true), status);
   }
 
-  read(executionId: string, nodeId: string): NodeCheckpoint | null {
+  async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
     const run = this.runs.get(executionId);
     const node = run ? run.nodeIndex(nodeId, false) : -1;
     if (node < 0) return null;
@@ -94,7 +94,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.spill?.drop(executionId);
   }
 
-  executions(): string[] {
+  async executions(): Promise<string[]> {
     return [...this.runs.keys()];
   }
 

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
 import { parseEndStatus } from '../checkpoint-codec';
+import { EMPTY_METADATA, executionsWithQueued, messageOfStored, withQueued, type QueuedCheckpointWrite, type StoredMessageRow } from '../checkpoint-rows';
 import { serializeForStore } from '../unwritable-entry-error';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
 
@@ -33,14 +34,6 @@ const SQL = {
 
 type Statements = { [K in keyof typeof SQL]: Database.Statement };
 
-interface MessageRow {
-  port: string;
-  payload: string | null;
-  metadata: string | null;
-  message_id: string | null;
-}
-
-const EMPTY_METADATA = '{}';
 
 /**
  * Checkpoints in SQLite (DUR-02): one row per recorded message and a state row per node with its end
@@ -111,24 +104,12 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.queue.push({ kind: 'end', executionId, nodeId, status });
   }
 
-  read(executionId: string, nodeId: string): NodeCheckpoint | null {
-    const queued = this.drainForRead().filter((r) => r.executionId === executionId && (r.kind === 'drop' || r.nodeId === nodeId));
-    let messages: RecordedMessage[] = (this.sql.messages.all(executionId, nodeId) as MessageRow[]).map(toMessage);
+  async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
+    const queued = this.drainForRead();
+    const messages = (this.sql.messages.all(executionId, nodeId) as StoredMessageRow[]).map(messageOfStored);
     const state = this.sql.state.get(executionId, nodeId) as { end_status: string | null } | undefined;
-    let end: Status | null = state?.end_status ? parseEndStatus(state.end_status) : null;
-    let found = state !== undefined || messages.length > 0;
-    for (const row of queued) {
-      if (row.kind === 'drop') {
-        messages = [];
-        end = null;
-        found = false;
-        continue;
-      }
-      found = true;
-      if (row.kind === 'message') messages = [...messages, toMessage({ port: row.message.port, payload: row.message.payload, metadata: row.message.metadata, message_id: row.message.messageId })];
-      else end = row.status ?? end;
-    }
-    return found ? { messages, end, overCap: null } : null;
+    const end = state?.end_status ? parseEndStatus(state.end_status) : null;
+    return withQueued({ messages, end, found: state !== undefined || messages.length > 0 }, queued.map(toQueuedWrite), executionId, nodeId);
   }
 
   drop(executionId: string): void {
@@ -137,14 +118,9 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.queue.push({ kind: 'drop', executionId });
   }
 
-  executions(): string[] {
+  async executions(): Promise<string[]> {
     const queued = this.drainForRead();
-    const ids = new Set((this.sql.executions.all() as Array<{ execution_id: string }>).map((r) => r.execution_id));
-    for (const row of queued) {
-      if (row.kind === 'drop') ids.delete(row.executionId);
-      else ids.add(row.executionId);
-    }
-    return [...ids];
+    return executionsWithQueued((this.sql.executions.all() as Array<{ execution_id: string }>).map((r) => r.execution_id), queued.map(toQueuedWrite));
   }
 
   flush(): Promise<void> {
@@ -215,7 +191,9 @@ function queuedMessage(nodeId: string, m: RecordedMessage): QueuedMessage {
   return { port: m.port, payload, metadata, messageId: m.messageId ?? null };
 }
 
-function toMessage(row: MessageRow): RecordedMessage {
-  const message: RecordedMessage = { port: row.port, payload: row.payload === null ? undefined : JSON.parse(row.payload), metadata: row.metadata === null || row.metadata === EMPTY_METADATA ? {} : (JSON.parse(row.metadata) as Record<string, string>) };
-  return row.message_id === null ? message : { ...message, messageId: row.message_id };
+/** A queued row as a read merges it: a message as the recorded message its row will read back as. */
+function toQueuedWrite(row: Row): QueuedCheckpointWrite {
+  if (row.kind !== 'message') return row;
+  const m = row.message;
+  return { kind: 'message', executionId: row.executionId, nodeId: row.nodeId, message: messageOfStored({ port: m.port, payload: m.payload, metadata: m.metadata, message_id: m.messageId }) };
 }

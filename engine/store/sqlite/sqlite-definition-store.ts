@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import { StoredWorkflow } from '../../../shared/api/workflows.schema';
+import type { StoredWorkflow } from '../../../shared/api/workflows.schema';
 import type { WorkflowDefinition } from '../../../shared/workflow/definition.schema';
+import { CURRENT_SELECT, sessionsOf, storedOf, versionEntryOf, type VersionRow } from '../definition-rows';
 import {
   keptVersions,
   type DefinitionStore,
@@ -12,20 +13,6 @@ import {
   type VersionEntry,
 } from '../definition-store';
 import { openDatabase } from './open-database';
-
-interface VersionRow {
-  session: string;
-  workflow_id: string;
-  version: string;
-  saved_at: number;
-  note: string | null;
-  definition: string;
-}
-
-const CURRENT_SELECT = `
-  SELECT w.session, w.workflow_id, v.version, v.saved_at, v.note, v.definition
-  FROM workflows w JOIN workflow_versions v
-    ON v.session = w.session AND v.workflow_id = w.workflow_id AND v.version = w.version`;
 
 const SQL = {
   current: `${CURRENT_SELECT} WHERE w.session = ? AND w.workflow_id = ?`,
@@ -86,12 +73,12 @@ export class SqliteDefinitionStore implements DefinitionStore {
 
   async list(session?: string): Promise<StoredWorkflow[]> {
     const rows = (session === undefined ? this.sql.listAll.all() : this.sql.listSession.all(session)) as VersionRow[];
-    return rows.map(toStored);
+    return rows.map(storedOf);
   }
 
   async get(session: string, workflowId: string): Promise<StoredWorkflow | null> {
     const row = this.sql.current.get(session, workflowId) as VersionRow | undefined;
-    return row ? toStored(row) : null;
+    return row ? storedOf(row) : null;
   }
 
   async save(session: string, definition: WorkflowDefinition, options: SaveOptions): Promise<{ changed: boolean }> {
@@ -100,12 +87,12 @@ export class SqliteDefinitionStore implements DefinitionStore {
 
   async versions(session: string, workflowId: string): Promise<VersionEntry[]> {
     const rows = this.sql.versions.all(session, workflowId) as Array<Pick<VersionRow, 'version' | 'saved_at' | 'note'>>;
-    return rows.map((r) => (r.note === null ? { version: r.version, savedAt: r.saved_at } : { version: r.version, savedAt: r.saved_at, note: r.note }));
+    return rows.map(versionEntryOf);
   }
 
   async getVersion(session: string, workflowId: string, version: string): Promise<StoredWorkflow | null> {
     const row = this.sql.version.get(session, workflowId, version) as VersionRow | undefined;
-    return row ? toStored(row) : null;
+    return row ? storedOf(row) : null;
   }
 
   async deleteWorkflow(session: string, workflowId: string): Promise<boolean> {
@@ -121,10 +108,7 @@ export class SqliteDefinitionStore implements DefinitionStore {
   async listSessions(): Promise<StoredSession[]> {
     const settings = new Map((this.sql.sessions.all() as Array<{ session: string; timeout: number }>).map((r) => [r.session, r.timeout]));
     const counts = new Map((this.sql.workflowCounts.all() as Array<{ session: string; count: number }>).map((r) => [r.session, r.count]));
-    return [...new Set([...settings.keys(), ...counts.keys()])].sort().map((session) => {
-      const timeout = settings.get(session);
-      return { session, workflowCount: counts.get(session) ?? 0, settings: timeout === undefined ? null : { defaultExecutionTimeoutSeconds: timeout } };
-    });
+    return sessionsOf(settings, counts);
   }
 
   async getSession(session: string): Promise<StoredSession | null> {
@@ -187,14 +171,4 @@ export class SqliteDefinitionStore implements DefinitionStore {
     if (!settings && count === 0) return null;
     return { session, workflowCount: count, settings: settings ? { defaultExecutionTimeoutSeconds: settings.timeout } : null };
   }
-}
-
-function toStored(row: VersionRow): StoredWorkflow {
-  return StoredWorkflow.parse({
-    session: row.session,
-    definition: JSON.parse(row.definition),
-    version: row.version,
-    savedAt: row.saved_at,
-    ...(row.note === null ? {} : { note: row.note }),
-  });
 }

@@ -49,7 +49,7 @@ describe('DUR-01 SQLite log: a full disk and a locked database', () => {
     db.pragma('max_page_count = 1073741823');
     await log.flush();
     expect(count('execution_log')).toBe(21);
-    expect(checkpoints.read('r0', 'a')?.end).toBe('SUCCESS');
+    expect((await checkpoints.read('r0', 'a'))?.end).toBe('SUCCESS');
   });
 
   it('a database locked beyond its busy timeout fails the flush with STORE_BUSY and no partial rows; the rows go in once it is free', async () => {

@@ -1,19 +1,9 @@
 import type Database from 'better-sqlite3';
 import { SCHEDULER_RUN, type ControlAuditPage, type ControlAuditQuery } from '../../../shared/api/control.schema';
-import { DEFAULT_LOG_RETENTION, matchesAudit, RUN_END_TYPES, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
-import { parseLogEntry } from '../log-entry-codec';
-import { runsToDrop, SCHEDULER_ENTRIES_KEPT } from '../log-retention';
-import { serializeForStore } from '../unwritable-entry-error';
+import { DEFAULT_LOG_RETENTION, RUN_END_TYPES, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
+import { summaryRunsToDrop, SCHEDULER_ENTRIES_KEPT } from '../log-retention';
+import { auditPageOf, auditWhere, entryOfQueued, entryOfStored, queuedLogRow, type QueuedLogRow, type StoredLogRow } from '../log-rows';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
-
-interface LogRow {
-  run_id: string;
-  type: string;
-  status: string;
-  actor: string;
-  at: number;
-  data: string | null;
-}
 
 const SQL = {
   insert: 'INSERT INTO execution_log (run_id, type, status, actor, at, data) VALUES (?, ?, ?, ?, ?, ?)',
@@ -37,7 +27,7 @@ type Statements = { [K in keyof typeof SQL]: Database.Statement };
  */
 export class SqliteExecutionLog implements ExecutionLog {
   private readonly sql: Statements;
-  private readonly queue: SqliteWriteQueue<QueuedRow>;
+  private readonly queue: SqliteWriteQueue<QueuedLogRow>;
   private readonly retention: LogRetentionOptions;
   private sinceTrim = 0;
 
@@ -49,16 +39,13 @@ export class SqliteExecutionLog implements ExecutionLog {
     this.sql = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, db.prepare(text)])) as Statements;
     this.retention = { ...DEFAULT_LOG_RETENTION, ...retention };
     const insert = this.sql.insert;
-    this.queue = new SqliteWriteQueue<QueuedRow>(writer, (r) => {
+    this.queue = new SqliteWriteQueue<QueuedLogRow>(writer, (r) => {
       insert.run(r.runId, r.type, r.status, r.actor, r.at, r.data);
     });
   }
 
   append(entry: ExecutionLogEntry): void {
-    // The row as it will be stored: data serialized now (a snapshot of the entry at append time), so a value
-    // that cannot be serialized fails this append and is never queued.
-    const data = entry.data === undefined ? null : (serializeForStore(`the ${entry.type} entry of ${entry.runId}`, entry.data) ?? null);
-    this.queue.push({ runId: entry.runId, type: entry.type, status: entry.status, actor: entry.actor, at: entry.at, data });
+    this.queue.push(queuedLogRow(entry));
     if (++this.sinceTrim >= this.retention.compactAfter) {
       this.sinceTrim = 0;
       setImmediate(() => this.trimQuietly());
@@ -71,30 +58,22 @@ export class SqliteExecutionLog implements ExecutionLog {
 
   async query(query: ControlAuditQuery): Promise<ControlAuditPage> {
     const queued = this.drainForRead();
-    if (queued.length > 0) return auditPage([...(await this.entries()), ...queued].reverse(), query);
-    const where = ["type IN ('CONTROL_APPLIED', 'CONTROL_REJECTED')"];
-    const args: unknown[] = [];
-    const filters: Array<[string, string | undefined]> = [['run_id', query.executionId], ['actor', query.actor], ['type', query.type]];
-    for (const [column, value] of filters) {
-      if (value === undefined) continue;
-      where.push(`${column} = ?`);
-      args.push(value);
-    }
-    const clause = where.join(' AND ');
+    if (queued.length > 0) return auditPageOf([...(await this.entries()), ...queued].reverse(), query);
+    const { clause, args } = auditWhere(query, () => '?');
     const db = this.writer.db;
     const { total } = db.prepare(`SELECT COUNT(*) AS total FROM execution_log WHERE ${clause}`).get(...args) as { total: number };
-    const rows = db.prepare(`SELECT run_id, type, status, actor, at, data FROM execution_log WHERE ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...args, query.limit, query.offset) as LogRow[];
-    return { entries: rows.map((r) => toAuditEntry(toEntry(r) as Parameters<typeof toAuditEntry>[0])), total };
+    const rows = db.prepare(`SELECT run_id, type, status, actor, at, data FROM execution_log WHERE ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...args, query.limit, query.offset) as StoredLogRow[];
+    return { entries: rows.map((r) => toAuditEntry(entryOfStored(r) as Parameters<typeof toAuditEntry>[0])), total };
   }
 
   async entries(): Promise<ExecutionLogEntry[]> {
     const queued = this.drainForRead();
-    return [...(this.sql.all.all() as LogRow[]).map(toEntry), ...queued];
+    return [...(this.sql.all.all() as StoredLogRow[]).map(entryOfStored), ...queued];
   }
 
   async runEntries(runId: string): Promise<ExecutionLogEntry[]> {
     const queued = this.drainForRead().filter((e) => e.runId === runId);
-    return [...(this.sql.run.all(runId) as LogRow[]).map(toEntry), ...queued];
+    return [...(this.sql.run.all(runId) as StoredLogRow[]).map(entryOfStored), ...queued];
   }
 
   /** Writes what is queued so a read sees it; if the write fails (disk full), returns the queued entries to merge instead. */
@@ -103,20 +82,15 @@ export class SqliteExecutionLog implements ExecutionLog {
       this.writer.drainNow();
       return [];
     } catch {
-      return this.queue.waiting().map(toEntryFromQueued);
+      return this.queue.waiting().map(entryOfQueued);
     }
   }
 
   /** Deletes the runs beyond retention (and old scheduler rows) in one transaction. */
   trim(): void {
     this.writer.drainNow();
-    // Each run as the entries runsToDrop needs: a start if it has one, an end if it has one, else one entry.
-    const summary: ExecutionLogEntry[] = [];
-    for (const r of this.sql.summary.all() as Array<{ run_id: string; started: number; ended: number }>) {
-      summary.push({ runId: r.run_id, type: r.started ? 'RUN_STARTED' : 'NODE_FINISHED', status: '', actor: '', at: 0 });
-      if (r.ended) summary.push({ runId: r.run_id, type: 'RUN_FINISHED', status: '', actor: '', at: 0 });
-    }
-    const drop = runsToDrop(summary, this.retention);
+    const runs = (this.sql.summary.all() as Array<{ run_id: string; started: number; ended: number }>).map((r) => ({ runId: r.run_id, started: r.started === 1, ended: r.ended === 1 }));
+    const drop = summaryRunsToDrop(runs, this.retention);
     this.writer.db
       .transaction(() => {
         for (const runId of drop) this.sql.deleteRun.run(runId);
@@ -136,30 +110,4 @@ export class SqliteExecutionLog implements ExecutionLog {
       // A trim that fails (busy, full) is tried again after the next compactAfter appends.
     }
   }
-}
-
-/** An entry queued for the writer: the row's columns, `data` already JSON. */
-interface QueuedRow {
-  runId: string;
-  type: ExecutionLogEntry['type'];
-  status: string;
-  actor: string;
-  at: number;
-  data: string | null;
-}
-
-function toEntryFromQueued(row: QueuedRow): ExecutionLogEntry {
-  const entry: ExecutionLogEntry = { runId: row.runId, type: row.type, status: row.status, actor: row.actor, at: row.at };
-  if (row.data !== null) entry.data = JSON.parse(row.data) as unknown;
-  return entry;
-}
-
-function toEntry(row: LogRow): ExecutionLogEntry {
-  return parseLogEntry({ runId: row.run_id, type: row.type, status: row.status, actor: row.actor, at: row.at, ...(row.data === null ? {} : { data: JSON.parse(row.data) as unknown }) });
-}
-
-/** An audit page computed in memory (newest-first entries). */
-function auditPage(newestFirst: ExecutionLogEntry[], query: ControlAuditQuery): ControlAuditPage {
-  const matching = newestFirst.filter((e) => matchesAudit(e, query));
-  return { entries: matching.slice(query.offset, query.offset + query.limit).map((e) => toAuditEntry(e as Parameters<typeof toAuditEntry>[0])), total: matching.length };
 }

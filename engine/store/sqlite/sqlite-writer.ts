@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { BatchQueue } from '../batch-queue';
+import { FlushWaiters, type DroppedRow } from '../flush-waiters';
 import { isTransientWriteError, toStoreWriteError, type StoreWriteError, type StoreWriteProblem } from '../store-errors';
 import { UnwritableEntryError } from '../unwritable-entry-error';
 import { WriteRetry } from '../write-retry';
@@ -16,109 +18,43 @@ interface WriteQueue {
   restore(): void;
 }
 
-/** A row that failed for good: its place in the queue's order (a count of rows appended before it). */
-interface DroppedRow {
-  queue: WriteQueue;
-  position: number;
-  error: UnwritableEntryError;
-}
-
-/** Stands in for a row dropped inside a transaction that is later rolled back: never written again. */
-const DROPPED: unique symbol = Symbol('dropped row');
-
 /**
  * Rows one store queues for the writer (in order). `write` runs inside the writer's transaction; a
  * transaction that fails on I/O (disk full, locked) puts the rows it took back in front, so nothing is
  * lost or half-written. A row whose own write fails for any other reason is dropped on its own and
  * reported (`UnwritableEntryError`): it never blocks the rows behind it.
  */
-export class SqliteWriteQueue<R> implements WriteQueue {
-  private rows: Array<R | typeof DROPPED> = [];
-  /** Next row to write. */
-  private head = 0;
-  /** First row not committed: rows from here to `head` are in the open transaction. */
-  private base = 0;
-  /** Rows cut off the front of `rows` so far (a row's position is `removed` + its index). */
-  private removed = 0;
-  appended = 0;
-  committed = 0;
-
+export class SqliteWriteQueue<R> extends BatchQueue<R> implements WriteQueue {
   constructor(
     private readonly writer: SqliteWriter,
     private readonly write: (row: R) => void,
     /** A transaction rolled back: the rows still waiting (they are written again later). */
-    private readonly failed?: (rows: readonly R[]) => void,
+    failed?: (rows: readonly R[]) => void,
     /** A row could not be written and was dropped. */
     private readonly dropped?: (row: R, error: UnwritableEntryError) => void,
   ) {
+    super(() => writer.schedule(), failed);
     writer.register(this);
-  }
-
-  push(row: R): void {
-    this.rows.push(row);
-    this.appended++;
-    this.writer.schedule();
-  }
-
-  get pendingCount(): number {
-    return this.rows.length - this.head;
   }
 
   /** Writes up to `max` queued rows (inside a transaction); returns how many. */
   writeSome(max: number): number {
-    const start = this.head;
-    const end = Math.min(this.rows.length, start + max);
-    this.head = end; // taken as a whole: an I/O error rolls every row of the transaction back
-    for (let i = start; i < end; i++) {
-      const row = this.rows[i]!;
-      if (row === DROPPED) continue;
+    // Taken as a whole: an I/O error rolls every row of the transaction back.
+    return this.take(max, (row, position) => {
       try {
         this.write(row);
       } catch (error) {
         if (isTransientWriteError(error)) throw error;
-        this.drop(i, row, error);
+        this.dropRow(position, row, error);
       }
-    }
-    return end - start;
+    });
   }
 
-  private drop(index: number, row: R, cause: unknown): void {
-    this.rows[index] = DROPPED;
+  private dropRow(position: number, row: R, cause: unknown): void {
+    this.drop(position);
     const error = cause instanceof UnwritableEntryError ? cause : new UnwritableEntryError('a queued row', cause);
     this.dropped?.(row, error);
-    this.writer.rowDropped({ queue: this, position: this.removed + index, error });
-  }
-
-  /** The transaction committed: the rows taken are stored. */
-  commit(): void {
-    this.committed += this.head - this.base;
-    this.base = this.head;
-    if (this.base === this.rows.length) {
-      this.removed += this.rows.length;
-      this.rows = [];
-      this.head = this.base = 0;
-    } else if (this.base > 1024 && this.base * 2 > this.rows.length) {
-      this.removed += this.base;
-      this.rows = this.rows.slice(this.base);
-      this.head -= this.base;
-      this.base = 0;
-    }
-  }
-
-  /** The transaction rolled back: the rows taken go back in front. */
-  restore(): void {
-    if (this.base < this.rows.length) this.failed?.(this.waiting());
-    this.head = this.base;
-  }
-
-  /** Rows queued and not committed yet, oldest first (a read merges them with the table). */
-  waiting(): R[] {
-    const out: R[] = [];
-    for (let i = this.base; i < this.rows.length; i++) {
-      const row = this.rows[i]!;
-      if (row !== DROPPED) out.push(row);
-    }
-    return out;
+    this.writer.rowDropped({ queue: this, position, error });
   }
 }
 
@@ -178,13 +114,6 @@ function betterSqlitePath(): string | null {
   }
 }
 
-interface Waiter {
-  targets: number[];
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
-
 /** Rows written between two looks at the clock. */
 const ROWS_PER_CHECK = 16;
 
@@ -197,9 +126,7 @@ const ROWS_PER_CHECK = 16;
  */
 export class SqliteWriter {
   private readonly queues: WriteQueue[] = [];
-  private waiters: Waiter[] = [];
-  /** Rows dropped since the waiters were last settled: a flush covering one of them fails with its error. */
-  private droppedRows: DroppedRow[] = [];
+  private readonly waiters = new FlushWaiters(this.queues);
   private scheduled = false;
   private readonly retry = new WriteRetry(() => this.schedule());
   private closed = false;
@@ -234,11 +161,9 @@ export class SqliteWriter {
 
   /** Resolves once every row queued so far is committed; rejects with the write error if a batch failed. */
   flush(): Promise<void> {
-    if (this.queues.every((q) => q.committed >= q.appended)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ targets: this.queues.map((q) => q.appended), resolve, reject });
-      this.schedule();
-    });
+    const done = this.waiters.wait();
+    this.schedule();
+    return done;
   }
 
   /** Writes everything queued now, synchronously (before a read that must see it, and at close). */
@@ -292,7 +217,7 @@ export class SqliteWriter {
     // the WAL over at the next write (writing flat out, a pass every 32 commits rarely lets it; a pass after
     // every commit doubles the fsyncs and halved throughput at synchronous=FULL).
     if (++this.commitsSinceCheckpoint >= (this.walPages >= LONG_WAL_PAGES ? COMMITS_PER_CHECKPOINT_LONG_WAL : COMMITS_PER_CHECKPOINT)) this.requestCheckpoint();
-    this.settle();
+    this.waiters.settle();
   }
 
   /** Asks the worker for a passive checkpoint (starting it on first use), unless one is running. */
@@ -362,29 +287,12 @@ export class SqliteWriter {
 
   /** A queue dropped a row it cannot write (its error was reported); it will not be tried again. */
   rowDropped(row: DroppedRow): void {
-    this.droppedRows.push(row);
+    this.waiters.rowDropped(row);
     this.options.onError?.(row.error);
   }
 
-  private settle(): void {
-    const dropped = this.droppedRows;
-    this.droppedRows = [];
-    if (this.waiters.length === 0) return;
-    const still: Waiter[] = [];
-    for (const w of this.waiters) {
-      const lost = dropped.find((d) => d.position < w.targets[this.queues.indexOf(d.queue)]!);
-      if (lost) w.reject(lost.error);
-      else if (w.targets.every((t, i) => this.queues[i]!.committed >= t)) w.resolve();
-      else still.push(w);
-    }
-    this.waiters = still;
-  }
-
   private failed(error: StoreWriteError): void {
-    this.droppedRows = [];
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w.reject(error);
+    this.waiters.rejectAll(error);
     this.options.onError?.(error);
     if (!this.closed) this.retry.arm(this.options.retryMs ?? 1000);
   }

@@ -9,6 +9,8 @@ import { useActions } from '../workflow/actions-context';
 import { useWaitingCount } from '../editor/node-run-state';
 import { HeldMessage } from './HeldMessage';
 import { RecordedMessages } from './RecordedMessages';
+import { RemoteAttempts } from './RemoteAttempts';
+import { useStudio } from '../../store/studio-store';
 
 /**
  * The selected node in the shown run (STU-03/04): status, counts, attempt, timings and input buffer; in a
@@ -19,6 +21,7 @@ export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string 
   const executionId = useLive((s) => s.executionId);
   const runStatus = useLive((s) => s.runStatus);
   const live = useLive((s) => s.nodes[nodeId]);
+  const pool = useStudio((s) => placementPool(s.nodes.find((n) => n.id === nodeId)?.data.config));
   if (executionId === null) return null;
   const runLive = runStatus === null || !isTerminal(runStatus);
   return (
@@ -26,9 +29,18 @@ export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string 
       {live ? <NodeFigures nodeId={nodeId} live={live} /> : <p className="field-hint" data-testid="inspector-status">Not part of this run.</p>}
       {runLive && live && <ValveControls nodeId={nodeId} kind={kind} />}
       {live && <RestartControls nodeId={nodeId} status={live.status} />}
+      {live && pool !== null && <RemoteAttempts executionId={executionId} nodeId={nodeId} pool={pool} progress={`${live.status}/${live.counts.received}/${live.counts.emitted}/${live.attempt ?? 0}`} />}
       {live && <RecordedMessages key={`${executionId}/${nodeId}`} executionId={executionId} nodeId={nodeId} progress={`${live.status}/${live.counts.received}/${live.counts.emitted}`} />}
     </div>
   );
+}
+
+/** The pool of a node's `engine.placement` (SCL-01), or null. */
+function placementPool(config: Readonly<Record<string, unknown>> | undefined): string | null {
+  const engine = config?.['engine'];
+  const placement = engine && typeof engine === 'object' ? (engine as Record<string, unknown>)['placement'] : undefined;
+  const pool = placement && typeof placement === 'object' ? (placement as Record<string, unknown>)['pool'] : undefined;
+  return typeof pool === 'string' && pool !== '' ? pool : null;
 }
 
 function NodeFigures({ nodeId, live }: { nodeId: string; live: LiveNodeState }) {

@@ -1,5 +1,5 @@
-import { Copy, OctagonX } from 'lucide-react';
-import { useState } from 'react';
+import { OctagonX } from 'lucide-react';
+import { CopyButton } from '../../components/CopyButton';
 import { JsonTree } from '../../components/JsonTree';
 import { useLive } from '../../store/live-store';
 
@@ -10,24 +10,13 @@ import { useLive } from '../../store/live-store';
 export function NodeErrorBlock({ nodeId }: { nodeId: string }) {
   const error = useLive((s) => s.nodes[nodeId]?.error);
   const endedAt = useLive((s) => s.nodes[nodeId]?.endedAt);
-  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
   if (!error) return null;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(JSON.stringify({ nodeId, ...error, ...(endedAt ? { at: new Date(endedAt).toISOString() } : {}) }, null, 2));
-      setCopied('copied');
-    } catch {
-      setCopied('failed');
-    }
-  };
   return (
     <section className="error-block" role="alert" aria-label="Error" data-testid="inspector-error">
       <div className="error-block-title">
         <OctagonX size={14} aria-hidden="true" /> Error
         <span className="app-bar-spacer" />
-        <button type="button" className="button tiny" onClick={() => void copy()} data-testid="inspector-error-copy" title="Copy the error, its attempt and input as JSON">
-          <Copy size={11} aria-hidden="true" /> {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy refused' : 'Copy'}
-        </button>
+        <CopyButton text={() => JSON.stringify({ nodeId, ...error, ...(endedAt ? { at: new Date(endedAt).toISOString() } : {}) }, null, 2)} testId="inspector-error-copy" title="Copy the error, its attempt and input as JSON" />
       </div>
       <p className="error-block-message" data-testid="inspector-error-message">
         {error.message}

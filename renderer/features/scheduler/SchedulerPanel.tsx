@@ -9,11 +9,12 @@ import { LimitsForm } from './LimitsForm';
 import { createSchedulerActions } from './scheduler-actions';
 import { QueueTable, RunningTable } from './SchedulerQueue';
 import { useSchedulerFeed } from './use-scheduler-feed';
+import { WorkersGauge, WorkersSection } from './WorkersSection';
 
 /**
  * Scheduler tab (STU-06): gauges and refusals, limits (editable, ADMIN), running and waiting counts per
  * workflow and session, the runs holding slots, and the queue in admission order with why each start
- * waits (priority editable, OPERATOR). Refreshed from the event stream while open.
+ * waits (priority editable, OPERATOR), and the remote workers (SCL-01). Refreshed from the event stream while open.
  */
 export function SchedulerPanel({ schedule }: { schedule?: FrameScheduler }) {
   const api = useApi();
@@ -55,6 +56,7 @@ export function SchedulerPanel({ schedule }: { schedule?: FrameScheduler }) {
             </section>
             <CronSchedules />
           </div>
+          <WorkersSection />
         </>
       )}
     </div>
@@ -76,6 +78,7 @@ function Gauges({ view }: { view: SchedulerView }) {
       <span title="yukta.executions.rejected">
         Refused: {refused.length === 0 ? 'none' : refused.map((r) => `${r} ${view.metrics.rejected[r]}`).join(', ')}
       </span>
+      <WorkersGauge />
       {view.shuttingDown && <span className="field-error">Shutting down: nothing new is admitted.</span>}
     </div>
   );

@@ -3,7 +3,8 @@ import { Check, Monitor, Moon, Sun } from 'lucide-react';
 import { keepKeysInside } from '../../components/Dialog';
 import { effectiveTheme, useTheme, type ThemeChoice } from './theme-store';
 
-const CHOICES: ReadonlyArray<{ choice: ThemeChoice; label: string; icon: typeof Sun }> = [
+/** The three choices, with the label and icon both theme switches show. */
+export const THEME_CHOICES: ReadonlyArray<{ choice: ThemeChoice; label: string; icon: typeof Sun }> = [
   { choice: 'system', label: 'System', icon: Monitor },
   { choice: 'light', label: 'Light', icon: Sun },
   { choice: 'dark', label: 'Dark', icon: Moon },
@@ -25,7 +26,7 @@ export function ThemeMenu() {
       <DropdownMenu.Portal>
         <DropdownMenu.Content className="menu compact" align="end" sideOffset={4} onKeyDown={keepKeysInside} data-testid="theme-menu">
           <DropdownMenu.RadioGroup value={choice} onValueChange={(v) => setChoice(v as ThemeChoice)}>
-            {CHOICES.map(({ choice: value, label, icon: ItemIcon }) => (
+            {THEME_CHOICES.map(({ choice: value, label, icon: ItemIcon }) => (
               <DropdownMenu.RadioItem key={value} value={value} className="menu-item row" data-testid={`theme-${value}`}>
                 <ItemIcon size={13} aria-hidden="true" />
                 <span className="menu-item-label">{label}</span>

@@ -1,4 +1,4 @@
-import { ChevronDown, Play, Save, Workflow, X } from 'lucide-react';
+import { ChevronDown, Play, Save, Settings, Workflow, X } from 'lucide-react';
 import type { ChangeEvent } from 'react';
 import { identifierProblem } from '../../../shared/workflow/identifier';
 import { useStudio } from '../../store/studio-store';
@@ -116,6 +116,9 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
       <DebugControls actions={actions} />
       <InboxButton actions={actions} />
       <ThemeMenu />
+      <button type="button" className="icon-button" onClick={() => run('file.settings')} aria-label="Settings (Ctrl/Cmd+,)" title="Settings (Ctrl/Cmd+,)" data-testid="settings-button">
+        <Settings size={15} aria-hidden="true" />
+      </button>
       <AccountBadge />
     </header>
   );

@@ -16,6 +16,7 @@ export const SHORTCUTS: ReadonlyArray<{ group: string; items: readonly ShortcutH
       { keys: ['Ctrl', 'S'], action: 'Save' },
       { keys: ['F5'], action: 'Run (saves first when needed)' },
       { keys: ['Ctrl', 'K'], action: 'Jump to a node (type, Enter)' },
+      { keys: ['Ctrl', ','], action: 'Settings (keys, secrets, variables, HTTP API, theme)' },
       { keys: ['?'], action: 'This help' },
     ],
   },

@@ -14,6 +14,7 @@ const SubWorkflowConfig = z.strictObject({
 export const subWorkflowPlugin = definePlugin({
   type: 'SUB_WORKFLOW',
   kind: 'processor',
+  needsEngine: true,
   title: 'Sub-workflow',
   description: 'Runs another workflow for each message and passes on what its terminals received.',
   configSchema: SubWorkflowConfig,

@@ -1,6 +1,8 @@
 import { assertNever } from '../../../../shared/assert-never';
 import { Plus, Trash2 } from 'lucide-react';
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, type ReactNode } from 'react';
+import { useApi } from '../../../api/api-context';
+import { connectedPools, readWorkers, useWorkers } from '../../../store/workers-store';
 import { JsonEditor } from '../../../components/JsonEditor';
 import { getAt, itemFields, pathKey, type FieldSpec } from './schema-fields';
 import { useDraft, type DraftParse } from './use-draft';
@@ -31,7 +33,7 @@ export function FieldView(props: FieldProps) {
     case 'enum':
       return <EnumField {...props} field={field} />;
     case 'string':
-      return <TextField {...props} field={field} />;
+      return field.suggest === 'worker-pools' ? <PoolField {...props} field={field} /> : <TextField {...props} field={field} />;
     case 'number':
     case 'integer':
       return <NumberField {...props} field={field} />;
@@ -178,6 +180,33 @@ function TextField({ field, root, errors, onFieldChange }: FieldProps<Extract<Fi
         onChange={(e) => onFieldChange(field.path, e.target.value === '' && !field.required ? undefined : e.target.value)}
         {...inputProps(field, id, errors)}
       />
+    </FieldFrame>
+  );
+}
+
+/** A pool name, offering the pools of the workers connected now (SCL-01); any name may still be typed. */
+function PoolField({ field, root, errors, onFieldChange }: FieldProps<Extract<FieldSpec, { kind: 'string' }>>) {
+  const id = useId();
+  const api = useApi();
+  const view = useWorkers((s) => s.view);
+  const pools = useMemo(() => connectedPools(view), [view]);
+  useEffect(() => void readWorkers(api), [api]);
+  const value = getAt(root, field.path);
+  return (
+    <FieldFrame field={field} errors={errors} inputId={id}>
+      <input
+        type="text"
+        list={`${id}-pools`}
+        value={typeof value === 'string' ? value : ''}
+        placeholder={pools.length ? `connected: ${pools.join(', ')}` : 'no worker connected'}
+        onChange={(e) => onFieldChange(field.path, e.target.value === '' && !field.required ? undefined : e.target.value)}
+        {...inputProps(field, id, errors)}
+      />
+      <datalist id={`${id}-pools`} data-testid={`field-${pathKey(field.path)}-pools`}>
+        {pools.map((p) => (
+          <option key={p} value={p} />
+        ))}
+      </datalist>
     </FieldFrame>
   );
 }

@@ -3,7 +3,7 @@ import { EnginePolicy } from '../../../../shared/workflow/engine-policy.schema';
 import { describeFields, pathKey, type FieldSpec, type JsonSchema } from './schema-fields';
 
 /** Labels and hints of the engine policy form (the schema itself comes from `EnginePolicy`). */
-const TEXT: Readonly<Record<string, { label: string; description?: string }>> = {
+const TEXT: Readonly<Record<string, { label: string; description?: string; suggest?: 'worker-pools' }>> = {
   'engine.retry': { label: 'Retry', description: 'Retry a failed element; fill Max attempts to enable.' },
   'engine.retry.maxAttempts': { label: 'Max attempts', description: 'Attempts including the first (1–100).' },
   'engine.retry.backoffMs': { label: 'Backoff (ms)', description: 'Wait before the first retry; doubles each time.' },
@@ -20,8 +20,8 @@ const TEXT: Readonly<Record<string, { label: string; description?: string }>> = 
   'engine.edgeBuffer': { label: 'Edge buffer', description: 'Bounded input buffer with a drop policy instead of back-pressure.' },
   'engine.edgeBuffer.size': { label: 'Size' },
   'engine.edgeBuffer.overflow': { label: 'Overflow' },
-  'engine.placement': { label: 'Placement' },
-  'engine.placement.pool': { label: 'Pool' },
+  'engine.placement': { label: 'Placement', description: 'Run this node\'s attempts on a remote worker of a pool (SCL-01).' },
+  'engine.placement.pool': { label: 'Pool', description: 'A pool of workers connected to the host; the list offers those connected now.', suggest: 'worker-pools' },
 };
 
 function relabel(fields: readonly FieldSpec[]): FieldSpec[] {

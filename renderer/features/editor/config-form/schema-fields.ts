@@ -33,6 +33,8 @@ export interface FieldBase {
   description?: string;
   required: boolean;
   defaultValue?: unknown;
+  /** Values to offer while typing: the pools of the connected workers (`engine.placement.pool`, SCL-01). */
+  suggest?: 'worker-pools';
 }
 
 /** Dotted key of a field path, as used in test ids and error maps (`engine.retry.maxAttempts`). */
