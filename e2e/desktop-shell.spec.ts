@@ -67,7 +67,7 @@ test('STU-08: files, edit and view commands from the menu run the studio\'s own 
   await expect(page.getByTestId('inbox-panel')).toBeVisible();
   await menu(page, 'view.inbox');
   await expect(page.getByTestId('inbox-panel')).toHaveCount(0);
-  for (const [id, dialog] of [['view.jump-to-node', 'node-search'], ['help.shortcuts', 'shortcuts-dialog'], ['file.connect', 'connect-dialog']] as const) {
+  for (const [id, dialog] of [['view.jump-to-node', 'node-search'], ['help.shortcuts', 'shortcuts-dialog'], ['file.connect', 'connect-dialog'], ['file.settings', 'settings-close']] as const) {
     await menu(page, id);
     await expect(page.getByTestId(dialog)).toBeVisible();
     await page.keyboard.press('Escape');

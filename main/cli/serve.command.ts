@@ -82,12 +82,13 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const store = parseStore(values.store);
   const bindHost = values.host ?? DEFAULT_HTTP_HOST;
   const folder = dataDir(values.data);
-  const settings = cliSettings(folder, values.set ?? []);
+  // `--store X` is the flag form of `yukta.store`: settings.get and the Settings screen name it as the source.
+  const settings = cliSettings(folder, [...(values.set ?? []), ...(store ? [`yukta.store=${store}`] : [])]);
   const port = parsePort(values.port, settings.values['yukta.http.port'] ?? DEFAULT_HTTP_PORT);
   const workerConfig = workerListenerSettings(settings.values);
   const lock = takeDataFolder(folder);
   let host: StudioHost;
-  const kind = store ?? settings.values['yukta.store'] ?? 'sqlite';
+  const kind = settings.values['yukta.store'] ?? 'sqlite';
   try {
     host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {

@@ -39,6 +39,9 @@ describe('CFG-01 serve reads settings.json, the environment and --set', () => {
     try {
       const view = (await (await fetch(`${serve.url}/api/scheduler`)).json()) as { limits: Record<string, unknown> };
       expect(view.limits).toMatchObject({ maxConcurrent: 1, queueCapacity: 7, onLimit: 'REJECT', maxConcurrentPerSession: 3, shutdownTimeoutMs: 0 });
+      // `--store memory` is the flag form of yukta.store: settings.get names it as the value in use and its source.
+      const listed = (await (await fetch(`${serve.url}/api/settings`)).json()) as { settings: Array<{ key: string; value?: unknown; source: unknown }> };
+      expect(listed.settings.find((s) => s.key === 'yukta.store')).toMatchObject({ value: 'memory', source: { kind: 'flag' } });
     } finally {
       serve.signal('SIGTERM');
       expect(await serve.exited).toBe(0);
