@@ -63,6 +63,8 @@ export interface Backend {
   engineRowsPerRun(n: number): Promise<number>;
   /** µs per task ours must stay under. */
   targetUs: number;
+  /** The chain the per-task target applies to (none: every chain). */
+  targetAt?: number;
   /** Most ours / loop may be (none: not a target). */
   maxRatio?: number;
   close(): Promise<void>;

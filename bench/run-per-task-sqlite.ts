@@ -97,7 +97,9 @@ export async function sqliteBackend(): Promise<Backend> {
     loop,
     loopLabel: 'loop of the same SQLite writes',
     engineRowsPerRun,
-    targetUs: 25,
+    targetUs: 15,
+    targetAt: 400,
+    maxRatio: 1.3,
     close: async () => {
       await durable.close();
       await loop.close();

@@ -2,12 +2,13 @@
 // (16 priorities, 1,000 fairness keys), against a bare binary heap doing the same pushes and pops in the
 // same process run. Each cycle: a running start finishes (its slot frees, the next start is admitted: a
 // pop) and a new start arrives and waits (a push), so the queue stays at N.
-// Times are CPU time of this process (the machine is shared). Run: npx tsx bench/sched-admit.ts
-// [--cycles 200000 --runs 9 --only N]
+// Times are CPU time of this process (the machine is shared); the ratio is taken per run (ours next to the
+// heap run beside it), then the median of the ratios, with their spread. Run: npm run bench:sched-admit
+// [-- --cycles 200000 --runs 9 --only N] (it calls gc() between timed runs: node --expose-gc).
 import { AdmissionScheduler, type Slot } from '../engine/scheduler/admission-scheduler';
 import { BinaryHeap } from '../engine/scheduler/binary-heap';
 import { ManualClock } from '../engine/runtime/clock';
-import { argNumber, printTable, type Measurement } from './lib';
+import { argNumber, type Measurement } from './lib';
 
 const CYCLES = argNumber('cycles', 200_000);
 const RUNS = argNumber('runs', 9);
@@ -45,24 +46,35 @@ function timeCycles(prepare: () => () => void): number {
   return (used.user + used.system) / 1e6;
 }
 
+interface Pair {
+  ours: Measurement;
+  baseline: Measurement;
+  /** ours / heap, one per run pair. */
+  ratios: number[];
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
 /**
- * Runs ours and the baseline alternately (the machine's load changes less between neighbours), and keeps
- * the median of each side.
+ * Runs ours and the baseline alternately, the order swapped every run (the machine's load changes less
+ * between neighbours); each pair gives one ratio. Times are the medians of each side.
  */
-function measurePair(queued: number, runs: number, ours: () => () => void, baseline: () => () => void): [Measurement, Measurement] {
+function measurePair(queued: number, runs: number, ours: () => () => void, baseline: () => () => void): Pair {
   timeCycles(ours);
   timeCycles(baseline);
   const a: number[] = [];
   const b: number[] = [];
+  const ratios: number[] = [];
   for (let i = 0; i < runs; i++) {
-    a.push(timeCycles(ours));
-    b.push(timeCycles(baseline));
+    const first = i % 2 === 0;
+    const x = first ? timeCycles(ours) : 0;
+    const y = timeCycles(baseline);
+    const o = first ? x : timeCycles(ours);
+    a.push(o);
+    b.push(y);
+    ratios.push(o / y);
   }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  return [
-    { name: `scheduler N=${queued}`, seconds: median(a), units: CYCLES },
-    { name: `heap N=${queued}`, seconds: median(b), units: CYCLES },
-  ];
+  return { ours: { name: `scheduler N=${queued}`, seconds: median(a), units: CYCLES }, baseline: { name: `heap N=${queued}`, seconds: median(b), units: CYCLES }, ratios };
 }
 
 function prepareScheduler(queued: number, a: { priority: Int32Array; key: Int32Array }): () => void {
@@ -108,13 +120,16 @@ function prepareHeap(queued: number, a: { priority: Int32Array; key: Int32Array 
 }
 
 const a = arrivals(1_000_000);
-const rows: Array<{ label: string; ours: Measurement; baseline: Measurement }> = [];
-const perCycle: number[] = [];
 const SIZES = process.argv.includes('--only') ? [argNumber('only', 1000)] : [100, 1_000, 10_000, 100_000];
-for (const queued of SIZES) {
-  const [ours, baseline] = measurePair(queued, RUNS, () => prepareScheduler(queued, a), () => prepareHeap(queued, a));
-  rows.push({ label: `${queued.toLocaleString('en-US')} queued`, ours, baseline });
-  perCycle.push(ours.seconds / ours.units);
+const pairs = SIZES.map((queued) => ({ queued, ...measurePair(queued, RUNS, () => prepareScheduler(queued, a), () => prepareHeap(queued, a)) }));
+const us = (m: Measurement) => (m.seconds * 1e6) / m.units;
+console.log(`\n### sched-admit: ${CYCLES.toLocaleString('en-US')} admit + release cycles, ${PRIORITIES} priorities, ${KEYS} keys, cap ${CAP}, ${RUNS} run pairs (Node ${process.version})\n`);
+console.log('| queued | ours µs/cycle (median) | heap µs/cycle (median) | ratio ours/heap, median of the pairs (min–max) |');
+console.log('| - | - | - | - |');
+for (const p of pairs) {
+  console.log(`| ${p.queued.toLocaleString('en-US')} | ${us(p.ours).toFixed(3)} | ${us(p.baseline).toFixed(3)} | ${median(p.ratios).toFixed(2)}× (${Math.min(...p.ratios).toFixed(2)}–${Math.max(...p.ratios).toFixed(2)}) |`);
 }
-printTable(`sched-admit: ${CYCLES.toLocaleString('en-US')} admit + release cycles, ${PRIORITIES} priorities, ${KEYS} keys, cap ${CAP}, median of ${RUNS} runs (Node ${process.version})`, rows);
-if (SIZES.length === 4) console.log(`\nscaling: cost per cycle at 10^5 / at 10^3 = ${(perCycle[3]! / perCycle[1]!).toFixed(2)}× (target ≤ 2×); ratios above: target ≤ 3×`);
+if (SIZES.length === 4) {
+  const growth = (m: (p: Pair) => Measurement) => us(m(pairs[3]!)) / us(m(pairs[0]!));
+  console.log(`\ngrowth of the cost per cycle from 10^2 to 10^5 queued: ours ${growth((p) => p.ours).toFixed(2)}×, heap ${growth((p) => p.baseline).toFixed(2)}× (target: ours no faster than the heap); ratio target ≤ 3× at every N`);
+}

@@ -12,8 +12,9 @@ import { seedWorkflow, uniqueId } from './debug-helpers';
  * workflows and runs one live (the event stream with the key), refuses a wrong key and an unreachable
  * address with the message, and goes back to Local.
  */
-const TEAM_PORT = 4541;
-const NOBODY_PORT = 4549;
+// Fixed ports a second run on the machine can move (`YUKTA_E2E_TEAM_PORT`, `YUKTA_E2E_NOBODY_PORT`), as YUKTA_E2E_PORT moves the main one.
+const TEAM_PORT = Number(process.env.YUKTA_E2E_TEAM_PORT ?? 4541);
+const NOBODY_PORT = Number(process.env.YUKTA_E2E_NOBODY_PORT ?? 4549);
 const TEAM_KEY = 'team-server-key-0123456789';
 const TEAM_URL = `http://127.0.0.1:${TEAM_PORT}`;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { StudioEvent } from '../shared/events/events';
-import { StudioApiError } from '../shared/api/errors';
+import { ValidationError } from './engine-errors';
 import { Engine, builtinPlugins, definePlugin, type Plugin } from './index';
 
 const Empty = z.strictObject({});
@@ -162,9 +162,10 @@ describe('DEF-02 save refuses invalid graphs and stores nothing', () => {
     const { engine } = engineWith();
     const cyclic = { workflowId: 'cyc', nodes: [{ nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }], edges: [{ source: 'a', target: 'b' }, { source: 'b', target: 'a' }] };
     const error = await engine.saveWorkflow('s', cyclic).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StudioApiError);
-    expect((error as StudioApiError).code).toBe('VALIDATION_FAILED');
-    expect((error as StudioApiError).issues?.map((i) => i.code)).toContain('DEF-02/cycle');
+    // VALIDATION_FAILED on the wire (main/host/api-errors.ts); the engine's error names the rule.
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).code).toBe('DEF-02/cycle');
+    expect((error as ValidationError).issues.map((i) => i.code)).toContain('DEF-02/cycle');
     expect(await engine.listWorkflows('s')).toEqual([]);
   });
 

@@ -16,6 +16,7 @@ export type { WorkflowDefinitions } from './definitions/workflow-definitions';
 export type { SessionCatalog } from './definitions/session-catalog';
 export { SystemClock, ManualClock, type Clock, type TimerHandle } from './runtime/clock';
 export { BadInputError, CancelledError } from './runtime/errors';
+export { ConflictError, EngineError, NodeTimeoutError, NotFoundError, PayloadTooLargeError, QueueFullError, RateLimitedError, RefusedByLimitError, RefusedError, RunAbortedError, UnavailableError, ValidationError, type EngineErrorKind } from './engine-errors';
 export type { Message, OutputMessage } from './runtime/message';
 export { definePlugin, type Plugin, type PluginContext, type PluginLogger, type PluginResult } from './plugins/contract';
 export { PluginRegistry } from './plugins/registry';

@@ -1,3 +1,4 @@
+import { assertNever } from '../shared/assert-never';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useMemo } from 'react';
 import type { StudioClient } from '../shared/api/client';
@@ -129,5 +130,7 @@ function StudioDialogs({ actions }: { actions: StudioActions }) {
       return <SettingsDialog />;
     case null:
       return null;
+    default:
+      return assertNever(dialog, 'dialog');
   }
 }

@@ -1,5 +1,5 @@
 import type { ControlCommand, ControlCommandType, ControlResult, SignalOutcome } from '../../shared/api/control.schema';
-import { StudioApiError } from '../../shared/api/errors';
+import { ConflictError, NotFoundError } from '../engine-errors';
 import { isTerminal, type Status } from '../../shared/status/status';
 import type { Clock } from '../runtime/clock';
 import type { NodeStage } from '../runtime/node-stage';
@@ -47,7 +47,7 @@ export interface SettingWritten {
 
 /**
  * Where SetSetting commands are written (engine option `control.settings`): the host's settings file. It
- * validates the key and value, refusing with a StudioApiError that names them.
+ * validates the key and value, refusing with an error that names them (the host's own API error).
  */
 export interface SettingsWriter {
   write(key: string, value: unknown, actor: string): Promise<SettingWritten>;
@@ -55,7 +55,7 @@ export interface SettingsWriter {
 
 export type CommandOf<K extends ControlCommandType> = Extract<ControlCommand, { type: K }>;
 
-/** Applies one command, or throws a StudioApiError saying why it cannot (the pipeline audits both). */
+/** Applies one command, or throws an engine error (ConflictError, NotFoundError, …) saying why it cannot (the pipeline audits both). */
 export type CommandHandler<K extends ControlCommandType> = (command: CommandOf<K>, target: CommandTarget) => CommandOutcome | void | Promise<CommandOutcome | void>;
 
 /** One handler per command type; a missing one fails to compile (CTL-01). */
@@ -65,12 +65,12 @@ export type CommandTable = { [K in ControlCommandType]: CommandHandler<K> };
 export function liveRun(target: CommandTarget): WorkflowRun {
   if (target.run) return target.run;
   const status = target.services.runStatus(target.executionId);
-  throw new StudioApiError('CONFLICT', `run "${target.executionId}" is ${status ?? 'not live'}, not running`, 'executionId');
+  throw new ConflictError(`run "${target.executionId}" is ${status ?? 'not live'}, not running`, 'executionId');
 }
 
 /** The node's stage in a live run, or NOT_FOUND naming the node. */
 export function stageOf(run: WorkflowRun, nodeId: string): NodeStage {
-  if (!run.hasNode(nodeId)) throw new StudioApiError('NOT_FOUND', `run "${run.executionId}" has no node "${nodeId}"`, 'command.nodeId');
+  if (!run.hasNode(nodeId)) throw new NotFoundError(`run "${run.executionId}" has no node "${nodeId}"`, 'command.nodeId');
   return run.stage(nodeId);
 }
 
@@ -78,6 +78,6 @@ export function stageOf(run: WorkflowRun, nodeId: string): NodeStage {
 export function runningStage(target: CommandTarget, nodeId: string): NodeStage {
   const stage = stageOf(liveRun(target), nodeId);
   const status = stage.currentStatus;
-  if (isTerminal(status)) throw new StudioApiError('CONFLICT', `node "${nodeId}" already ended ${status}`, 'command.nodeId');
+  if (isTerminal(status)) throw new ConflictError(`node "${nodeId}" already ended ${status}`, 'command.nodeId');
   return stage;
 }

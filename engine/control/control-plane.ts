@@ -1,34 +1,33 @@
 import { ControlCommand, type Approval, type ControlAuditPage, type ControlAuditQuery, type ControlCommandInput, type ControlResult, type ControlState, type NodeControlState, type PluginControlReply } from '../../shared/api/control.schema';
-import { StudioApiError } from '../../shared/api/errors';
+import { BadInputError, NotFoundError, UnavailableError } from '../engine-errors';
 import type { RecordedNode, RecordedSummary } from '../../shared/api/runs.schema';
-import { SupervisorRules, type SupervisorInfo, type SupervisorRule } from '../../shared/api/supervisors.schema';
+import type { SupervisorInfo, SupervisorRule } from '../../shared/api/supervisors.schema';
 import type { NodeCounts, StudioEvent, UnnumberedEvent } from '../../shared/events/events';
 import { isTerminal, type Status } from '../../shared/status/status';
 import { joinPath } from '../../shared/workflow/validation-issue';
 import type { PluginControlMessage } from '../plugins/contract';
 import type { Clock } from '../runtime/clock';
 import type { WorkflowRun } from '../runtime/workflow-run';
-import type { SchedulerCommandGate } from '../scheduler/scheduler-commands';
 import type { CheckpointStore } from '../store/checkpoint-store';
 import type { ExecutionLog } from '../store/execution-log';
 import type { KeyValueStore } from '../store/key-value-store';
-import { DEFAULT_CHECKPOINT_CAPS, MemoryCheckpointStore } from '../store/memory/memory-checkpoint-store';
-import { MemoryExecutionLog } from '../store/memory/memory-execution-log';
 import type { CommandTable, ControlServices, SettingsWriter } from './command-handler';
+import type { ControlAudit } from './control-audit';
+import type { ControlParts } from './control-parts';
 import { ControlPipeline } from './control-pipeline';
 import { recordedNode, recordedSummary, type RecordedPage } from './recordings';
-import { PluginControlBus, type NodeKey } from './plugin-bus/plugin-control-bus';
+import type { NodeKey, PluginControlBus } from './plugin-bus/plugin-control-bus';
 import { Restarter, type StartPrepared } from './restart/restarter';
-import { RunArchive } from './restart/run-archive';
+import type { RunArchive } from './restart/run-archive';
 import type { ControlReviewer } from './reviewers';
-import { EngineRunControl } from './signals/node-control';
-import { SignalHub } from './signals/signal-hub';
-import { RuleSupervisor } from './supervisors/rule-supervisor';
+import type { EngineRunControl } from './signals/node-control';
+import type { SignalHub } from './signals/signal-hub';
+import type { RuleSupervisor } from './supervisors/rule-supervisor';
+import type { StoredRules } from './supervisors/stored-rules';
 import type { Supervisor } from './supervisors/supervisor';
 import { SupervisorHost } from './supervisors/supervisor-host';
 
-/** The key–value namespace of the rule supervisor's rules, one key per session. */
-export const RULES_NAMESPACE = 'supervisor-rules';
+export { RULES_NAMESPACE } from './supervisors/stored-rules';
 
 /** Settings of the control plane (engine option `control`). */
 export interface ControlOptions {
@@ -61,16 +60,15 @@ export interface ControlOptions {
 }
 
 const NO_SETTINGS: SettingsWriter = {
-  write: () => Promise.reject(new StudioApiError('UNAVAILABLE', 'settings are kept by the host; this engine has no settings writer')),
+  write: () => Promise.reject(new UnavailableError('settings are kept by the host; this engine has no settings writer')),
 };
 
-/** What the control plane needs of the engine; supplied lazily, so it can be built before the launcher. */
+/** What the control plane needs of the rest of the engine (built before it). */
 export interface ControlPlaneEngine {
   readonly clock: Clock;
   publish(event: UnnumberedEvent): void;
   subscribe(listener: (event: StudioEvent) => void): () => void;
   liveRun(executionId: string): WorkflowRun | undefined;
-  liveRuns(): Iterable<WorkflowRun>;
   runStatus(executionId: string): Status | null;
   nodeState(executionId: string, nodeId: string): { status: Status; counts: NodeCounts } | null;
   withdrawQueued(executionId: string): boolean;
@@ -92,27 +90,19 @@ export class ControlPlane {
   readonly runControl: EngineRunControl;
   readonly pipeline: ControlPipeline;
   readonly supervisors: SupervisorHost;
-  readonly rules = new RuleSupervisor();
-  /** Settles once the stored rules are back (`ruleStore`); the engine's `ready` waits for it. */
-  readonly ready: Promise<void>;
-  private readonly ruleStore: KeyValueStore | null;
-  private readonly log: ExecutionLog;
-  private readonly reviewers: readonly ControlReviewer[];
+  readonly rules: RuleSupervisor;
+  private readonly storedRules: StoredRules;
+  private readonly trail: ControlAudit;
   private readonly stepMode = new Set<string>();
 
   constructor(
     private readonly engine: ControlPlaneEngine,
+    parts: ControlParts,
     options: ControlOptions = {},
   ) {
     const { clock } = engine;
-    this.log = options.log ?? new MemoryExecutionLog();
-    this.reviewers = options.reviewers ?? [];
-    const caps = { maxMessagesPerNode: options.maxMessagesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxMessagesPerNode, maxBytesPerNode: options.maxBytesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxBytesPerNode };
-    const checkpoints = (this.checkpoints = options.checkpoints ?? new MemoryCheckpointStore(caps));
-    this.archive = new RunArchive({ checkpoints, retainedRuns: options.retainedRuns ?? 100, recordOutputs: options.recordOutputs ?? true });
-    this.signals = new SignalHub({ clock, checkpoints, emit: (e) => engine.publish(e) });
-    this.pluginBus = new PluginControlBus({ liveRuns: () => engine.liveRuns() });
-    this.runControl = new EngineRunControl(this.signals, this.pluginBus);
+    ({ archive: this.archive, checkpoints: this.checkpoints, signals: this.signals, pluginBus: this.pluginBus, runControl: this.runControl, audit: this.trail, rules: this.storedRules } = parts);
+    this.rules = this.storedRules.supervisor;
     const restarter = new Restarter(this.archive, (r) => engine.startPrepared(r), (id, nodeId) => engine.nodeState(id, nodeId)?.status ?? null);
     const services: ControlServices = {
       clock,
@@ -127,18 +117,16 @@ export class ControlPlane {
       setSetting: (key, value, actor) => (options.settings ?? NO_SETTINGS).write(key, value, actor),
       stepMode: this.stepMode,
     };
-    this.pipeline = new ControlPipeline({ clock, log: this.log, reviewers: this.reviewers, services, liveRun: (id) => engine.liveRun(id), emit: (e) => engine.publish(e), handlers: options.handlers });
+    this.pipeline = new ControlPipeline({ audit: this.trail, clock, services, liveRun: (id) => engine.liveRun(id), handlers: options.handlers });
     this.supervisors = new SupervisorHost({
       clock,
       subscribe: (listener) => engine.subscribe(listener),
       send: (id, command, actor) => this.pipeline.send(id, command, actor),
-      applyingActor: () => this.pipeline.applyingActor,
+      applyingActor: () => this.trail.applyingActor,
       maxCommandsPerSecond: options.supervisorMaxCommandsPerSecond,
       dryRun: options.supervisorDryRun,
     });
     engine.subscribe((event) => this.onEvent(event));
-    this.ruleStore = options.ruleStore ?? null;
-    this.ready = this.ruleStore ? this.loadRules(this.ruleStore) : Promise.resolve();
     this.supervisors.add(this.rules);
     for (const supervisor of options.supervisors ?? []) this.supervisors.add(supervisor);
   }
@@ -149,30 +137,26 @@ export class ControlPlane {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const path = joinPath(['command', ...issue.path]);
-      return Promise.reject(new StudioApiError('BAD_INPUT', `${path}: ${issue.message}`, path));
+      return Promise.reject(new BadInputError(`${path}: ${issue.message}`, 'BAD_INPUT', path));
     }
     return this.pipeline.send(executionId, parsed.data, actor);
   }
 
-  /** The scheduler's gate: its limit and priority changes pass the reviewers and the audit (CTL-06). */
-  schedulerGate(): SchedulerCommandGate {
-    return this.pipeline.schedulerGate();
-  }
-
   /** Audits an action that touches no run (deleting a workflow): an applied row under a pseudo run id. */
   async recordAction(subject: string, status: string, actor: string): Promise<void> {
-    await this.log.append({ runId: subject, type: 'CONTROL_APPLIED', status, actor, at: this.engine.clock.now() });
+    await this.trail.log.append({ runId: subject, type: 'CONTROL_APPLIED', status, actor, at: this.engine.clock.now() });
   }
 
   audit(query: ControlAuditQuery): Promise<ControlAuditPage> {
-    return Promise.resolve(this.log.query(query));
+    return Promise.resolve(this.trail.log.query(query));
   }
 
   /** A run's valves and held messages, for the debugger (CTL-02). */
   state(executionId: string): ControlState {
     const run = this.engine.liveRun(executionId);
-    if (!run) {
-      if (this.engine.runStatus(executionId) === null) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
+    // A run that just ended (and gave its stages back) shows as not live, like one already gone.
+    if (!run || run.released) {
+      if (this.engine.runStatus(executionId) === null) throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
       return { executionId, live: false, paused: false, stepMode: false, nodes: [] };
     }
     const nodes: NodeControlState[] = [...run.prepared.nodes.values()].map((node) => {
@@ -205,7 +189,7 @@ export class ControlPlane {
 
   /** Reviewers (CONTROL_PLANE) and supervisors, in order (CTL-07). */
   listSupervisors(): SupervisorInfo[] {
-    const reviewers: SupervisorInfo[] = this.reviewers.map((r, order) => ({ id: r.id, kind: 'CONTROL_PLANE', order, dryRun: false, refused: this.pipeline.refusals.get(r.id) ?? 0 }));
+    const reviewers: SupervisorInfo[] = this.trail.reviewers.map((r, order) => ({ id: r.id, kind: 'CONTROL_PLANE', order, dryRun: false, refused: this.trail.refusals.get(r.id) ?? 0 }));
     return [...reviewers, ...this.supervisors.list()];
   }
 
@@ -219,18 +203,8 @@ export class ControlPlane {
   }
 
   /** `setRules`, stored first when the rules have a store: refused rules change nothing, stored ones are applied. */
-  async saveRules(session: string, rules: SupervisorRule[]): Promise<SupervisorRule[]> {
-    RuleSupervisor.check(rules);
-    if (this.ruleStore) await (rules.length ? this.ruleStore.put(RULES_NAMESPACE, session, rules) : this.ruleStore.delete(RULES_NAMESPACE, session));
-    return this.setRules(session, rules);
-  }
-
-  /** The stored rules of every session; a stored value that is not a valid rule list is reported and left out. */
-  private async loadRules(store: KeyValueStore): Promise<void> {
-    for (const [session, value] of await store.entries(RULES_NAMESPACE)) {
-      const parsed = SupervisorRules.safeParse(value);
-      if (parsed.success) this.rules.setRules(session, parsed.data);
-    }
+  saveRules(session: string, rules: SupervisorRule[]): Promise<SupervisorRule[]> {
+    return this.storedRules.save(session, rules);
   }
 
   /** Counters the metrics issue will export (`yukta.tracker.dropped{kind=supervisor}`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StudioApiError } from '../../shared/api/errors';
+import type { EngineError } from '../engine-errors';
 import type { StudioEvent } from '../../shared/events/events';
 import { chain, harness, recorder } from '../test-support/engine-harness';
 
@@ -41,7 +41,7 @@ describe('STU-04 recorded messages of a run', () => {
     const page = await h.engine.control.recorded(id, 'x', { offset: 1, limit: 1 });
     expect(page.outputs).toMatchObject({ total: 3, end: 'SUCCESS', overCap: null, messages: [{ index: 1, port: 'out', payload: { n: 2, seen: true } }] });
     expect(page.inputs).toEqual([expect.objectContaining({ from: 's', port: 'out', total: 3, messages: [expect.objectContaining({ index: 1, payload: { n: 2 }, metadata: expect.objectContaining({ 'split.index': '1' }) })] })]);
-    await expect(h.engine.control.recorded(id, 'nope', { offset: 0, limit: 10 })).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND' }) as StudioApiError);
+    await expect(h.engine.control.recorded(id, 'nope', { offset: 0, limit: 10 })).rejects.toThrow(expect.objectContaining({ code: 'NOT_FOUND' }) as EngineError);
     await expect(h.engine.control.recordedSummary('missing')).rejects.toThrow(/not in the run archive/);
   });
 

@@ -1,5 +1,5 @@
 import type { RecordedNode, RecordedStream, RecordedSummary } from '../../shared/api/runs.schema';
-import { StudioApiError } from '../../shared/api/errors';
+import { NotFoundError } from '../engine-errors';
 import { contentHash } from '../definitions/content-hash';
 import type { NodeCheckpoint, RecordedMessage } from '../store/checkpoint-store';
 import type { RunArchive } from './restart/run-archive';
@@ -16,7 +16,7 @@ export interface RecordedPage {
  */
 export async function recordedNode(archive: RunArchive, executionId: string, nodeId: string, page: RecordedPage): Promise<RecordedNode> {
   const run = archivedRun(archive, executionId);
-  if (!run.prepared.nodes.has(nodeId)) throw new StudioApiError('NOT_FOUND', `node "${nodeId}" is not in run "${executionId}"`, 'nodeId');
+  if (!run.prepared.nodes.has(nodeId)) throw new NotFoundError(`node "${nodeId}" is not in run "${executionId}"`, 'nodeId');
   const edges: Array<{ from: string; port: string }> = [];
   for (const [from, parent] of run.prepared.nodes) {
     for (const [port, targets] of parent.outgoing) if (targets.includes(nodeId)) edges.push({ from, port });
@@ -41,7 +41,7 @@ export async function recordedSummary(archive: RunArchive, executionId: string):
 
 function archivedRun(archive: RunArchive, executionId: string) {
   const run = archive.get(executionId);
-  if (!run) throw new StudioApiError('NOT_FOUND', `run "${executionId}" is not in the run archive (it keeps live runs and the newest ${archive.retainedRuns} finished top-level runs)`, 'executionId');
+  if (!run) throw new NotFoundError(`run "${executionId}" is not in the run archive (it keeps live runs and the newest ${archive.retainedRuns} finished top-level runs)`, 'executionId');
   return run;
 }
 

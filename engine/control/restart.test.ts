@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ControlResult } from '../../shared/api/control.schema';
-import { StudioApiError } from '../../shared/api/errors';
+import { EngineError } from '../engine-errors';
 import type { WorkflowDefinitionInput } from '../../shared/workflow/definition.schema';
 import type { EngineOptions } from '../engine';
 import { gate, harness, processor, recorder } from '../test-support/engine-harness';
@@ -38,9 +38,9 @@ async function command(h: ReturnType<typeof harness>, id: string, cmd: Parameter
   return h.engine.control.send(id, cmd, 'ui:local');
 }
 
-async function refusal(promise: Promise<unknown>): Promise<StudioApiError> {
+async function refusal(promise: Promise<unknown>): Promise<EngineError> {
   const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof StudioApiError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
 

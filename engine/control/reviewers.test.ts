@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { StudioApiError } from '../../shared/api/errors';
+import { EngineError } from '../engine-errors';
 import { chain, gate, harness, processor, recorder } from '../test-support/engine-harness';
 import { allow, refuse, type ControlRequest, type ControlReviewer } from './reviewers';
 
-async function refusal(promise: Promise<unknown>): Promise<StudioApiError> {
+async function refusal(promise: Promise<unknown>): Promise<EngineError> {
   const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof StudioApiError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
 

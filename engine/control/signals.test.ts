@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StudioApiError } from '../../shared/api/errors';
+import { EngineError } from '../engine-errors';
 import type { WorkflowDefinitionInput } from '../../shared/workflow/definition.schema';
 import { waitForSignalPlugin } from '../plugins/builtin/wait-for-signal/wait-for-signal.plugin';
 import { gate, harness, processor, recorder } from '../test-support/engine-harness';
@@ -38,9 +38,9 @@ function setup() {
   return { h, ok, no, late, metadata };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<StudioApiError> {
+async function refusal(promise: Promise<unknown>): Promise<EngineError> {
   const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof StudioApiError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { type StudioApiError } from '../../shared/api/errors';
+import type { EngineError } from '../engine-errors';
 import { chain, gate, harness, processor, recorder } from '../test-support/engine-harness';
 
 /** True while a process with this id exists. */
@@ -76,7 +76,7 @@ describe('CTL-03 stop modes through the command pipeline', () => {
     await h.engine.control.send(id, { type: 'StopNode', nodeId: 'x', mode: 'KILL' }, 'ui:local');
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(h.statuses(id)).toMatchObject({ x: 'STOPPED', out: 'SUCCESS' });
-    const again = await h.engine.control.send(id, { type: 'StopNode', nodeId: 'x' }, 'ui:local').catch((e: StudioApiError) => e);
+    const again = await h.engine.control.send(id, { type: 'StopNode', nodeId: 'x' }, 'ui:local').catch((e: EngineError) => e);
     expect(again).toMatchObject({ code: 'CONFLICT' });
   });
 
@@ -89,7 +89,7 @@ describe('CTL-03 stop modes through the command pipeline', () => {
     expect(h.engine.getRun(second).status).toBe('QUEUED');
     await h.engine.control.send(second, { type: 'StopWorkflow' }, 'ui:local');
     expect(await h.engine.waitForRun(second)).toBe('CANCELLED');
-    const paused = await h.engine.control.send(second, { type: 'PauseWorkflow' }, 'ui:local').catch((e: StudioApiError) => e);
+    const paused = await h.engine.control.send(second, { type: 'PauseWorkflow' }, 'ui:local').catch((e: EngineError) => e);
     expect(paused).toMatchObject({ code: 'CONFLICT', message: `run "${second}" is CANCELLED, not running` });
     release.open();
     expect(await h.engine.waitForRun(first)).toBe('SUCCESS');

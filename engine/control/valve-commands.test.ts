@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type StudioApiError } from '../../shared/api/errors';
+import type { EngineError } from '../engine-errors';
 import { chain, gate, harness, processor, recorder } from '../test-support/engine-harness';
 
 const orders = [40, 41, 42, 43, 44].map((n) => ({ order: { id: String(n) } }));
@@ -109,7 +109,7 @@ describe('CTL-02 pause, step, breakpoint and skip', () => {
     await h.settle();
     expect(calls).toBe(1);
     for (const [nodeId, kind] of [['t', 'trigger'], ['out', 'terminal']] as const) {
-      const error = await h.engine.control.send(id, { type: 'Skip', nodeId }, 'ui:local').catch((e: StudioApiError) => e);
+      const error = await h.engine.control.send(id, { type: 'Skip', nodeId }, 'ui:local').catch((e: EngineError) => e);
       expect(error).toMatchObject({ code: 'BAD_INPUT', message: `only processors can be skipped; "${nodeId}" is a ${kind}` });
     }
     await h.engine.control.send(id, { type: 'Skip', nodeId: 'c' }, 'ui:local');
@@ -124,7 +124,7 @@ describe('CTL-02 pause, step, breakpoint and skip', () => {
     const h = harness([rec.plugin]);
     const def = chain('unskip', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } }, { nodeId: 'x', type: 'TRANSFORM', config: { set: { ok: true } } }]);
     const id = await h.run(def, { orders }, { paused: ['x'], skipped: ['x'] });
-    const none = await h.engine.control.send(id, { type: 'ReplaceHeldMessage', nodeId: 'out', payload: 1 }, 'ui:local').catch((e: StudioApiError) => e);
+    const none = await h.engine.control.send(id, { type: 'ReplaceHeldMessage', nodeId: 'out', payload: 1 }, 'ui:local').catch((e: EngineError) => e);
     expect(none).toMatchObject({ code: 'CONFLICT', message: 'node "out" holds no message (set a breakpoint or pause it first)' });
     await h.engine.control.send(id, { type: 'Step', nodeId: 'x', count: 2 }, 'ui:local');
     await h.settle();

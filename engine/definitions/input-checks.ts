@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../shared/api/errors';
+import { BadInputError } from '../engine-errors';
 import { VersionId } from '../../shared/api/workflows.schema';
 import { identifierProblem } from '../../shared/workflow/identifier';
 
@@ -9,13 +9,13 @@ import { identifierProblem } from '../../shared/workflow/identifier';
  */
 export function requireIdentifier(value: string, field: string): string {
   const problem = identifierProblem(value);
-  if (problem) throw new StudioApiError('BAD_INPUT', `${field}: identifier ${problem}`, field);
+  if (problem) throw new BadInputError(`${field}: identifier ${problem}`, 'BAD_INPUT', field);
   return value;
 }
 
 /** A version is a content hash: 64 lowercase hex characters. */
 export function requireVersion(value: string, field: string): string {
   const parsed = VersionId.safeParse(value);
-  if (!parsed.success) throw new StudioApiError('BAD_INPUT', `${field}: ${parsed.error.issues[0]?.message ?? 'not a version'}`, field);
+  if (!parsed.success) throw new BadInputError(`${field}: ${parsed.error.issues[0]?.message ?? 'not a version'}`, 'BAD_INPUT', field);
   return value;
 }

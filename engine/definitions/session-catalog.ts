@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../shared/api/errors';
+import { BadInputError, ConflictError, NotFoundError } from '../engine-errors';
 import {
   DEFAULT_EXECUTION_TIMEOUT_SECONDS,
   ExecutionTimeoutSeconds,
@@ -37,7 +37,7 @@ export class SessionCatalog {
     const stored = await this.options.store.getSession(requireIdentifier(session, 'session'));
     if (stored) return summary(stored);
     if (session === DEFAULT_SESSION) return summary(emptySession(session));
-    throw new StudioApiError('NOT_FOUND', `session "${session}" does not exist`, 'session');
+    throw new NotFoundError(`session "${session}" does not exist`, 'session');
   }
 
   /** The run deadline of the session's runs, in milliseconds (3600 s unless the session sets one). */
@@ -50,7 +50,7 @@ export class SessionCatalog {
     requireIdentifier(session, 'session');
     const seconds = requireTimeout(defaultExecutionTimeoutSeconds);
     if (session === DEFAULT_SESSION || (await this.options.store.getSession(session))) {
-      throw new StudioApiError('CONFLICT', `session "${session}" already exists`, 'session');
+      throw new ConflictError(`session "${session}" already exists`, 'session');
     }
     await this.options.store.putSession(session, { defaultExecutionTimeoutSeconds: seconds });
     return this.get(session);
@@ -60,12 +60,12 @@ export class SessionCatalog {
   async rename(session: string, newSession: string): Promise<SessionSummary> {
     requireIdentifier(newSession, 'newSession');
     this.refuseDefault(session, 'renamed');
-    if (session === newSession) throw new StudioApiError('BAD_INPUT', 'newSession: is the same as session', 'newSession');
+    if (session === newSession) throw new BadInputError('newSession: is the same as session', 'BAD_INPUT', 'newSession');
     this.refuseWhileLive(session, 'renamed');
-    if (newSession === DEFAULT_SESSION) throw new StudioApiError('CONFLICT', `session "${newSession}" already exists`, 'newSession');
+    if (newSession === DEFAULT_SESSION) throw new ConflictError(`session "${newSession}" already exists`, 'newSession');
     const outcome = await this.options.store.renameSession(session, newSession);
-    if (outcome === 'not-found') throw new StudioApiError('NOT_FOUND', `session "${session}" does not exist`, 'session');
-    if (outcome === 'exists') throw new StudioApiError('CONFLICT', `session "${newSession}" already exists`, 'newSession');
+    if (outcome === 'not-found') throw new NotFoundError(`session "${session}" does not exist`, 'session');
+    if (outcome === 'exists') throw new ConflictError(`session "${newSession}" already exists`, 'newSession');
     return this.get(newSession);
   }
 
@@ -74,7 +74,7 @@ export class SessionCatalog {
     this.refuseDefault(session, 'deleted');
     this.refuseWhileLive(session, 'deleted');
     const versions = (await this.options.store.list(session)).map((w) => w.version);
-    if (!(await this.options.store.deleteSession(session))) throw new StudioApiError('NOT_FOUND', `session "${session}" does not exist`, 'session');
+    if (!(await this.options.store.deleteSession(session))) throw new NotFoundError(`session "${session}" does not exist`, 'session');
     for (const v of versions) this.options.replaced?.(v);
     return { deleted: true };
   }
@@ -91,7 +91,7 @@ export class SessionCatalog {
     const seen = new Map<string, number>();
     definitions.forEach((d, i) => {
       const first = seen.get(d.workflowId);
-      if (first !== undefined) throw new StudioApiError('BAD_INPUT', `workflows.${i}.workflowId: "${d.workflowId}" is also workflows.${first}`, `workflows.${i}.workflowId`);
+      if (first !== undefined) throw new BadInputError(`workflows.${i}.workflowId: "${d.workflowId}" is also workflows.${first}`, 'BAD_INPUT', `workflows.${i}.workflowId`);
       seen.set(d.workflowId, i);
     });
     const existed = session === DEFAULT_SESSION || (await this.options.store.getSession(session)) !== null;
@@ -111,12 +111,12 @@ export class SessionCatalog {
 
   private refuseDefault(session: string, what: string): void {
     requireIdentifier(session, 'session');
-    if (session === DEFAULT_SESSION) throw new StudioApiError('BAD_INPUT', `session: the default session "${DEFAULT_SESSION}" cannot be ${what}`, 'session');
+    if (session === DEFAULT_SESSION) throw new BadInputError(`session: the default session "${DEFAULT_SESSION}" cannot be ${what}`, 'BAD_INPUT', 'session');
   }
 
   private refuseWhileLive(session: string, what: string): void {
     if (this.options.hasLiveRuns(session)) {
-      throw new StudioApiError('CONFLICT', `session "${session}" has live runs; it can be ${what} once they end (or are cancelled)`, 'session');
+      throw new ConflictError(`session "${session}" has live runs; it can be ${what} once they end (or are cancelled)`, 'session');
     }
   }
 }
@@ -135,6 +135,6 @@ function emptySession(session: string): StoredSession {
 
 function requireTimeout(seconds: number): number {
   const parsed = ExecutionTimeoutSeconds.safeParse(seconds);
-  if (!parsed.success) throw new StudioApiError('BAD_INPUT', `defaultExecutionTimeoutSeconds: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'defaultExecutionTimeoutSeconds');
+  if (!parsed.success) throw new BadInputError(`defaultExecutionTimeoutSeconds: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'BAD_INPUT', 'defaultExecutionTimeoutSeconds');
   return parsed.data;
 }

@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../shared/api/errors';
+import { NotFoundError, ValidationError } from '../engine-errors';
 import type { SaveResult, StoredWorkflow, WorkflowSummary, WorkflowVersion } from '../../shared/api/workflows.schema';
 import type { WorkflowDefinition } from '../../shared/workflow/definition.schema';
 import { hasErrors, type ValidationIssue } from '../../shared/workflow/validation-issue';
@@ -22,7 +22,7 @@ export interface WorkflowDefinitionsOptions {
 
 /**
  * The definition side of the engine (DEF-01, DEF-02): validated saves, versions, restore, diff and
- * delete on top of a DefinitionStore. Errors are StudioApiErrors that name the field at fault.
+ * delete on top of a DefinitionStore. Errors are engine errors that name the field at fault.
  */
 export class WorkflowDefinitions {
   constructor(private readonly options: WorkflowDefinitionsOptions) {}
@@ -37,7 +37,7 @@ export class WorkflowDefinitions {
     const located = at ? issues.map((i) => relocate(i, at)) : issues;
     const first = located.find((i) => i.severity === 'error');
     const where = at ? `${at}: ` : '';
-    throw new StudioApiError('VALIDATION_FAILED', `${where}workflow refused: ${first?.message ?? 'invalid definition'}`, first?.path, located);
+    throw new ValidationError(`${where}workflow refused: ${first?.message ?? 'invalid definition'}`, located, first?.path);
   }
 
   /** How a definition is stored: its content hash, the clock's time, the note and the retention. */
@@ -60,7 +60,7 @@ export class WorkflowDefinitions {
 
   async get(session: string, workflowId: string): Promise<StoredWorkflow> {
     const stored = await this.options.store.get(requireIdentifier(session, 'session'), requireIdentifier(workflowId, 'workflowId'));
-    if (!stored) throw new StudioApiError('NOT_FOUND', `workflow "${workflowId}" does not exist in session "${session}"`, 'workflowId');
+    if (!stored) throw new NotFoundError(`workflow "${workflowId}" does not exist in session "${session}"`, 'workflowId');
     return stored;
   }
 
@@ -82,7 +82,7 @@ export class WorkflowDefinitions {
     requireVersion(version, field);
     await this.get(session, workflowId);
     const stored = await this.options.store.getVersion(session, workflowId, version);
-    if (!stored) throw new StudioApiError('NOT_FOUND', `workflow "${workflowId}" has no saved version ${version.slice(0, 12)}… (never saved, or older than the versions kept)`, field);
+    if (!stored) throw new NotFoundError(`workflow "${workflowId}" has no saved version ${version.slice(0, 12)}… (never saved, or older than the versions kept)`, field);
     return stored;
   }
 
@@ -106,7 +106,7 @@ export class WorkflowDefinitions {
   async delete(session: string, workflowId: string): Promise<{ deleted: true }> {
     const current = await this.get(session, workflowId);
     if (!(await this.options.store.deleteWorkflow(session, workflowId))) {
-      throw new StudioApiError('NOT_FOUND', `workflow "${workflowId}" does not exist in session "${session}"`, 'workflowId');
+      throw new NotFoundError(`workflow "${workflowId}" does not exist in session "${session}"`, 'workflowId');
     }
     this.options.replaced?.(current.version);
     return { deleted: true };

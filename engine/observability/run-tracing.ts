@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace, type Span, type TracerProvider } from '@opentelemetry/api';
+import { context, ProxyTracerProvider, SpanKind, SpanStatusCode, trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { NodeRunState, RunSummary } from '../../shared/api/runs.schema';
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
 import type { TrackerObserver } from './tracker-observer';
@@ -9,6 +9,8 @@ export interface TracingOptions {
 }
 
 interface RunSpans {
+  /** The tracer the run span came from; its nodes' spans come from it too. */
+  tracer: Tracer;
   span: Span;
   nodes: Map<string, Span>;
 }
@@ -24,6 +26,7 @@ export const SPAN_ATTRIBUTES = {
 } as const;
 
 const A = SPAN_ATTRIBUTES;
+const TRACER_NAME = 'yukta-engine';
 
 /**
  * OpenTelemetry spans, run → node, through `@opentelemetry/api` only (OBS-05). A run span opens when the run
@@ -36,8 +39,11 @@ export class RunTracing implements TrackerObserver {
 
   constructor(private readonly options: TracingOptions = {}) {}
 
-  private tracer() {
-    return (this.options.tracerProvider ?? trace.getTracerProvider()).getTracer('yukta-engine');
+  private tracer(): Tracer | null {
+    const provider = this.options.tracerProvider ?? trace.getTracerProvider();
+    // The global provider stays a proxy without a delegate until one is registered: no span could record.
+    if (provider instanceof ProxyTracerProvider && provider.getDelegateTracer(TRACER_NAME) === undefined) return null;
+    return provider.getTracer(TRACER_NAME);
   }
 
   /** Spans still open (runs), for tests and shutdown. */
@@ -47,12 +53,14 @@ export class RunTracing implements TrackerObserver {
 
   runChanged(run: Readonly<RunSummary>, _before: Status): void {
     if (run.status === 'RUNNING') {
-      const span = this.tracer().startSpan(`run ${run.workflowId}`, {
+      const tracer = this.tracer();
+      if (tracer === null) return;
+      const span = tracer.startSpan(`run ${run.workflowId}`, {
         kind: SpanKind.INTERNAL,
         startTime: new Date(run.startedAt ?? run.createdAt),
         attributes: { [A.executionId]: run.executionId, [A.session]: run.session, [A.workflowId]: run.workflowId, [A.definitionVersion]: run.definitionVersion },
       });
-      if (span.isRecording()) this.runs.set(run.executionId, { span, nodes: new Map() });
+      if (span.isRecording()) this.runs.set(run.executionId, { tracer, span, nodes: new Map() });
       else span.end();
       return;
     }
@@ -72,7 +80,7 @@ export class RunTracing implements TrackerObserver {
     if (node.status === 'RUNNING') {
       if (spans.nodes.has(node.nodeId)) return;
       const parent = trace.setSpan(context.active(), spans.span);
-      const span = this.tracer().startSpan(
+      const span = spans.tracer.startSpan(
         `node ${node.nodeId}`,
         { kind: SpanKind.INTERNAL, startTime: new Date(node.startedAt ?? run.startedAt ?? run.createdAt), attributes: { [A.executionId]: run.executionId, [A.workflowId]: run.workflowId, [A.nodeId]: node.nodeId } },
         parent,

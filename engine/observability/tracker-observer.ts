@@ -9,7 +9,7 @@ import type { Status } from '../../shared/status/status';
 export interface TrackerObserver {
   /** A run moved from `before` to `run.status` (PENDING → QUEUED → RUNNING → terminal). */
   runChanged?(run: Readonly<RunSummary>, before: Status): void;
-  /** A node of `run` moved from `before` to `node.status`. */
+  /** A node of `run` moved from `before` to `node.status`; `node` is a view valid during the call only (read it, do not keep it). */
   nodeChanged?(run: Readonly<RunSummary>, node: Readonly<NodeRunState>, before: Status): void;
 }
 

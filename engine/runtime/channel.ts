@@ -1,3 +1,5 @@
+import { inMicrotask } from './microtask';
+
 /** Returned by `take` when every producer is done and the buffer is empty, or the channel was cancelled. */
 export const END: unique symbol = Symbol('channel-end');
 /** Returned by `tryTake` when nothing is buffered right now. */
@@ -22,8 +24,13 @@ export class Channel<T> {
   private items: T[] = [];
   private head = 0;
   private openProducers: number;
+  private readonly producers: number;
   private cancelled = false;
   private waitingTaker: ((value: T | typeof END) => void) | null = null;
+  /** A consumer waiting without a promise (`whenReady`): told, a microtask later, that it can take again. */
+  private readyCallback: (() => void) | null = null;
+  /** An item handed straight to that consumer (it never took buffer room, as with a waiting `take`). */
+  private handoff: T | typeof EMPTY = EMPTY;
   private readonly waitingSenders: Array<() => void> = [];
   private readonly overflow: Overflow;
   private readonly onDrop: (() => void) | undefined;
@@ -35,6 +42,7 @@ export class Channel<T> {
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`channel capacity must be a positive integer, got ${capacity}`);
     this.openProducers = producers;
+    this.producers = producers;
     this.overflow = options.overflow ?? 'BLOCK';
     this.onDrop = options.onDrop;
   }
@@ -57,6 +65,13 @@ export class Channel<T> {
       taker(item);
       return true;
     }
+    const ready = this.readyCallback;
+    if (ready !== null) {
+      this.readyCallback = null;
+      this.handoff = item;
+      inMicrotask(ready);
+      return true;
+    }
     if (this.length >= this.capacity) {
       if (this.overflow === 'BLOCK') return false;
       this.onDrop?.();
@@ -76,6 +91,11 @@ export class Channel<T> {
 
   /** Takes the next item without waiting. */
   tryTake(): T | typeof EMPTY | typeof END {
+    const handed = this.handoff;
+    if (handed !== EMPTY) {
+      this.handoff = EMPTY;
+      return handed;
+    }
     if (this.head < this.items.length) {
       const item = this.items[this.head]!;
       this.head++;
@@ -97,10 +117,31 @@ export class Channel<T> {
   take(): T | typeof END | Promise<T | typeof END> {
     const item = this.tryTake();
     if (item !== EMPTY) return item;
-    if (this.waitingTaker !== null) throw new Error('a channel has exactly one consumer');
+    if (this.waitingTaker !== null || this.readyCallback !== null) throw new Error('a channel has exactly one consumer');
     return new Promise((resolve) => {
       this.waitingTaker = resolve;
     });
+  }
+
+  /**
+   * After `tryTake` found nothing: `ready` is called a microtask after an item arrives or the channel ends,
+   * and `tryTake` then answers. The consumer's way of waiting without a promise per message.
+   */
+  whenReady(ready: () => void): void {
+    if (this.waitingTaker !== null || this.readyCallback !== null) throw new Error('a channel has exactly one consumer');
+    this.readyCallback = ready;
+  }
+
+  /** Empty and open again, for its node's next run (stages are reused across runs of one prepared workflow). */
+  reset(): void {
+    if (this.items.length > 0) this.items = [];
+    this.head = 0;
+    this.openProducers = this.producers;
+    this.cancelled = false;
+    this.waitingTaker = null;
+    this.readyCallback = null;
+    this.handoff = EMPTY;
+    this.waitingSenders.length = 0;
   }
 
   /** One producer has finished; the consumer sees END after the last producer and the last item. */
@@ -124,6 +165,11 @@ export class Channel<T> {
     if (taker !== null) {
       this.waitingTaker = null;
       taker(END);
+    }
+    const ready = this.readyCallback;
+    if (ready !== null) {
+      this.readyCallback = null;
+      inMicrotask(ready);
     }
   }
 }

@@ -1,38 +1,7 @@
 import type { ErrorInfo } from '../../shared/events/events';
 
-/** A plugin's signal that its input is wrong; never retried (ENG-04). */
-export class BadInputError extends Error {
-  override readonly name = 'BadInputError';
-  constructor(
-    message: string,
-    readonly code = 'BAD_INPUT',
-  ) {
-    super(message);
-  }
-}
-
-/** A node or one of its attempts ran out of time (ENG-05). */
-export class NodeTimeoutError extends Error {
-  override readonly name = 'NodeTimeoutError';
-  constructor(
-    message: string,
-    readonly code: 'ELEMENT_TIMEOUT' | 'IDLE_TIMEOUT' | 'DEADLINE' | 'RUN_DEADLINE',
-  ) {
-    super(message);
-  }
-}
-
-/** The run or node was cancelled by a caller or by a failing branch. */
-export class CancelledError extends Error {
-  override readonly name = 'CancelledError';
-  readonly code = 'CANCELLED';
-}
-
-/** Ends the whole run at once; never retried, dropped or routed (EXT-03 hardStop). */
-export class RunAbortedError extends Error {
-  override readonly name = 'RunAbortedError';
-  readonly code = 'RUN_ABORTED';
-}
+// The node-level failures live with the other engine errors; plugins keep importing them from here.
+export { BadInputError, CancelledError, EngineError, NodeTimeoutError, RunAbortedError } from '../engine-errors';
 
 /** Unknown throws are converted at the node boundary into plain error data. */
 export function toErrorInfo(error: unknown): ErrorInfo {

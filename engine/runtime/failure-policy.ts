@@ -1,5 +1,5 @@
 import type { EnginePolicy, OnError } from '../../shared/workflow/engine-policy.schema';
-import { BadInputError, CancelledError, errorKeys, RunAbortedError } from './errors';
+import { EngineError, errorKeys } from './errors';
 import type { Random } from './random';
 
 /** The node's engine policy with defaults applied (ENG-04, ENG-05). */
@@ -37,9 +37,9 @@ export function resolvePolicy(policy: EnginePolicy): NodePolicy {
   };
 }
 
-/** Whether a failed attempt may be tried again: bad input, aborts and cancels never are. */
+/** Whether a failed attempt may be tried again: an engine error that says it may not (bad input, aborts, cancels) never is. */
 export function isRetryable(policy: NodePolicy, error: unknown): boolean {
-  if (error instanceof BadInputError || error instanceof RunAbortedError || error instanceof CancelledError) return false;
+  if (error instanceof EngineError && !error.retryable) return false;
   const keys = errorKeys(error);
   if (keys.some((k) => policy.noRetryOn.has(k))) return false;
   return policy.retryOn === null || keys.some((k) => policy.retryOn!.has(k));

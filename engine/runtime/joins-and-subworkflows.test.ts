@@ -20,6 +20,23 @@ function join(trigger: string, failing: boolean) {
 }
 
 describe('ENG-03 join rules', () => {
+  it('a child reached by two ports of one parent ends once that parent ends, also when neither port sent anything', async () => {
+    const h = harness([recorder().plugin]);
+    const twice = {
+      workflowId: 'two-ports',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'r', type: 'ROUTER', config: { routes: [{ port: 'left', when: 'has(payload.x) && payload.x > 1' }, { port: 'right', when: 'has(payload.x) && payload.x < 0' }], mode: 'first' } },
+        { nodeId: 'j', type: 'TRANSFORM', config: { set: { joined: true } } },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [{ source: 't', target: 'r' }, { source: 'r', target: 'j', sourcePort: 'left' }, { source: 'r', target: 'j', sourcePort: 'right' }, { source: 'j', target: 'out' }],
+    };
+    const id = await h.run(twice);
+    expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
+    expect(h.statuses(id)).toMatchObject({ r: 'SUCCESS', j: 'SUCCESS', out: 'SUCCESS' });
+  });
+
   it('ALL_SUCCESS (default) merges both parents, and ends UPSTREAM_FAILED when one fails', async () => {
     const rec = recorder();
     const h = harness([boom, rec.plugin]);

@@ -17,23 +17,34 @@ export class NodeReport {
   private attempt = 1;
 
   constructor(
-    private readonly executionId: string,
+    private executionId: string,
     private readonly nodeId: string,
     private readonly timers: NodeTimers,
-    private readonly emit: (event: UnnumberedEvent) => void,
-    /** The node's input buffer (fill and capacity), reported with every event; absent for triggers. */
-    private readonly buffer?: () => { used: number; size: number },
+    private emit: (event: UnnumberedEvent) => void,
+    /** The node's input buffer (fill and capacity), reported with every event; null for triggers. */
+    private readonly buffer: { readonly length: number; readonly capacity: number } | null = null,
   ) {}
+
+  /** PENDING with no counts, reporting to another run (a node's stage serves its workflow's runs one after another). */
+  reset(executionId: string, emit: (event: UnnumberedEvent) => void): void {
+    this.executionId = executionId;
+    this.emit = emit;
+    this.status = 'PENDING';
+    const c = this.counts;
+    c.received = c.emitted = c.failed = c.retried = c.dropped = 0;
+    this.lastProgressAt = 0;
+    this.attempt = 1;
+  }
 
   /** Reports that a message is now held at the node's valve (its id), or that it moved on (null). */
   held(messageId: string | null): void {
-    this.send(undefined, messageId);
+    this.send(this.timers.now(), undefined, messageId);
   }
 
   /** A message is tried again: reports its next attempt at once (retries are rare and backed off). */
   retrying(attempt: number): void {
     this.attempt = attempt;
-    this.send(undefined);
+    this.send(this.timers.now(), undefined);
   }
 
   /** A message's attempts ended (it succeeded or failed for good): later events report no attempt. */
@@ -44,8 +55,9 @@ export class NodeReport {
   set(next: Status, error?: ErrorInfo): void {
     if (next === this.status) return;
     this.status = next;
-    this.lastProgressAt = this.timers.now();
-    this.send(error);
+    const now = this.timers.now();
+    this.lastProgressAt = now;
+    this.send(now, error);
   }
 
   /** Reports counts if the last report is old enough; cheap enough to call every few hundred messages. */
@@ -53,19 +65,25 @@ export class NodeReport {
     const now = this.timers.now();
     if (now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
     this.lastProgressAt = now;
-    this.send(undefined);
+    this.send(now, undefined);
   }
 
-  private send(error: ErrorInfo | undefined, held?: string | null): void {
+  private send(at: number, error: ErrorInfo | undefined, held?: string | null): void {
     const c = this.counts;
     const counts: NodeCounts = { received: c.received, emitted: c.emitted };
     if (c.failed) counts.failed = c.failed;
     if (c.retried) counts.retried = c.retried;
     if (c.dropped) counts.dropped = c.dropped;
-    const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.executionId, at: this.timers.now(), nodeId: this.nodeId, status: this.status, counts };
+    const buffer = this.buffer;
+    // The common event is made whole in one literal (no property added after: no second allocation).
+    if (buffer !== null && error === undefined && held === undefined && this.attempt <= 1) {
+      this.emit({ type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts, buffer: { used: buffer.length, size: buffer.capacity } });
+      return;
+    }
+    const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts };
     if (error) event.error = error;
     if (held !== undefined) event.held = held;
-    if (this.buffer) event.buffer = this.buffer();
+    if (buffer !== null) event.buffer = { used: buffer.length, size: buffer.capacity };
     if (this.attempt > 1) event.attempt = this.attempt;
     this.emit(event);
   }

@@ -1,137 +1,107 @@
-import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
-import { isFailure, isTerminal, type Status } from '../../shared/status/status';
+import type { NodeCounts, UnnumberedEvent } from '../../shared/events/events';
+import { isTerminal, type Status } from '../../shared/status/status';
 import type { NodeControl, PluginResult, SubWorkflowResult, SubWorkflowRunner } from '../plugins/contract';
-import type { PluginServices } from '../plugins/services';
 import { Channel, EMPTY, END } from './channel';
-import { BadInputError, CancelledError, failedMessageInfo, NodeTimeoutError, RunAbortedError, toErrorInfo, type FailedMessage } from './errors';
-import { renderTemplate } from '../plugins/expressions/template';
-import { runWithPolicy } from './message-attempts';
+import type { Clock } from './clock';
+import { CancelledError, RunAbortedError, toErrorInfo, type FailedMessage, type NodeTimeoutError } from './errors';
+import { MessageAttempts, type AttemptStage } from './message-attempts';
 import type { Message, OutputMessage } from './message';
-import { type NodeTimers, type NodeTimer } from './node-timers';
+import { NodeTimers } from './node-timers';
 import { NodeReport } from './node-report';
 import type { PreparedNode } from './prepared-workflow';
-import { NO_CONTROL, type NodeRecorder, type RunControl, type RunRecorder } from './run-hooks';
-import { StageContext, type ContextHost } from './stage-context';
-import { StageOutput } from './stage-output';
 import type { Random } from './random';
-import { SKIP, Valve, type ValveState } from './valve';
-import type { MessageLimits } from '../security/message-size';
-
-/** What a stage needs from its run. */
-export interface StageRun {
-  readonly executionId: string;
-  readonly session: string;
-  readonly workflowId: string;
-  readonly signal: AbortSignal;
-  readonly cancelled: boolean;
-  readonly random: Random;
-  /** Deep-freeze every message so a plugin that mutates its input fails loudly (development and tests). */
-  readonly freezeMessages: boolean;
-  readonly runWorkflow: SubWorkflowRunner;
-  timers(): NodeTimers;
-  emit(event: UnnumberedEvent): void;
-  stage(nodeId: string): NodeStage;
-  /** A terminal received a message (OBS-03); the run publishes it and feeds a sub-workflow's collector. */
-  result(nodeId: string, message: Message): void;
-  /** A plugin threw RunAbortedError: the whole run ends. */
-  abortRun(nodeId: string, error: ErrorInfo): void;
-  edgeDropped(nodeId: string): void;
-  /** Records outputs and end markers for restart (CTL-04); null when the run records nothing. */
-  readonly recorder: RunRecorder | null;
-  /** Serves `ctx.control` (CTL-05, CTL-08); null when the run has no control plane. */
-  readonly control: RunControl | null;
-  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
-  readonly services: PluginServices;
-}
-
-/** A node ended by a timer or a stop, not by its own work. */
-type NodeHalt = { status: 'TIMED_OUT' | 'CANCELLED' | 'STOPPED'; error: Error };
+import { NO_CONTROL, type ControlledNode, type NodeRecorder } from './run-hooks';
+import { StageClocks } from './stage-clocks';
+import { StageContext, type ContextHost } from './stage-context';
+import { StageEnd, type NodeEnd, type NodeHalt } from './stage-end';
+import { StageOutput, type OutputStage } from './stage-output';
+import { retimed } from './stage-retime';
+import { StageSignal } from './stage-signal';
+import { StageValve } from './stage-valve';
+import { SKIP, type Valve } from './valve';
+import type { StageRun } from './stage-run';
 
 /**
  * One node of a running workflow (ENG-02), in the card's order: merged input (one bounded channel all
  * parents write to, or a dropping edge buffer) → valve (pause, step, breakpoint, skip) → plugin call
- * (attempts, timeouts, retry, onError) → clocks and status → broadcast to the children, awaiting a full
- * child (back-pressure). When nothing is asynchronous the hot path takes no promise per message.
+ * (attempts, timeouts, retry, onError: `MessageAttempts`) → clocks and status (`StageClocks`, `StageEnd`,
+ * `NodeReport`) → broadcast to the children, awaiting a full child (back-pressure: `StageOutput`). The
+ * loop runs synchronously until it must wait (an empty input, a valve, plugin work, a full child) and is
+ * resumed by what it waited for: no promise per message. A stage serves its workflow's runs one after
+ * another (`RunStages`): `bind` readies it for the next.
  */
-export class NodeStage implements ContextHost {
+export class NodeStage implements ContextHost, OutputStage, AttemptStage, ControlledNode {
   readonly input: Channel<Message> | null;
-  private valveRef: Valve | null = null;
-  /** The id of the message held at the valve as last reported. */
-  private heldId: string | null = null;
-  private pluginState: Record<string, unknown> | null = null;
   readonly timers: NodeTimers;
+  readonly clocks: StageClocks;
+  ctx!: StageContext;
+  recorder: NodeRecorder | null = null;
+  private run!: StageRun;
   private readonly report: NodeReport;
-  private upstreamFailed = false;
-  /** The last message whose attempts all failed, for the error of a node that this failure ends. */
-  private lastFailed: FailedMessage | null = null;
-  /** The message being handled without a retry policy, for the error should it fail the node. */
-  private inFlight: Message | null = null;
-  private parentSucceeded = false;
-  private readonly output: StageOutput;
-  /** Made on first use of the node's signal: most plugins never look at it, and runs start faster without. */
-  private abortController: AbortController | null = null;
-  private abortReason: unknown = undefined;
-  private halt: NodeHalt | null = null;
-  private busy = false;
-  /** The idle timeout in force: the prepared one, or the one a templated `timeoutSeconds` gave at the first message. */
-  private idleTimeoutMs: number;
-  private lastActivity = 0;
-  private frozenAt = 0;
-  private watchdog: NodeTimer | null = null;
-  private failWait: ((error: unknown) => void) | null = null;
+  private readonly ending: StageEnd;
+  private output!: StageOutput;
+  private children: readonly NodeStage[] = [];
+  /** Made at the first message under a failure policy (most nodes have none). */
+  private attempts: MessageAttempts | null = null;
+  private readonly valves: StageValve;
+  private readonly abort = new StageSignal();
+  private pluginState: Record<string, unknown> | null = null;
   private controlRef: NodeControl | null = null;
-  readonly ctx: StageContext;
-  readonly recorder: NodeRecorder | null;
+  private over = false;
 
   constructor(
     readonly node: PreparedNode,
-    private readonly run: StageRun,
     channelCapacity: number,
+    clock: Clock,
   ) {
-    this.timers = run.timers();
-    this.idleTimeoutMs = node.idleTimeoutMs;
-    const buffer = node.edgeBuffer;
-    this.input = node.incoming === 0 ? null : buffer
-      ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop: () => this.dropped() })
-      : new Channel<Message>(channelCapacity, node.incoming);
-    const input = this.input;
-    this.report = new NodeReport(run.executionId, node.nodeId, this.timers, (event) => run.emit(event), input ? () => ({ used: input.length, size: input.capacity }) : undefined);
-    this.ctx = new StageContext(this);
-    this.recorder = run.recorder === null ? null : run.recorder.node(node.nodeId);
-    this.output = new StageOutput(this);
+    const timers = (this.timers = new NodeTimers(clock));
+    this.input = inputChannel(node, channelCapacity, () => this.dropped());
+    this.report = new NodeReport('', node.nodeId, timers, () => undefined, this.input);
+    this.ending = new StageEnd(node, { cancelled: false });
+    this.clocks = new StageClocks(timers, node.nodeId, node.idleTimeoutMs, (error) => this.haltWith({ status: 'TIMED_OUT', error }));
+    this.valves = new StageValve(this.clocks, this.report);
+  }
+
+  /** Joins the stage to its children: their inputs per output port, and whom to tell of its end. */
+  wire(ports: readonly string[], targets: ReadonlyArray<ReadonlyArray<NodeStage>>): void {
+    // One entry per edge, not per child: a child reached by two ports counts both as producers of its input.
+    this.children = targets.flat();
+    this.output = new StageOutput(this.node, ports, targets.map((stages) => stages.map((s) => s.input!)), this.report.counts, this);
+  }
+
+  /** Readies the stage for a run: nothing has happened to the node yet. */
+  bind(run: StageRun): void {
+    this.run = run;
+    this.report.reset(run.executionId, run.emitter);
+    this.ending.reset(run);
+    this.timers.reset();
+    this.clocks.reset(this.node.idleTimeoutMs);
+    this.input?.reset();
+    this.recorder = run.recorder === null ? null : run.recorder.node(this.node.nodeId);
+    this.output.reset(this.recorder, run.freezeMessages, run.services.limits);
+    this.ctx = new StageContext(run.executionId, run.session, run.workflowId, this.node.nodeId, run.services, this.timers, this);
+    this.attempts = null;
+    this.valves.reset();
+    this.abort.reset(run);
+    this.pluginState = null;
+    this.controlRef = null;
+    this.over = false;
+  }
+
+  /**
+   * True once the node ended and nothing of its run can reach it any more: no valve, signal, control,
+   * state or attempts were made (so no plugin, command or timer holds a way in), no work is awaited.
+   */
+  get reusable(): boolean {
+    return this.over && !this.valves.made && !this.abort.made && this.controlRef === null && this.pluginState === null && this.attempts === null && !this.clocks.waiting && !this.timers.active;
   }
 
   /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */
   get valve(): Valve {
-    return (this.valveRef ??= new Valve((state) => this.valveChanged(state)));
+    return this.valves.valve;
   }
 
-  /** Freezes or thaws the clocks, and reports a message newly held at the valve or let go (the debugger's cue). */
-  private valveChanged(state: ValveState): void {
-    if (state.paused || state.held) this.freezeClocks();
-    else this.thawClocks();
-    const held = state.held?.id ?? null;
-    if (held === this.heldId) return;
-    this.heldId = held;
-    this.report.held(held);
-  }
-
-  /** Freezes every clock of the node; the idle clock's reference moves on by the frozen time when it thaws. */
-  private freezeClocks(): void {
-    if (!this.timers.isFrozen) this.frozenAt = this.timers.now();
-    this.timers.freeze();
-  }
-
-  private thawClocks(): void {
-    if (this.timers.isFrozen) this.lastActivity += this.timers.now() - this.frozenAt;
-    this.timers.thaw();
-  }
-
-  private valveEngaged(): boolean {
-    return this.valveRef !== null && this.valveRef.engaged;
-  }
-
-  // --- what the plugin context reads (ContextHost) ------------------------------------------------
+  // --- what the plugin context, the signals and the control bus read ----------------------------
 
   get executionId(): string {
     return this.run.executionId;
@@ -158,33 +128,21 @@ export class NodeStage implements ContextHost {
     return (this.controlRef ??= this.run.control === null ? NO_CONTROL : this.run.control.forNode(this));
   }
 
-  get services(): PluginServices {
-    return this.run.services;
-  }
-
   emit(event: UnnumberedEvent): void {
-    this.run.emit(event);
+    this.run.emitter(event);
   }
 
   runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal: AbortSignal): Promise<SubWorkflowResult> {
     return this.run.runWorkflow(request, signal);
   }
 
-  /** Fires when the run, or this node, stops or times out (and once the node has ended). */
-  get signal(): AbortSignal {
-    if (this.abortController === null) {
-      const controller = (this.abortController = new AbortController());
-      if (this.abortReason !== undefined) controller.abort(this.abortReason);
-      else if (this.run.signal.aborted) controller.abort(this.run.signal.reason);
-      else this.run.signal.addEventListener('abort', () => controller.abort(this.run.signal.reason), { once: true });
-    }
-    return this.abortController.signal;
+  activity(): void {
+    this.clocks.activity();
   }
 
-  private abortWith(reason: unknown): void {
-    if (this.abortReason !== undefined) return;
-    this.abortReason = reason;
-    this.abortController?.abort(reason);
+  /** Fires when the run, or this node, stops or times out (and once the node has ended). */
+  get signal(): AbortSignal {
+    return this.abort.signal;
   }
 
   get currentStatus(): Status {
@@ -200,47 +158,72 @@ export class NodeStage implements ContextHost {
     return this.node.outgoing.size === 0;
   }
 
-  /** Runs the node to its end; never rejects. `start` is the run's start message, used by triggers. */
-  async execute(start: Message): Promise<{ status: Status; error?: ErrorInfo }> {
-    let end: Status;
-    let error: ErrorInfo | undefined;
-    try {
-      if (this.input === null) await this.runTrigger(start);
-      else await this.consume();
-      end = this.endStatus();
-      if (this.halt && this.halt.status !== 'CANCELLED') error = toErrorInfo(this.halt.error);
-    } catch (e) {
-      end = this.halt?.status ?? (this.upstreamFailed ? 'UPSTREAM_FAILED' : this.run.cancelled ? 'CANCELLED' : 'FAILURE');
-      if (end !== 'CANCELLED') error = toErrorInfo(this.halt?.error ?? e);
-      const failed = end === 'FAILURE' && error ? (this.lastFailed ?? this.failedInFlight(error)) : null;
-      if (failed) error = { ...error!, ...failedMessageInfo(failed) };
-      if (e instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(e));
-    }
-    this.finish(end, error);
-    return error ? { status: end, error } : { status: end };
+  get random(): Random {
+    return this.run.random;
+  }
+
+  // --- the node's life ----------------------------------------------------------------------------
+
+  /** Runs the node to its end, then tells the run (`stageEnded`); returns at once. `start` is the run's start message, used by triggers. */
+  execute(start: Message): void {
+    if (this.input === null) this.runTrigger(start).then(this.workDone, this.workFailed);
+    else this.next();
   }
 
   /** A parent ended; under ALL_SUCCESS a failed parent stops this node's input at once (ENG-03). */
   parentEnded(status: Status): void {
-    if (status === 'SUCCESS') this.parentSucceeded = true;
-    if (isFailure(status) && this.node.trigger === 'ALL_SUCCESS') {
-      this.upstreamFailed = true;
-      this.input?.cancel();
-    }
+    if (this.ending.parentEnded(status)) this.input?.cancel();
   }
 
-  /** Ends the node from outside: the run was cancelled, or a caller stopped this node. */
   /**
    * Ends the node from outside (CTL-03): it takes no new message and its AbortSignal fires. With
    * `abandon` (KILL) the work in its plugin is abandoned at once; otherwise that one call may finish.
    */
   stop(status: 'CANCELLED' | 'STOPPED' = 'CANCELLED', abandon = true): void {
-    this.haltWith(status, new CancelledError(`node "${this.node.nodeId}" ${status === 'STOPPED' ? 'stopped' : 'cancelled'}`), abandon);
+    this.haltWith({ status, error: new CancelledError(`node "${this.node.nodeId}" ${status === 'STOPPED' ? 'stopped' : 'cancelled'}`) }, abandon);
   }
 
   /** The run's deadline passed. */
   timeOut(error: NodeTimeoutError): void {
-    this.haltWith('TIMED_OUT', error);
+    this.haltWith({ status: 'TIMED_OUT', error });
+  }
+
+  stopped(): boolean {
+    return this.ending.stopped;
+  }
+
+  private haltWith(halt: NodeHalt, abandon = true): void {
+    if (this.ending.halted || isTerminal(this.report.status)) return;
+    this.ending.haltWith(halt);
+    this.abort.abort(halt.error);
+    this.input?.cancel();
+    this.valves.release();
+    if (abandon) this.clocks.failCurrentWait(halt.error);
+  }
+
+  private readonly workDone = (): void => this.ended(this.ending.end(false));
+
+  private readonly workFailed = (error: unknown): void => {
+    const end = this.ending.end(true, error);
+    // OBS-02: a message without a retry policy that failed the node is its one failed attempt.
+    if (this.ending.inFlightFailed && end.error) this.ctx.log.error(`attempt 1 of 1 failed: ${end.error.name}: ${end.error.message}`);
+    if (error instanceof RunAbortedError) this.run.abortRun(this.node.nodeId, toErrorInfo(error));
+    this.ended(end);
+  };
+
+  private ended(end: NodeEnd): void {
+    if (this.over) return;
+    this.over = true;
+    this.timers.cancelAll();
+    this.input?.cancel();
+    this.abort.ended(this.node.nodeId, end.status);
+    this.report.set(end.status, end.error);
+    this.recorder?.end(end.status);
+    for (const child of this.children) {
+      child.parentEnded(end.status);
+      child.input!.producerDone();
+    }
+    this.run.stageEnded(this, end);
   }
 
   // --- the loop ---------------------------------------------------------------------------------
@@ -248,206 +231,126 @@ export class NodeStage implements ContextHost {
   private async runTrigger(start: Message): Promise<void> {
     this.firstActivity(start);
     this.report.counts.received++;
-    const message = this.valveEngaged() ? await this.valve.admit(start) : start;
+    const message = this.valves.engaged ? await this.valve.admit(start) : start;
     if (this.stopped() || message === SKIP) return;
-    this.inFlight = message;
+    this.ending.handling(message);
     const pending = this.handle(message);
     if (pending !== undefined) await pending;
-    this.inFlight = null;
+    this.ending.handling(null);
   }
 
-  /** A message without a retry policy failed the node (its one attempt): logged as ERROR (OBS-02). */
-  private failedInFlight(error: ErrorInfo): FailedMessage | null {
-    if (this.inFlight === null) return null;
-    this.ctx.log.error(`attempt 1 of 1 failed: ${error.name}: ${error.message}`);
-    return { attempt: 1, maxAttempts: 1, input: this.inFlight.payload };
-  }
-
-  private async consume(): Promise<void> {
-    const input = this.input!;
-    for (;;) {
-      let item = input.tryTake();
-      if (item === EMPTY) item = await input.take();
-      if (item === END) break;
-      if (this.report.counts.received === 0) this.firstActivity(item);
-      this.report.counts.received++;
-      let message: Message | typeof SKIP = item;
-      if (this.valveEngaged()) {
-        message = await this.valve.admit(item);
-        if (this.stopped()) break;
-      }
-      this.inFlight = message === SKIP ? null : message;
-      const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
-      if (pending !== undefined) await pending;
-      this.inFlight = null;
-      if (this.stopped()) break;
-      if ((this.report.counts.received & 255) === 0) this.report.progress();
+  /** Takes and handles messages until one must wait; called again by what it waited for. */
+  private readonly next = (): void => {
+    try {
+      while (this.step());
+    } catch (error) {
+      this.workFailed(error);
     }
-    if (!this.stopped() && !this.upstreamFailed && this.node.plugin.finish) await this.runFinish();
+  };
+
+  /** One message from the input; false when the loop must wait (or the input is over). */
+  private step(): boolean {
+    const input = this.input!;
+    const item = input.tryTake();
+    if (item === EMPTY) {
+      input.whenReady(this.next);
+      return false;
+    }
+    if (item === END) return (this.drained(), false);
+    if (this.report.counts.received === 0) this.firstActivity(item);
+    this.report.counts.received++;
+    if (!this.valves.engaged) return this.handled(item, item);
+    // An engaged valve is waited for like an await, even when it answers at once.
+    Promise.resolve(this.valve.admit(item)).then((message) => this.admitted(item, message), this.workFailed);
+    return false;
+  }
+
+  private admitted(item: Message, message: Message | typeof SKIP): void {
+    try {
+      if (this.stopped()) this.drained();
+      else if (this.handled(item, message)) this.next();
+    } catch (error) {
+      this.workFailed(error);
+    }
+  }
+
+  /** An admitted message through the plugin (or past it, skipped); true to go on with the next at once. */
+  private handled(item: Message, message: Message | typeof SKIP): boolean {
+    this.ending.handling(message === SKIP ? null : message);
+    const pending = message === SKIP ? this.send({ payload: item.payload }, item) : this.handle(message);
+    if (pending === undefined) return this.goesOn();
+    pending.then(this.afterWait, this.workFailed);
+    return false;
+  }
+
+  private readonly afterWait = (): void => {
+    if (this.goesOn()) this.next();
+  };
+
+  private goesOn(): boolean {
+    this.ending.handling(null);
+    if (this.stopped()) return (this.drained(), false);
+    if ((this.report.counts.received & 255) === 0) this.report.progress();
+    return true;
+  }
+
+  /** The input is over (or the node stopped): the plugin's `finish`, then the end. */
+  private drained(): void {
+    if (!this.stopped() && !this.ending.failedUpstream && this.node.plugin.finish) this.runFinish().then(this.workDone, this.workFailed);
+    else this.workDone();
   }
 
   /** Handles one admitted message; returns a promise only when something had to wait. */
   private handle(message: Message): Promise<void> | undefined {
-    if (this.node.policy.perMessageAttempts) return runWithPolicy(this, message);
+    if (this.node.policy.perMessageAttempts) return (this.attempts ??= new MessageAttempts(this.node, this)).run(message);
     const result = this.node.plugin.process(message, this.node.config, this.ctx);
     if (isThenable(result)) return this.finishAsync(result, message);
     if (this.node.kind === 'terminal') this.run.result(this.node.nodeId, message);
-    return this.emitAll(result, message);
+    return this.output.emitAll(result, message);
   }
 
   private async finishAsync(result: Promise<PluginResult>, message: Message): Promise<void> {
-    const outputs = await this.guard(result);
+    const outputs = await this.clocks.guard(result);
     if (this.node.kind === 'terminal') this.run.result(this.node.nodeId, message);
-    const pending = this.emitAll(outputs, message);
+    const pending = this.output.emitAll(outputs, message);
     if (pending !== undefined) await pending;
   }
 
   private async runFinish(): Promise<void> {
     const finish = this.node.plugin.finish!;
-    const outputs = await this.guard(Promise.resolve().then(() => finish(this.node.config, this.ctx)));
-    const pending = this.emitAll(outputs, undefined);
+    const outputs = await this.clocks.guard(Promise.resolve().then(() => finish(this.node.config, this.ctx)));
+    const pending = this.output.emitAll(outputs, undefined);
     if (pending !== undefined) await pending;
   }
 
-  // --- output (stage-output.ts) -----------------------------------------------------------------
-
-  /** Emits a plugin's result: an array (synchronously where possible) or a sync or async iterable. */
-  emitAll(result: PluginResult, input: Message | undefined): Promise<void> | undefined {
-    return this.output.emitAll(result, input);
+  private firstActivity(first: Message): void {
+    this.report.set('RUNNING');
+    if (this.node.idleTimeoutTemplate !== null) this.clocks.retime(retimed(this.node.nodeId, this.node.idleTimeoutTemplate, first));
+    if (this.node.policy.deadlineMs !== null) this.clocks.startDeadline(this.node.policy.deadlineMs);
   }
+
+  // --- what the output side and the attempts reach (OutputStage, AttemptStage) -------------------
 
   /** Sends one output to every child on its port, in order; returns a promise only if a child was full. */
   send(out: OutputMessage, input: Message | undefined, checked = false): Promise<void> | undefined {
     return this.output.send(out, input, checked);
   }
 
-  /** Holds an output to the message limits (SEC-03) before it is sent; throws the typed error over one. */
   checkOutput(out: OutputMessage, input: Message): void {
     this.output.check(out, input);
   }
 
-  get outputLimits(): MessageLimits {
-    return this.run.services.limits;
-  }
-
-  /** Holds a trigger's next output while its valve is paused (CTL-02). */
   triggerGate(): Promise<void> | null {
-    return this.node.kind === 'trigger' && this.valveEngaged() ? this.valve.waitWhilePaused() : null;
+    return this.node.kind === 'trigger' && this.valves.engaged ? this.valve.waitWhilePaused() : null;
   }
 
-  countEmitted(): void {
-    this.report.counts.emitted++;
+  publishResult(message: Message): void {
+    this.run.result(this.node.nodeId, message);
   }
 
-  get freezeMessages(): boolean {
-    return this.run.freezeMessages;
-  }
-
-  childInput(nodeId: string): Channel<Message> {
-    return this.run.stage(nodeId).input!;
-  }
-
-  // --- clocks ---------------------------------------------------------------------------------
-
-  /**
-   * Waits for plugin work under the node's clocks: the idle watchdog runs while the node is busy, and a
-   * timeout, a stop or an attempt's element timeout rejects the wait at once (the plugin's promise is
-   * abandoned; its AbortSignal has fired).
-   */
-  guard<T>(work: Promise<T>): Promise<T> {
-    this.busy = true;
-    this.activity();
-    if (this.watchdog === null) this.armWatchdog(this.idleTimeoutMs);
-    return new Promise<T>((resolve, reject) => {
-      this.failWait = reject;
-      work.then(
-        (value) => {
-          this.busy = false;
-          this.failWait = null;
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.busy = false;
-          this.failWait = null;
-          reject(error);
-        },
-      );
-    });
-  }
-
-  /** Fails the wait in progress (an attempt's element timeout). */
-  failCurrentWait(error: Error): void {
-    this.failWait?.(error);
-  }
-
-  activity(): void {
-    this.lastActivity = this.timers.now();
-  }
-
-  private armWatchdog(delayMs: number): void {
-    this.watchdog = this.timers.set(() => {
-      this.watchdog = null;
-      if (!this.busy) return; // re-armed by the next wait
-      const idle = this.timers.now() - this.lastActivity;
-      const limit = this.idleTimeoutMs;
-      if (idle >= limit) this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" was idle for ${limit} ms (timeout)`, 'IDLE_TIMEOUT'));
-      else this.armWatchdog(limit - idle);
-    }, delayMs);
-  }
-
-  private firstActivity(first: Message): void {
-    this.report.set('RUNNING');
-    if (this.node.idleTimeoutTemplate !== null) this.idleTimeoutMs = retimed(this.node.nodeId, this.node.idleTimeoutTemplate, first);
-    const deadline = this.node.policy.deadlineMs;
-    if (deadline !== null) {
-      this.timers.set(() => this.haltWith('TIMED_OUT', new NodeTimeoutError(`node "${this.node.nodeId}" passed its deadline of ${deadline} ms`, 'DEADLINE')), deadline);
-    }
-  }
-
-  // --- status ---------------------------------------------------------------------------------
-
-  stopped(): boolean {
-    return this.halt !== null || this.run.cancelled;
-  }
-
-  private haltWith(status: NodeHalt['status'], error: Error, abandon = true): void {
-    if (this.halt !== null || isTerminal(this.report.status)) return;
-    // A node already ending for its parents' failure keeps that reason when the run is cancelled around it.
-    if (!(status === 'CANCELLED' && this.upstreamFailed)) this.halt = { status, error };
-    this.abortWith(error);
-    this.input?.cancel();
-    this.valveRef?.resume();
-    if (abandon) this.failWait?.(error);
-  }
-
-  private endStatus(): Status {
-    if (this.halt) return this.halt.status;
-    if (this.upstreamFailed) return 'UPSTREAM_FAILED';
-    if (this.run.cancelled) return 'CANCELLED';
-    if (this.node.incoming > 0 && this.node.trigger === 'ONE_SUCCESS' && !this.parentSucceeded) return 'UPSTREAM_FAILED';
-    return 'SUCCESS';
-  }
-
-  private finish(end: Status, error: ErrorInfo | undefined): void {
-    this.timers.cancelAll();
-    this.input?.cancel();
-    // Work a plugin left running is told to stop; the reason is only built if anyone listens.
-    if (this.abortController !== null && !this.abortController.signal.aborted) this.abortWith(new CancelledError(`node "${this.node.nodeId}" ended ${end}`));
-    this.report.set(end, error);
-    this.recorder?.end(end);
-    for (const children of this.node.outgoing.values()) {
-      for (const childId of children) {
-        const child = this.run.stage(childId);
-        child.parentEnded(end);
-        child.input!.producerDone();
-      }
-    }
-  }
-
-  /** A message failed for good; its attempt and input go with the node's error should that end the node. */
   countFailure(failed: FailedMessage): void {
     this.report.counts.failed++;
-    this.lastFailed = failed;
+    this.ending.messageFailed(failed);
   }
 
   /** A failed attempt will be tried again as attempt `next` (ENG-04): counted and reported. */
@@ -465,24 +368,15 @@ export class NodeStage implements ContextHost {
     this.report.counts.dropped++;
     this.run.edgeDropped(this.node.nodeId);
   }
+}
 
-  get runRandom(): Random {
-    return this.run.random;
-  }
-
-  publishResult(message: Message): void {
-    this.run.result(this.node.nodeId, message);
-  }
+/** The node's merged input: a bounded channel all parents write to, a dropping edge buffer, or none (a trigger). */
+function inputChannel(node: PreparedNode, capacity: number, onDrop: () => void): Channel<Message> | null {
+  if (node.incoming === 0) return null;
+  const buffer = node.edgeBuffer;
+  return buffer ? new Channel<Message>(buffer.size, node.incoming, { overflow: buffer.overflow, onDrop }) : new Channel<Message>(capacity, node.incoming);
 }
 
 function isThenable(value: unknown): value is Promise<PluginResult> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
-}
-
-/** Renders a templated `timeoutSeconds` against the first message (ENG-05); anything but a positive number is bad input. */
-function retimed(nodeId: string, template: string, first: Message): number {
-  const seconds = renderTemplate(template, { payload: first.payload, metadata: first.metadata, context: {} });
-  const value = typeof seconds === 'number' ? seconds : Number(seconds);
-  if (!Number.isFinite(value) || value <= 0) throw new BadInputError(`node "${nodeId}": timeoutSeconds ${template} gave ${JSON.stringify(seconds)}, not a positive number of seconds`);
-  return value * 1000;
 }

@@ -23,7 +23,7 @@ export class NodeTimers {
 
   constructor(private readonly clock: Clock) {}
 
-  private get active(): Set<PausableTimer> {
+  private get timerSet(): Set<PausableTimer> {
     return (this.activeSet ??= new Set());
   }
 
@@ -37,12 +37,12 @@ export class NodeTimers {
 
   set(callback: () => void, delayMs: number): NodeTimer {
     const timer: PausableTimer = { callback, due: this.clock.now() + delayMs, remaining: delayMs, handle: null };
-    this.active.add(timer);
+    this.timerSet.add(timer);
     if (!this.frozen) this.arm(timer);
     return {
       cancel: () => {
         if (timer.handle) this.clock.clearTimer(timer.handle);
-        this.active.delete(timer);
+        this.timerSet.delete(timer);
       },
     };
   }
@@ -68,7 +68,7 @@ export class NodeTimers {
     this.frozen = true;
     if (this.activeSet === null) return;
     const now = this.clock.now();
-    for (const t of this.active) {
+    for (const t of this.timerSet) {
       if (t.handle) this.clock.clearTimer(t.handle);
       t.handle = null;
       t.remaining = Math.max(0, t.due - now);
@@ -80,10 +80,21 @@ export class NodeTimers {
     this.frozen = false;
     if (this.activeSet === null) return;
     const now = this.clock.now();
-    for (const t of this.active) {
+    for (const t of this.timerSet) {
       t.due = now + t.remaining;
       this.arm(t);
     }
+  }
+
+  /** No timer, not frozen: for the node's next run. */
+  reset(): void {
+    this.cancelAll();
+    this.frozen = false;
+  }
+
+  /** True while a timer is set. */
+  get active(): boolean {
+    return this.activeSet !== null && this.activeSet.size > 0;
   }
 
   cancelAll(): void {
@@ -94,7 +105,7 @@ export class NodeTimers {
 
   private arm(timer: PausableTimer): void {
     timer.handle = this.clock.setTimer(() => {
-      this.active.delete(timer);
+      this.timerSet.delete(timer);
       timer.callback();
     }, Math.max(0, timer.due - this.clock.now()));
   }

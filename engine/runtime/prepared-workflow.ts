@@ -30,6 +30,11 @@ export interface PreparedWorkflow {
   readonly definition: WorkflowDefinition;
   readonly version: string;
   readonly nodes: ReadonlyMap<string, PreparedNode>;
+  /**
+   * The node ids in order, made once: every run of this graph announces this same array (the tracker shares
+   * one layout per array, OBS-01), so it must never be changed.
+   */
+  readonly nodeIds: readonly string[];
 }
 
 interface Wiring {
@@ -94,7 +99,7 @@ export function prepareWorkflow(definition: WorkflowDefinition, version: string,
     const pool = plugin.kind === 'processor' && placement ? placementPool(node) : null;
     nodes.set(node.nodeId, pool === null ? prepared : { ...prepared, plugin: placement!.remote(plugin, pool, withoutEngine(node.config)) });
   }
-  return { definition, version, nodes };
+  return { definition, version, nodes, nodeIds: [...nodes.keys()] };
 }
 
 /** The pool of `engine.placement` (SCL-01), or null. */

@@ -54,5 +54,5 @@ export function replayGraph(prepared: PreparedWorkflow, rerun: ReadonlySet<strin
       incoming: 0,
     });
   }
-  return { definition: prepared.definition, version: prepared.version, nodes };
+  return { definition: prepared.definition, version: prepared.version, nodes, nodeIds: [...nodes.keys()] };
 }

@@ -3,19 +3,14 @@ import type { NodeControl, PluginContext, PluginLogger, SubWorkflowResult, SubWo
 import type { PluginServices } from '../plugins/services';
 import type { NodeTimers } from './node-timers';
 
-/** What a plugin context reads from its node. */
+/** What a plugin context reaches of its node while it runs: one narrow interface. */
 export interface ContextHost {
-  readonly executionId: string;
-  readonly session: string;
-  readonly workflowId: string;
-  readonly nodeId: string;
+  /** Fires when the run or the node stops, times out or ends. */
   readonly signal: AbortSignal;
-  readonly timers: NodeTimers;
   readonly state: Record<string, unknown>;
   /** Signals and the plugin-level control bus (CTL-05, CTL-08). */
   readonly control: NodeControl;
-  /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
-  readonly services: PluginServices;
+  /** Feeds the node's idle clock (a heartbeat). */
   activity(): void;
   emit(event: UnnumberedEvent): void;
   runWorkflow: SubWorkflowRunner;
@@ -30,27 +25,19 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 export class StageContext implements PluginContext {
   private logSink: PluginLogger | null = null;
 
+  /** The run's ids are the context's own: a context kept past its run still names that run. */
   constructor(
+    readonly executionId: string,
+    readonly session: string,
+    readonly workflowId: string,
+    readonly nodeId: string,
+    /** `ctx.services` (SEC-02, SEC-03, EXT-03). */
+    readonly services: PluginServices,
+    private readonly timers: NodeTimers,
     private readonly host: ContextHost,
     readonly attempt = 1,
     private readonly attemptSignal: AbortSignal | null = null,
   ) {}
-
-  get executionId(): string {
-    return this.host.executionId;
-  }
-
-  get session(): string {
-    return this.host.session;
-  }
-
-  get workflowId(): string {
-    return this.host.workflowId;
-  }
-
-  get nodeId(): string {
-    return this.host.nodeId;
-  }
 
   get state(): Record<string, unknown> {
     return this.host.state;
@@ -62,10 +49,6 @@ export class StageContext implements PluginContext {
 
   get control(): NodeControl {
     return this.host.control;
-  }
-
-  get services(): PluginServices {
-    return this.host.services;
   }
 
   get log(): PluginLogger {
@@ -82,7 +65,7 @@ export class StageContext implements PluginContext {
   }
 
   sleep(ms: number): Promise<void> {
-    return this.host.timers.sleep(ms, this.signal);
+    return this.timers.sleep(ms, this.signal);
   }
 
   runWorkflow(request: Parameters<SubWorkflowRunner>[0], signal?: AbortSignal): Promise<SubWorkflowResult> {
@@ -91,10 +74,10 @@ export class StageContext implements PluginContext {
 
   /** The context of one attempt: its number and a signal that also fires on the attempt's timeout. */
   forAttempt(attempt: number, signal: AbortSignal): StageContext {
-    return new StageContext(this.host, attempt, signal);
+    return new StageContext(this.executionId, this.session, this.workflowId, this.nodeId, this.services, this.timers, this.host, attempt, signal);
   }
 
   private line(level: Level, text: string): void {
-    this.host.emit({ type: 'LOG', executionId: this.host.executionId, at: this.host.timers.now(), nodeId: this.host.nodeId, level, text });
+    this.host.emit({ type: 'LOG', executionId: this.executionId, at: this.timers.now(), nodeId: this.nodeId, level, text });
   }
 }

@@ -7,24 +7,18 @@ import { shouldYield, yieldToEventLoop } from './event-loop-yield';
 import type { Message, OutputMessage } from './message';
 import type { PreparedNode } from './prepared-workflow';
 import type { NodeRecorder } from './run-hooks';
+import type { StageClocks } from './stage-clocks';
 
 const NO_HEADERS: Readonly<Record<string, string | number>> = Object.freeze({});
 const NO_METADATA = NO_HEADERS as Readonly<Record<string, string>>;
 
-/** What the output side needs from its node. */
-export interface OutputOwner {
-  readonly node: PreparedNode;
-  readonly freezeMessages: boolean;
-  /** Records each output for restart (CTL-04); null when the run records nothing. */
-  readonly recorder: NodeRecorder | null;
-  /** `yukta.execution.max-depth` and `max-message-bytes`: what every output is held to (SEC-03). */
-  readonly outputLimits: MessageLimits;
+/** What the output side reaches of its node while it runs: one narrow interface. */
+export interface OutputStage {
+  /** Guards waits on an async iterable's next output, and feeds the idle clock per output. */
+  readonly clocks: Pick<StageClocks, 'guard' | 'activity'>;
   stopped(): boolean;
-  guard<T>(work: Promise<T>): Promise<T>;
-  activity(): void;
+  /** Holds a trigger's next output while its valve is paused (CTL-02); null when nothing holds it. */
   triggerGate(): Promise<void> | null;
-  countEmitted(): void;
-  childInput(nodeId: string): Channel<Message>;
 }
 
 /**
@@ -33,15 +27,33 @@ export interface OutputOwner {
  * stays synchronous, and it gives the event loop a turn when it has been busy for a while.
  */
 export class StageOutput {
-  private targets: Map<string, Array<Channel<Message>>> | null = null;
   private nextMessageId = 1;
   /** Dropped once it says it keeps nothing more: past a cap, recording costs one null check per message. */
-  private recorder: NodeRecorder | null;
-  private readonly limits: JsonLimits;
+  private recorder: NodeRecorder | null = null;
+  private freezeMessages = false;
+  /** What every output is held to (SEC-03), made again only when a run brings other limits. */
+  private limits: JsonLimits | null = null;
+  private limitsOf: MessageLimits | null = null;
 
-  constructor(private readonly owner: OutputOwner) {
-    this.recorder = owner.recorder;
-    this.limits = messageJsonLimits(owner.outputLimits);
+  constructor(
+    private readonly node: PreparedNode,
+    /** The children's inputs per output port (`ports[i]` → `targets[i]`); a node has few ports. */
+    private readonly ports: readonly string[],
+    private readonly targets: ReadonlyArray<ReadonlyArray<Channel<Message>>>,
+    /** The node's counts: every output is counted as emitted. */
+    private readonly counts: { emitted: number },
+    private readonly owner: OutputStage,
+  ) {}
+
+  /** For the node's next run: message ids from 1 again, that run's recorder and message limits. */
+  reset(recorder: NodeRecorder | null, freezeMessages: boolean, limits: MessageLimits): void {
+    this.nextMessageId = 1;
+    this.recorder = recorder;
+    this.freezeMessages = freezeMessages;
+    if (limits !== this.limitsOf) {
+      this.limitsOf = limits;
+      this.limits = messageJsonLimits(limits);
+    }
   }
 
   /** Emits a plugin's result: an array (synchronously where possible) or an async iterable. */
@@ -91,9 +103,9 @@ export class StageOutput {
     const iterator = outputs[Symbol.asyncIterator]();
     try {
       for (;;) {
-        const next = await this.owner.guard(iterator.next());
+        const next = await this.owner.clocks.guard(iterator.next());
         if (next.done || this.owner.stopped()) break;
-        this.owner.activity();
+        this.owner.clocks.activity();
         const pending = this.send(next.value, input);
         if (pending !== undefined) await pending;
         if (shouldYield()) await yieldToEventLoop();
@@ -109,7 +121,7 @@ export class StageOutput {
    * limit it throws the typed error, which fails the message like a failed attempt.
    */
   check(out: OutputMessage, input: Message | undefined): void {
-    if (input === undefined || out.payload !== input.payload) checkNodeOutput(this.owner.node.nodeId, out.payload, this.limits);
+    if (input === undefined || out.payload !== input.payload) checkNodeOutput(this.node.nodeId, out.payload, this.limits!);
   }
 
   /**
@@ -121,12 +133,14 @@ export class StageOutput {
     if (!checked) this.check(out, input);
     const gate = this.owner.triggerGate();
     if (gate !== null) return gate.then(() => (this.owner.stopped() ? undefined : this.send(out, input, true)));
-    this.owner.countEmitted();
+    this.counts.emitted++;
     const port = out.port ?? DEFAULT_PORT;
-    const targets = (this.targets ??= this.resolveTargets()).get(port);
-    if (targets === undefined) return undefined;
-    const payload = this.owner.freezeMessages ? deepFreeze(out.payload) : out.payload;
-    const message: Message = { id: `${this.owner.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
+    const ports = this.ports;
+    const at = ports.length === 1 ? (ports[0] === port ? 0 : -1) : ports.indexOf(port);
+    if (at < 0) return undefined;
+    const targets = this.targets[at]!;
+    const payload = this.freezeMessages ? deepFreeze(out.payload) : out.payload;
+    const message: Message = { id: `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
     if (this.recorder !== null && !this.recorder.record(port, payload, message.metadata)) this.recorder = null;
     for (let i = 0; i < targets.length; i++) {
       if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
@@ -134,14 +148,8 @@ export class StageOutput {
     return undefined;
   }
 
-  private async sendSlow(message: Message, targets: Array<Channel<Message>>, from: number): Promise<void> {
+  private async sendSlow(message: Message, targets: ReadonlyArray<Channel<Message>>, from: number): Promise<void> {
     for (let i = from; i < targets.length; i++) await targets[i]!.send(message);
-  }
-
-  private resolveTargets(): Map<string, Array<Channel<Message>>> {
-    const out = new Map<string, Array<Channel<Message>>>();
-    for (const [port, children] of this.owner.node.outgoing) out.set(port, children.map((id) => this.owner.childInput(id)));
-    return out;
   }
 }
 

@@ -5,7 +5,11 @@ import type { SubWorkflowRunner } from '../plugins/contract';
 import type { Clock } from './clock';
 import { NodeTimeoutError } from './errors';
 import type { Message } from './message';
-import { NodeStage, type StageRun } from './node-stage';
+import { ConflictError } from '../engine-errors';
+import type { NodeStage } from './node-stage';
+import type { StageRun } from './stage-run';
+import type { RunStages } from './run-stages';
+import type { NodeEnd } from './stage-end';
 import { deepFreeze } from './stage-output';
 import { NodeTimers } from './node-timers';
 import type { PreparedWorkflow } from './prepared-workflow';
@@ -24,21 +28,24 @@ export interface RunOptions {
   clock: Clock;
   random: Random;
   emit(event: UnnumberedEvent): void;
-  /** Capacity of each node's input channel (ENG-01). */
-  channelCapacity: number;
   /** The run's deadline (ENG-05); the session's default execution timeout. */
   deadlineMs: number;
   freezeMessages: boolean;
   runWorkflow: SubWorkflowRunner;
   /** Keep every terminal input for a sub-workflow's result collector (ENG-07). */
   collectResults: boolean;
-  edgeDropped(nodeId: string): void;
+  /** Counts a message dropped by an edge buffer (`yukta.edge.dropped`). */
+  edgeDropped(workflowId: string, nodeId: string): void;
   /** Records node outputs and end markers for restart (CTL-04); absent: nothing is recorded. */
   recorder?: RunRecorder | null;
   /** Serves the plugins' `ctx.control` (CTL-05, CTL-08); absent: signals are unavailable. */
   control?: RunControl | null;
   /** The plugins' `ctx.services` (SEC-02, SEC-03, EXT-03); absent: defaults of this process. */
   services?: PluginServices | null;
+  /** The run's stages (reused from an earlier run of the same graph, or new); bound to this run here. */
+  stages: RunStages;
+  /** Takes the stages back once the run ended SUCCESS and none of them was handed out. */
+  recycle?: ((prepared: PreparedWorkflow, stages: RunStages) => void) | undefined;
 }
 
 /**
@@ -49,8 +56,6 @@ export class WorkflowRun implements StageRun {
   readonly executionId: string;
   readonly session: string;
   readonly workflowId: string;
-  /** Sub-workflow nesting level: 0 for a run started by a caller (ENG-07). */
-  readonly depth: number;
   readonly random: Random;
   readonly freezeMessages: boolean;
   readonly runWorkflow: SubWorkflowRunner;
@@ -65,7 +70,10 @@ export class WorkflowRun implements StageRun {
   readonly prepared: PreparedWorkflow;
   /** The start payload. */
   readonly payload: unknown;
-  private readonly stages = new Map<string, NodeStage>();
+  /** Null once the stages went back to the pool (the run has ended; nothing can reach them through it). */
+  private stageSet: RunStages | null;
+  /** A stage was handed out (a command, the debugger, a test): this run's stages are never reused. */
+  private exposed = false;
   /** Made when a node first asks for a signal; a run that nobody listens to never builds one. */
   private abortController: AbortController | null = null;
   private abortReason: unknown = undefined;
@@ -75,6 +83,8 @@ export class WorkflowRun implements StageRun {
   /** The first node that failed, named in the run's error. */
   private rootCause: { nodeId: string; error: ErrorInfo } | null = null;
   private paused = false;
+  /** Stages not ended yet. */
+  private running = 0;
   private draining = false;
   private stoppedFlag = false;
 
@@ -82,8 +92,6 @@ export class WorkflowRun implements StageRun {
     this.executionId = options.executionId;
     this.session = options.session;
     this.workflowId = options.prepared.definition.workflowId;
-    const depth = (options.payload as Record<string, unknown> | null)?.['yukta.depth'];
-    this.depth = typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : 0;
     this.random = options.random;
     this.freezeMessages = options.freezeMessages;
     this.runWorkflow = options.runWorkflow;
@@ -94,9 +102,8 @@ export class WorkflowRun implements StageRun {
     this.payload = options.payload;
     this.runTimers = new NodeTimers(options.clock);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    for (const node of options.prepared.nodes.values()) {
-      this.stages.set(node.nodeId, new NodeStage(node, this, options.channelCapacity));
-    }
+    this.stageSet = options.stages;
+    options.stages.bind(this);
   }
 
   get signal(): AbortSignal {
@@ -121,22 +128,33 @@ export class WorkflowRun implements StageRun {
     return this.paused;
   }
 
-  timers(): NodeTimers {
-    return new NodeTimers(this.options.clock);
-  }
-
   emit(event: UnnumberedEvent): void {
     this.options.emit(event);
   }
 
+  get emitter(): (event: UnnumberedEvent) => void {
+    return this.options.emit;
+  }
+
   stage(nodeId: string): NodeStage {
-    const stage = this.stages.get(nodeId);
+    if (this.stageSet === null) throw new ConflictError(`run "${this.executionId}" has ended`, 'executionId');
+    const stage = this.stageSet.byId.get(nodeId);
     if (!stage) throw new Error(`run ${this.executionId} has no node "${nodeId}"`);
+    this.exposed = true;
     return stage;
   }
 
   hasNode(nodeId: string): boolean {
-    return this.stages.has(nodeId);
+    return this.prepared.nodes.has(nodeId);
+  }
+
+  /** True once the run ended and gave its stages back: no node of it can be reached any more. */
+  get released(): boolean {
+    return this.stageSet === null;
+  }
+
+  private get stages(): readonly NodeStage[] {
+    return this.stageSet!.list;
   }
 
   result(nodeId: string, message: Message): void {
@@ -152,7 +170,7 @@ export class WorkflowRun implements StageRun {
   }
 
   edgeDropped(nodeId: string): void {
-    this.options.edgeDropped(nodeId);
+    this.options.edgeDropped(this.workflowId, nodeId);
   }
 
   /**
@@ -160,7 +178,7 @@ export class WorkflowRun implements StageRun {
    * `start` so subscribers know the whole graph.
    */
   announce(): void {
-    this.setRunStatus('PENDING', undefined, [...this.stages.keys()]);
+    this.setRunStatus('PENDING', undefined, this.prepared.nodeIds);
   }
 
   /** Starts every stage and the run's deadline; returns at once. */
@@ -172,10 +190,16 @@ export class WorkflowRun implements StageRun {
     const startMessage: Message = { id: `${this.executionId}:start`, payload, metadata: {}, headers: {} };
     // Every consumer is waiting on its input before any trigger produces (ENG-01): no early message is
     // lost, and an edge buffer sees its node ready to take, not a burst it must drop.
-    const stages = [...this.stages.values()];
-    const ordered = [...stages.filter((s) => s.input !== null), ...stages.filter((s) => s.input === null)];
-    const ends = ordered.map((stage) => stage.execute(startMessage).then(({ status, error }) => this.onStageEnd(stage, status, error)));
-    void Promise.all(ends).then(() => this.onAllEnded());
+    const stages = this.stages;
+    this.running = stages.length;
+    for (const stage of stages) if (stage.input !== null) stage.execute(startMessage);
+    for (const stage of stages) if (stage.input === null) stage.execute(startMessage);
+  }
+
+  /** A stage ended (it calls this once); the run ends once every stage has. */
+  stageEnded(stage: NodeStage, end: NodeEnd): void {
+    this.onStageEnd(stage, end.status, end.error);
+    if (--this.running === 0) this.onAllEnded();
   }
 
   /** A caller cancels: the run ends CANCELLED and every node stops taking input (CANCEL mode). */
@@ -193,7 +217,7 @@ export class WorkflowRun implements StageRun {
     if (isTerminal(this.runStatus)) return;
     if (mode === 'DRAIN') {
       this.draining = true;
-      for (const stage of this.stages.values()) if (stage.input === null) stage.stop('STOPPED', false);
+      for (const stage of this.stages) if (stage.input === null) stage.stop('STOPPED', false);
       return;
     }
     this.endRun('CANCELLED', undefined, mode === 'KILL');
@@ -209,14 +233,14 @@ export class WorkflowRun implements StageRun {
     if (this.paused || isTerminal(this.runStatus)) return;
     this.paused = true;
     this.runTimers.freeze();
-    for (const stage of this.stages.values()) stage.valve.pause();
+    for (const stage of this.stages) stage.valve.pause();
   }
 
   resume(): void {
     if (!this.paused) return;
     this.paused = false;
     this.runTimers.thaw();
-    for (const stage of this.stages.values()) stage.valve.resume();
+    for (const stage of this.stages) stage.valve.resume();
   }
 
   private timeOut(deadlineMs: number): void {
@@ -239,13 +263,18 @@ export class WorkflowRun implements StageRun {
   private onAllEnded(): void {
     this.runTimers.cancelAll();
     if (!isTerminal(this.runStatus)) {
-      const sinks = [...this.stages.values()].filter((s) => s.isSink);
+      const sinks = this.stages.filter((s) => s.isSink);
       const failed = sinks.find((s) => isFailure(s.currentStatus));
       if (failed) this.endRun('FAILURE', this.failureInfo(failed.node.nodeId, failed.currentStatus));
       else this.endRun(this.draining ? 'STOPPED' : 'SUCCESS');
     }
     this.recorder?.ended(this.runStatus);
     this.resolveDone(this.runStatus);
+    const stages = this.stageSet!;
+    if (this.runStatus === 'SUCCESS' && !this.exposed && this.options.recycle && stages.reusable) {
+      this.stageSet = null;
+      this.options.recycle(this.prepared, stages);
+    }
   }
 
   private endRun(status: Status, error?: ErrorInfo, abandon = true): void {
@@ -255,11 +284,11 @@ export class WorkflowRun implements StageRun {
       this.stoppedFlag = true;
       this.abortReason = error ?? status;
       this.abortController?.abort(this.abortReason);
-      for (const stage of this.stages.values()) stage.stop('CANCELLED', abandon);
+      for (const stage of this.stages) stage.stop('CANCELLED', abandon);
     }
   }
 
-  private setRunStatus(status: Status, error?: ErrorInfo, nodeIds?: string[]): void {
+  private setRunStatus(status: Status, error?: ErrorInfo, nodeIds?: readonly string[]): void {
     this.runStatus = status;
     const { prepared, clock } = this.options;
     const event: UnnumberedEvent = {
@@ -272,7 +301,8 @@ export class WorkflowRun implements StageRun {
       status,
     };
     if (error) event.error = error;
-    if (nodeIds) event.nodeIds = nodeIds;
+    // The prepared workflow's own array, shared by its runs: subscribers read it, never change it.
+    if (nodeIds) event.nodeIds = nodeIds as string[];
     this.emit(event);
   }
 }

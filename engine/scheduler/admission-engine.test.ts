@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StudioApiError } from '../../shared/api/errors';
+import { EngineError } from '../engine-errors';
 import type { SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
 import type { StudioEvent } from '../../shared/events/events';
 import { isTerminal } from '../../shared/status/status';
@@ -59,7 +60,7 @@ describe('ADM-01 admission through the engine', () => {
         const accepted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.executionId] : []));
         const refused = results.filter((r) => r.status === 'rejected');
         expect(accepted.length + refused.length).toBe(1000);
-        for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(StudioApiError);
+        for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(EngineError);
         expect(new Set(accepted).size).toBe(accepted.length);
         const expectedAccepted = onLimit === 'REJECT' ? 8 : Math.min(1000, 8 + queueCapacity);
         expect(accepted.length).toBe(expectedAccepted);
@@ -87,7 +88,7 @@ describe('ADM-01 admission through the engine', () => {
     const t = setup({ maxConcurrent: 8, queueCapacity: 20 });
     await t.save();
     const results = await Promise.allSettled(Array.from({ length: 78 }, () => t.start()));
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as StudioApiError);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as EngineError);
     expect(refused).toHaveLength(50);
     for (const e of refused) expect(e).toMatchObject({ code: 'QUEUE_FULL', retryAfterSeconds: 1 });
     expect(new Set(t.events.map((e) => e.executionId)).size).toBe(28);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StudioApiError } from '../../shared/api/errors';
+import type { EngineError } from '../engine-errors';
 import type { SchedulerLimits, SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
 import { ManualClock } from '../runtime/clock';
 import { AdmissionScheduler, type Slot, type Ticket } from './admission-scheduler';
@@ -137,7 +137,7 @@ class Start implements Cmd {
       }
       outcome = res.state === 'running' ? 'granted' : 'queued';
     } catch (e) {
-      outcome = (e as StudioApiError).code;
+      outcome = (e as EngineError).code;
     }
     const l = m.limits;
     const wfQueued = m.queued.filter((q) => q.session === session && q.wf === wf).length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StudioApiError } from '../../shared/api/errors';
+import { EngineError } from '../engine-errors';
 import type { SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
 import { ManualClock } from '../runtime/clock';
 import { AdmissionScheduler, type DropReason, type Slot, type Ticket } from './admission-scheduler';
@@ -41,11 +41,11 @@ function setup(limits: SchedulerLimitsPatch = {}) {
     return { id, slot: r.state === 'running' ? r : null, ticket: r };
   };
   const finish = (id: string) => slots.get(id)!.release();
-  const refusal = (f: () => unknown): StudioApiError => {
+  const refusal = (f: () => unknown): EngineError => {
     try {
       f();
     } catch (e) {
-      if (e instanceof StudioApiError) return e;
+      if (e instanceof EngineError) return e;
       throw e;
     }
     throw new Error('expected a refusal');

@@ -1,4 +1,5 @@
-import { StudioApiError, type ApiErrorCode } from '../../shared/api/errors';
+import { assertNever } from '../../shared/assert-never';
+import { QueueFullError, RateLimitedError, UnavailableError } from '../engine-errors';
 import { DEFAULT_SCHEDULER_LIMITS, LIMIT_SETTING_NAMES, REJECT_REASONS, type RejectReason, type SchedulerLimits, type SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
 import type { Clock, TimerHandle } from '../runtime/clock';
 import { Group, Ticket, TicketList, type AdmissionRequest, type DropReason, type Slot, type TicketOwner } from './admission-types';
@@ -194,10 +195,10 @@ export class AdmissionScheduler implements CapState, TicketOwner {
     this.refuse('not_leader', 'UNAVAILABLE', `this server is a standby (read-only); ${leader === null ? 'no leader holds the lease right now' : `leader is ${leader}`}: start the run on the leader`);
   }
 
-  private refuse(reason: RejectReason, code: ApiErrorCode, message: string, ticket?: Ticket): never {
+  private refuse(reason: RejectReason, code: Refusal, message: string, ticket?: Ticket): never {
     this.rejected[reason]++;
     if (ticket) this.forgetIdle(ticket);
-    throw new StudioApiError(code, `start refused: ${message}`, undefined, undefined, code === 'UNAVAILABLE' ? undefined : RETRY_AFTER_SECONDS);
+    throw refusal(code, `start refused: ${message}`);
   }
 
   private hold(t: Ticket): void {
@@ -231,7 +232,7 @@ export class AdmissionScheduler implements CapState, TicketOwner {
     t.state = 'done';
     this.forgetIdle(t);
     if (reason !== 'cancelled') this.rejected[reason]++;
-    this.callback(() => t.onDropped(reason));
+    this.callback(() => t.onDropped(reason, t.executionId));
   }
 
   /** Admits waiting starts while a slot is free; re-entrant calls (a grant that releases) loop here instead. */
@@ -332,4 +333,20 @@ export class AdmissionScheduler implements CapState, TicketOwner {
 
 function describeCaps(state: CapState, t: Ticket): string {
   return blockersOf(state, t).map((b) => `${b.cap} ${b.limit}${b.scope ? ` of ${b.scope}` : ''}`).join(', ');
+}
+
+/** How a start is refused: no slot and REJECT, a full queue, or not now at all. */
+type Refusal = 'RATE_LIMITED' | 'QUEUE_FULL' | 'UNAVAILABLE';
+
+function refusal(code: Refusal, message: string): Error {
+  switch (code) {
+    case 'RATE_LIMITED':
+      return new RateLimitedError(message, RETRY_AFTER_SECONDS);
+    case 'QUEUE_FULL':
+      return new QueueFullError(message, RETRY_AFTER_SECONDS);
+    case 'UNAVAILABLE':
+      return new UnavailableError(message);
+    default:
+      return assertNever(code);
+  }
 }

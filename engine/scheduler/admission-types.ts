@@ -15,8 +15,8 @@ export interface AdmissionRequest {
   fairnessWeight: number;
   /** A queued start got its slot: start the run now. Throwing releases the slot. */
   granted(slot: Slot): void;
-  /** A queued start left the queue without running (timed out, refused at shutdown, cancelled). */
-  dropped(reason: DropReason): void;
+  /** A queued start (this execution id) left the queue without running (timed out, refused at shutdown, cancelled). */
+  dropped(reason: DropReason, executionId: string): void;
 }
 
 /** A granted slot; the run releases it once it has ended (release is idempotent). */

@@ -44,7 +44,7 @@ export class QueuedRuns {
     const done = new Promise<Status>((r) => (resolve = r));
     const entry: Waiting = { ticket, session, workflowId: prepared.definition.workflowId, version: prepared.version, done, resolve };
     this.waiting.set(executionId, entry);
-    this.status(executionId, entry, 'PENDING', undefined, [...prepared.nodes.keys()]);
+    this.status(executionId, entry, 'PENDING', undefined, prepared.nodeIds);
     this.status(executionId, entry, 'QUEUED');
   }
 
@@ -80,10 +80,10 @@ export class QueuedRuns {
     return false;
   }
 
-  private status(executionId: string, w: Waiting, status: Status, error?: ErrorInfo, nodeIds?: string[]): void {
+  private status(executionId: string, w: Waiting, status: Status, error?: ErrorInfo, nodeIds?: readonly string[]): void {
     const event: UnnumberedEvent = { type: 'EXECUTION_STATUS', executionId, at: this.clock.now(), session: w.session, workflowId: w.workflowId, definitionVersion: w.version, status };
     if (error) event.error = error;
-    if (nodeIds) event.nodeIds = nodeIds;
+    if (nodeIds) event.nodeIds = nodeIds as string[];
     this.emit(event);
   }
 }

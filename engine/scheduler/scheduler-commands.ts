@@ -5,7 +5,7 @@ export type SchedulerCommand = { type: 'SetLimits'; limits: SchedulerLimitsPatch
 
 /**
  * The seam the control plane's command pipeline plugs into (ADM-03): its reviewers may refuse a command
- * before it is applied (throw a StudioApiError), and its audit records every applied command with the
+ * before it is applied (throw an engine error, e.g. RefusedError), and its audit records every applied command with the
  * actor. Until that pipeline exists, the engine accepts every command and keeps no audit.
  */
 export interface SchedulerCommandGate {

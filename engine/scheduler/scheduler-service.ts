@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../shared/api/errors';
+import { ConflictError, NotFoundError } from '../engine-errors';
 import { SchedulerLimits, type SchedulerLimitsPatch, type SchedulerView, type SetPriorityResult } from '../../shared/api/scheduler.schema';
 import type { Status } from '../../shared/status/status';
 import type { Clock } from '../runtime/clock';
@@ -76,8 +76,8 @@ export class SchedulerService {
     const ticket = this.options.queuedTicket(executionId);
     if (ticket?.state === 'queued') return ticket;
     const status = this.options.statusOf(executionId);
-    if (status === null) throw new StudioApiError('NOT_FOUND', `run "${executionId}" does not exist`, 'executionId');
-    throw new StudioApiError('CONFLICT', `run "${executionId}" is ${status}, not QUEUED: only a waiting start's priority can change`, 'executionId');
+    if (status === null) throw new NotFoundError(`run "${executionId}" does not exist`, 'executionId');
+    throw new ConflictError(`run "${executionId}" is ${status}, not QUEUED: only a waiting start's priority can change`, 'executionId');
   }
 
   private async restore(): Promise<void> {

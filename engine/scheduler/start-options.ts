@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../shared/api/errors';
+import { BadInputError } from '../engine-errors';
 import { FAIRNESS_KEY, FAIRNESS_WEIGHT_KEY, fairnessKeyProblem, fairnessWeightProblem, PRIORITY_KEY, priorityProblem, TIME_BUDGET_KEY, timeBudgetProblem } from '../../shared/api/scheduler.schema';
 
 /** What a start payload asks of the scheduler (ADM-01 priority, ADM-04 fairness and time budget). */
@@ -14,7 +14,7 @@ function check(payload: Record<string, unknown>, key: string, problem: (value: u
   const value = payload[key];
   if (value === undefined) return;
   const why = problem(value);
-  if (why) throw new StudioApiError('BAD_INPUT', `payload.${key} ${why}`, `payload.${key}`);
+  if (why) throw new BadInputError(`payload.${key} ${why}`, 'BAD_INPUT', `payload.${key}`);
 }
 
 /** Reads and checks the `yukta.*` scheduling keys of a start payload; bad input names the key. */

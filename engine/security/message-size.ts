@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../shared/api/errors';
+import { PayloadTooLargeError } from '../engine-errors';
 import { checkJsonLimits, describeJsonProblem, jsonBytes, type JsonLimits } from '../../shared/json/json-limits';
 import { BadInputError } from '../runtime/errors';
 import type { SecuritySettings } from './security-settings';
@@ -56,6 +56,6 @@ export function checkNodeOutput(nodeId: string, payload: unknown, limits: JsonLi
 export function checkStartPayload(payload: unknown, maxBytes: number | undefined, maxDepth?: number): void {
   const problem = checkJsonLimits(payload, messageJsonLimits({ maxMessageBytes: maxBytes ?? Number.POSITIVE_INFINITY, maxDepth: maxDepth ?? Number.POSITIVE_INFINITY }, 'payload'));
   if (problem === null) return;
-  if (problem.kind === 'bytes') throw new StudioApiError('PAYLOAD_TOO_LARGE', `the start payload is larger than ${problem.limit} bytes as JSON (yukta.execution.max-message-bytes)`, 'payload');
-  throw new StudioApiError('BAD_INPUT', describeJsonProblem(problem), problem.path);
+  if (problem.kind === 'bytes') throw new PayloadTooLargeError(`the start payload is larger than ${problem.limit} bytes as JSON (yukta.execution.max-message-bytes)`, { path: 'payload' });
+  throw new BadInputError(describeJsonProblem(problem), 'BAD_INPUT', problem.path);
 }

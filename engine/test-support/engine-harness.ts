@@ -6,7 +6,7 @@ import { builtinPlugins } from '../plugins/builtin';
 import { definePlugin, type Plugin, type PluginContext, type PluginResult } from '../plugins/contract';
 import { ManualClock } from '../runtime/clock';
 import type { Message } from '../runtime/message';
-import type { RunDebugSettings } from '../runtime/run-launcher';
+import type { RunDebugSettings } from '../runtime/run-debug';
 
 /** Test helpers for engine behaviour: an engine on a manual clock, and small plugins to drive it. */
 export interface Harness {

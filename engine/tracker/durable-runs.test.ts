@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StudioApiError } from '../../shared/api/errors';
+import { EngineError } from '../engine-errors';
 import type { WorkflowDefinitionInput } from '../../shared/workflow/definition.schema';
 import { Engine } from '../engine';
 import { builtinPlugins } from '../plugins/builtin';
@@ -72,9 +72,9 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   throw new Error(`never happened: ${what}`);
 }
 
-async function refusal(promise: Promise<unknown>): Promise<StudioApiError> {
+async function refusal(promise: Promise<unknown>): Promise<EngineError> {
   const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof StudioApiError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
 
@@ -136,7 +136,7 @@ describe('DUR-03 resume', () => {
     expect(won).toHaveLength(1);
     const resumed = (won[0] as PromiseFulfilledResult<{ executionId: string; resumedFrom: string; queued: boolean }>).value;
     expect(resumed).toMatchObject({ resumedFrom: id, queued: false });
-    expect(((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as StudioApiError).code).toBe('CONFLICT');
+    expect(((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as EngineError).code).toBe('CONFLICT');
     expect(await engine.waitForRun(resumed.executionId)).toBe('SUCCESS');
     // a (end marker SUCCESS) was replayed, not called; b ran again and out got b's output once.
     expect(life.nodesCalled()).toEqual(['b']);

@@ -1,15 +1,7 @@
 import type { RunDetail } from '../../shared/api/runs.schema';
-import { isTerminal } from '../../shared/status/status';
-import type { ArchivedRun, RunArchive } from '../control/restart/run-archive';
-import { Resumer, type Resumed } from '../control/restart/resumer';
-import type { Clock } from '../runtime/clock';
-import type { RunLauncher } from '../runtime/run-launcher';
-import { replayGraph } from '../runtime/replay-graph';
-import { readNodes, type CheckpointStore } from '../store/checkpoint-store';
-import type { DefinitionStore } from '../store/definition-store';
+import { Resumer, type Resumed, type ResumerOptions } from '../control/restart/resumer';
 import type { ExecutionLog } from '../store/execution-log';
-import { ExecutionJournal } from './execution-journal';
-import { loggedRuns, recoverLog, RECOVERY_ACTOR, runDetailOf, type LoggedRun } from './run-recovery';
+import { loggedRuns, RECOVERY_ACTOR, runDetailOf } from './run-recovery';
 
 /** Durability of runs (engine option `durability`, DUR-01…03). */
 export interface EngineDurabilityOptions {
@@ -24,63 +16,28 @@ export interface EngineDurabilityOptions {
   leadership?: Promise<void> | undefined;
 }
 
-export interface DurableRunsDeps {
-  log: ExecutionLog;
-  checkpoints: CheckpointStore;
-  archive: RunArchive;
-  /** The launcher, read lazily (it is built after this). */
-  launcher(): RunLauncher;
-  definitions: DefinitionStore;
-  clock: Clock;
-  /** Puts runs read back from the log into the tracker's history (oldest first). */
-  restoreHistory(runs: RunDetail[]): void;
-  /** Runs kept in the tracker's history. */
-  maxRuns: number;
-  idempotencyMaxKeys: number;
+export interface DurableRunsDeps extends Omit<ResumerOptions, 'resumedBefore'> {
+  /** Boot recovery (`recoverRuns`): settles with the runs it marked ABORTED. */
+  recovered: Promise<string[]>;
+  /** Runs resumed before this process, filled by boot recovery. */
+  resumedBefore: ReadonlyMap<string, string>;
   autoResume: boolean;
-  leadership?: Promise<void> | undefined;
   onError(error: unknown): void;
 }
 
 /**
- * The engine's durable side (DUR-01…03): the journal that feeds the execution log from the event bus, boot
- * recovery (unfinished runs → ABORTED, history, idempotency keys, the restart archive), resume, and
- * `yukta.restart.auto-resume`. Starts wait for `ready` (recovery done).
+ * The engine's durable side once it has booted (DUR-01…03): resume of ABORTED runs, `yukta.restart.auto-resume`
+ * after boot recovery, and runs read back from the execution log.
  */
 export class DurableRuns {
-  readonly journal: ExecutionJournal;
-  readonly resumer: Resumer;
-  readonly ready: Promise<void>;
-  private readonly resumedBefore = new Map<string, string>();
+  private readonly resumer: Resumer;
 
   constructor(private readonly deps: DurableRunsDeps) {
-    this.journal = new ExecutionJournal(deps.log, (id) => deps.launcher().startRecord(id));
-    this.resumer = new Resumer({
-      log: deps.log,
-      checkpoints: deps.checkpoints,
-      now: () => deps.clock.now(),
-      currentVersion: async (session, workflowId) => (await deps.definitions.versions(session, workflowId))[0]?.version ?? null,
-      prepared: (session, workflowId, version) => deps.launcher().preparedVersion(session, workflowId, version),
-      startPrepared: (start) => deps.launcher().startPrepared(start),
-      cancel: (id) => void deps.launcher().cancel(id),
-      resumedBefore: this.resumedBefore,
-    });
-    const recovered = deps.leadership ? deps.leadership.then(() => this.recover(), () => []) : this.recover();
-    this.ready = recovered.then(() => undefined);
-    recovered.then(
+    this.resumer = new Resumer(deps);
+    deps.recovered.then(
       (aborted) => (deps.autoResume ? this.autoResume(aborted) : undefined),
       (error: unknown) => deps.onError(error),
     );
-  }
-
-  /**
-   * Resolves once a start is durable (DUR-01): its RUN_STARTED is written. Rejects with the store's error,
-   * or with `UnwritableEntryError` when the start record could never be written (so nothing is acknowledged
-   * that a crash would lose).
-   */
-  acknowledge(executionId: string): Promise<void> {
-    const unwritten = this.journal.takeUnwritten(executionId);
-    return unwritten === null ? this.deps.log.flush() : Promise.reject(unwritten);
   }
 
   resume(executionId: string, actor: string): Promise<Resumed> {
@@ -91,41 +48,6 @@ export class DurableRuns {
   async findRun(executionId: string): Promise<RunDetail | null> {
     const run = loggedRuns(await this.deps.log.runEntries(executionId)).get(executionId);
     return run ? runDetailOf(run) : null;
-  }
-
-  /** Boot recovery; resolves with the runs it marked ABORTED. */
-  private async recover(): Promise<string[]> {
-    const { deps } = this;
-    const recovery = await recoverLog(deps.log, deps.clock.now());
-    for (const run of recovery.runs) if (run.resumedBy !== null) this.resumedBefore.set(run.executionId, run.resumedBy);
-    deps.restoreHistory(recovery.runs.slice(-deps.maxRuns).map(runDetailOf));
-    const known = new Set(recovery.runs.map((r) => r.executionId));
-    for (const { executionId, record } of recovery.keys.slice(-deps.idempotencyMaxKeys)) {
-      if (known.has(executionId)) deps.launcher().restoreIdempotencyKey(record, executionId);
-    }
-    await this.restoreArchive(recovery.runs);
-    return recovery.aborted;
-  }
-
-  /** The restart archive after a restart: the newest finished runs, rebuilt on use; other checkpoints go. */
-  private async restoreArchive(runs: readonly LoggedRun[]): Promise<void> {
-    const { archive, checkpoints } = this.deps;
-    const finished = runs.filter((r) => isTerminal(r.status)).map((r) => r.executionId);
-    archive.restore(finished, (id) => this.loadArchived(id));
-    const kept = new Set(finished.slice(-archive.retainedRuns));
-    for (const id of await checkpoints.executions()) if (!kept.has(id)) checkpoints.drop(id);
-  }
-
-  /** Rebuilds an archive entry from the log and the checkpoints (CTL-04 after a restart). */
-  private async loadArchived(executionId: string): Promise<ArchivedRun | null> {
-    const run = loggedRuns(await this.deps.log.runEntries(executionId)).get(executionId);
-    if (!run || !isTerminal(run.status)) return null;
-    const { session, workflowId, version, payload, scope, inputs } = run.record;
-    const full = await this.deps.launcher().preparedVersion(session, workflowId, version);
-    const recorded = await readNodes(this.deps.checkpoints, executionId, inputs);
-    const replays = new Map(inputs.map((n) => [n, recorded.get(n)?.messages ?? []] as const));
-    const prepared = inputs.length ? replayGraph(full, new Set(scope), replays) : full;
-    return { executionId, session, workflowId, prepared, payload, status: run.status, recorded: true };
   }
 
   /** `yukta.restart.auto-resume`: each run the crash interrupted, one after another. */

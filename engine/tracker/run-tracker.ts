@@ -1,15 +1,14 @@
 import type { NodeRunState, RunDetail, RunSummary } from '../../shared/api/runs.schema';
+import { assertNever } from '../../shared/assert-never';
 import { matchesFilter, type EventFilter, type StudioEvent } from '../../shared/events/events';
-import { advanceStatus, isTerminal, type Status } from '../../shared/status/status';
+import { isTerminal, type Status } from '../../shared/status/status';
 import type { TrackerCounters, TrackerObserver } from '../observability/tracker-observer';
+import { inMicrotask } from '../runtime/microtask';
+import { NodeLayout, NodeLayouts } from './node-layout';
+import { RunRecord, type LogEvent, type NodeView, type ProgressSnapshot, type RunEvent } from './run-record';
+import type { NodeEvent } from './status-rows';
 
-type RunEvent = Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>;
-type NodeEvent = Extract<StudioEvent, { type: 'NODE_STATUS' }>;
-type ResultEvent = Extract<StudioEvent, { type: 'NODE_RESULT' }>;
-type LogEvent = Extract<StudioEvent, { type: 'LOG' }>;
-
-/** A progress snapshot of a run's history (OBS-01): a status event, always with the run's `definitionVersion`. */
-export type ProgressSnapshot = RunEvent | (NodeEvent & { definitionVersion: string });
+export type { ProgressSnapshot };
 
 /** Defaults of the tracker settings (SPEC OBS-01, OBS-02). */
 export const TRACKER_DEFAULTS = {
@@ -49,34 +48,6 @@ export interface RunQuery {
   limit: number;
 }
 
-function restoredNodeEvent(run: RunSummary, node: NodeRunState): NodeEvent {
-  const event: NodeEvent = { type: 'NODE_STATUS', seq: 0, executionId: run.executionId, at: node.endedAt ?? node.startedAt ?? run.createdAt, nodeId: node.nodeId, status: node.status, counts: { ...node.counts } };
-  if (node.error) event.error = node.error;
-  return event;
-}
-
-/** What only a live run holds: its log lines (OBS-02). Cleaned up `cleanup-ttl` after the run ends. */
-interface LiveRun {
-  logs: LogEvent[];
-  logsDropped: boolean;
-}
-
-interface RunState {
-  summary: RunSummary;
-  nodes: Map<string, NodeRunState>;
-  /** The newest applied event of the run and of each node, replayed to a late subscriber. */
-  runEvent: RunEvent | null;
-  nodeEvents: Map<string, NodeEvent>;
-  results: ResultEvent[];
-  resultsTruncated: boolean;
-  /**
-   * The run's status events as published, oldest first; `definitionVersion` is added to node events when read
-   * (no copy per event). Holds up to twice the cap and is trimmed to the newest `maxSnapshotsPerRun` at once.
-   */
-  snapshots: Array<RunEvent | NodeEvent>;
-  live: LiveRun | null;
-}
-
 interface SessionLive {
   runs: Set<string>;
 }
@@ -92,13 +63,20 @@ interface SessionLive {
  * `cleanup-ttl` after a run ends, and `max-sessions` evicts the oldest session without a running run.
  */
 export class RunTracker implements TrackerCounters {
-  private readonly runs = new Map<string, RunState>();
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly layouts = new NodeLayouts();
+  /** Observers see node changes through this one object (OBS-04/05 read it in passing). */
+  private readonly nodeView: NodeView = { nodeId: '', status: 'PENDING', counts: { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 } };
   /** Sessions with live state, least recently active first. */
   private readonly sessions = new Map<string, SessionLive>();
   /** Finished runs still in live state, in end order (cleanup reads the head). */
-  private ended: Array<{ executionId: string; at: number }> = [];
+  private endedIds: string[] = [];
+  private endedAt: number[] = [];
   private endedHead = 0;
-  private queue: StudioEvent[] = [];
+  private endedSinceSweep = false;
+  /** Events waiting, in `queue[0 … queued)`; the array keeps its room between batches (no allocation per batch). */
+  private queue: Array<StudioEvent | null> = [];
+  private queued = 0;
   private waitingLogs = 0;
   private scheduled = false;
   private draining = false;
@@ -138,16 +116,16 @@ export class RunTracker implements TrackerCounters {
       }
       this.waitingLogs++;
     }
-    this.queue.push(event);
+    this.queue[this.queued++] = event;
     if (!this.scheduled) {
       this.scheduled = true;
-      queueMicrotask(this.drain);
+      inMicrotask(this.drain);
     }
   };
 
   /** Gauge `yukta.tracker.queue.depth`. */
   get queueDepth(): number {
-    return this.queue.length;
+    return this.queued;
   }
 
   /** Applies every waiting event, in batches, then cleans live state that is due. */
@@ -155,18 +133,31 @@ export class RunTracker implements TrackerCounters {
     this.scheduled = false;
     if (this.draining) return;
     this.draining = true;
+    let next = 0;
+    this.waitingLogs = 0; // the lines queued now are being applied, not waiting
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        this.waitingLogs = 0;
-        for (const event of batch) this.applyOne(event);
+      // Events queued while a batch is applied join it (the loop reads `queued` again).
+      while (next < this.queued) {
+        const event = this.queue[next]!;
+        this.queue[next++] = null;
+        this.applyOne(event);
       }
     } finally {
+      // What a throwing event left is applied by the next drain, in order.
+      this.queue.copyWithin(0, next, this.queued);
+      this.queued -= next;
+      if (this.queued === 0 && this.queue.length > 65_536) this.queue = []; // a burst's room is given back
       this.draining = false;
     }
-    this.sweep();
+    // Live state is due for cleaning only once some run has ended since (a clock read per drain would cost more).
+    if (this.endedSinceSweep) this.sweep();
   };
+
+  /** Applies what waits and cleans live state that is due: for the reads of live state. */
+  private drainLive(): void {
+    this.drain();
+    this.sweep();
+  }
 
   /** Applies what is queued and stops tracking: later events are counted as `yukta.tracker.dropped{type=state}`. */
   close(): void {
@@ -176,14 +167,7 @@ export class RunTracker implements TrackerCounters {
 
   get(executionId: string): RunDetail | null {
     this.drain();
-    const run = this.runs.get(executionId);
-    if (!run) return null;
-    return {
-      ...run.summary,
-      nodes: [...run.nodes.values()].map((n) => ({ ...n, counts: { ...n.counts } })),
-      results: run.results.map((r) => ({ nodeId: r.nodeId, messageId: r.messageId, payload: r.payload, ...(r.metadata ? { metadata: r.metadata } : {}) })),
-      resultsTruncated: run.resultsTruncated,
-    };
+    return this.runs.get(executionId)?.detail() ?? null;
   }
 
   /** A run's status without copying its detail. */
@@ -194,40 +178,33 @@ export class RunTracker implements TrackerCounters {
 
   node(executionId: string, nodeId: string): NodeRunState | null {
     this.drain();
-    return this.runs.get(executionId)?.nodes.get(nodeId) ?? null;
+    const run = this.runs.get(executionId);
+    const index = run ? run.nodeIndex(nodeId) : -1;
+    return index < 0 ? null : run!.nodeState(index);
   }
 
   /** The newest progress snapshots of a run (at most 200), oldest first, each with `definitionVersion`. */
   history(executionId: string): ProgressSnapshot[] {
     this.drain();
-    const run = this.runs.get(executionId);
-    if (!run) return [];
-    const version = run.summary.definitionVersion;
-    const kept = run.snapshots;
-    const out: ProgressSnapshot[] = [];
-    for (let i = Math.max(0, kept.length - this.o.maxSnapshotsPerRun); i < kept.length; i++) {
-      const e = kept[i]!;
-      out.push(e.type === 'NODE_STATUS' ? { ...e, definitionVersion: version } : e);
-    }
-    return out;
+    return this.runs.get(executionId)?.history(this.o.maxSnapshotsPerRun) ?? [];
   }
 
   /** A live run's log lines (at most 10,000, oldest dropped); empty once the run left live state. */
   logs(executionId: string): LogEvent[] {
-    this.drain();
-    return [...(this.runs.get(executionId)?.live?.logs ?? [])];
+    this.drainLive();
+    return [...(this.runs.get(executionId)?.liveLogs() ?? [])];
   }
 
   /** Sessions holding live state, least recently active first. */
   liveSessions(): string[] {
-    this.drain();
+    this.drainLive();
     return [...this.sessions.keys()];
   }
 
   /** True while a run is in live state (not ended, or ended less than `cleanup-ttl` ago). */
   isLive(executionId: string): boolean {
-    this.drain();
-    return this.runs.get(executionId)?.live != null;
+    this.drainLive();
+    return this.runs.get(executionId)?.isLive ?? false;
   }
 
   /**
@@ -238,25 +215,8 @@ export class RunTracker implements TrackerCounters {
    */
   catchUp(filter: EventFilter): StudioEvent[] {
     if (!filter.executionId) return [];
-    this.drain();
-    const run = this.runs.get(filter.executionId);
-    if (!run) return [];
-    const s = run.summary;
-    // A run restored from the durable log (DUR-01) has no events of this process: its state is rebuilt from the summary.
-    const head: RunEvent = run.runEvent
-      ? { ...run.runEvent, status: s.status, nodeIds: [...run.nodes.keys()] }
-      : { type: 'EXECUTION_STATUS', seq: 0, executionId: s.executionId, at: s.endedAt ?? s.startedAt ?? s.createdAt, session: s.session, workflowId: s.workflowId, definitionVersion: s.definitionVersion, status: s.status, nodeIds: [...run.nodes.keys()] };
-    if (s.error) head.error = s.error;
-    if (isTerminal(s.status) && (run.resultsTruncated || run.live?.logsDropped)) head.truncated = true;
-    const nodes: NodeEvent[] = [];
-    for (const node of run.nodes.values()) {
-      const latest = run.nodeEvents.get(node.nodeId);
-      if (latest) nodes.push(latest);
-      else if (!run.runEvent) nodes.push(restoredNodeEvent(s, node));
-    }
-    const rest: StudioEvent[] = [...nodes, ...run.results, ...(run.live?.logs ?? [])];
-    rest.sort((a, b) => a.seq - b.seq);
-    return [head, ...rest].filter((e) => matchesFilter(e, filter));
+    this.drainLive();
+    return this.runs.get(filter.executionId)?.catchUp().filter((e) => matchesFilter(e, filter)) ?? [];
   }
 
   /** Puts runs read back from the execution log into history (DUR-01 boot recovery), oldest first. */
@@ -264,17 +224,7 @@ export class RunTracker implements TrackerCounters {
     this.drain();
     for (const run of runs) {
       if (this.runs.has(run.executionId)) continue;
-      const { nodes, results, resultsTruncated, ...summary } = run;
-      this.runs.set(run.executionId, {
-        summary,
-        nodes: new Map(nodes.map((n) => [n.nodeId, n])),
-        runEvent: null,
-        nodeEvents: new Map(),
-        results: results.map((r) => ({ type: 'NODE_RESULT', seq: 0, executionId: run.executionId, at: summary.endedAt ?? summary.createdAt, ...r })),
-        resultsTruncated,
-        snapshots: [],
-        live: null,
-      });
+      this.runs.set(run.executionId, RunRecord.restored(run, new NodeLayout(run.nodes.map((n) => n.nodeId))));
     }
     this.evict();
   }
@@ -301,43 +251,32 @@ export class RunTracker implements TrackerCounters {
       case 'NODE_STATUS':
         return this.applyNodeStatus(event);
       case 'NODE_RESULT':
-        return this.applyResult(event);
+        return this.runs.get(event.executionId)?.addResult(event, this.o.maxResultsPerRun);
       case 'LOG':
         return this.applyLog(event);
       case 'CONTROL':
       case 'APPROVAL':
         return;
+      default:
+        return assertNever(event, 'event');
     }
   }
 
   private applyRunStatus(event: RunEvent): void {
     let run = this.runs.get(event.executionId);
     if (!run) {
-      run = {
-        summary: { executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: 'PENDING', createdAt: event.at },
-        nodes: new Map((event.nodeIds ?? []).map((nodeId) => [nodeId, { nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } }])),
-        runEvent: null,
-        nodeEvents: new Map(),
-        results: [],
-        resultsTruncated: false,
-        snapshots: [],
-        live: { logs: [], logsDropped: false },
-      };
+      run = RunRecord.started(event, this.layouts.of(event.nodeIds));
       this.runs.set(event.executionId, run);
       this.enterSession(event.session, event.executionId);
       this.evict();
     }
-    this.snapshot(run, event);
+    const before = run.applyRun(event, this.o.maxSnapshotsPerRun);
+    if (before === null) return;
     const s = run.summary;
-    const before = s.status;
-    s.status = advanceStatus(s.status, event.status);
-    if (s.status === before) return;
-    run.runEvent = event;
-    if (s.status === 'RUNNING') s.startedAt = event.at;
-    if (isTerminal(s.status)) {
-      s.endedAt = event.at;
-      if (event.error) s.error = event.error;
-      if (run.live) this.ended.push({ executionId: s.executionId, at: event.at });
+    if (isTerminal(s.status) && run.isLive) {
+      this.endedIds.push(s.executionId);
+      this.endedAt.push(event.at);
+      this.endedSinceSweep = true;
     }
     for (const o of this.observers) {
       try {
@@ -351,65 +290,28 @@ export class RunTracker implements TrackerCounters {
   private applyNodeStatus(event: NodeEvent): void {
     const run = this.runs.get(event.executionId);
     if (!run) return;
-    this.snapshot(run, event);
-    let node = run.nodes.get(event.nodeId);
-    if (!node) {
-      node = { nodeId: event.nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } };
-      run.nodes.set(event.nodeId, node);
-    }
-    const before = node.status;
-    node.status = advanceStatus(node.status, event.status);
-    // A step back is ignored, but its data is still merged (ENG-06).
-    node.counts = { ...event.counts };
-    run.nodeEvents.set(event.nodeId, node.status === event.status ? event : { ...event, status: node.status });
-    if (node.status === before) return;
-    if (node.status === 'RUNNING') node.startedAt = event.at;
-    if (isTerminal(node.status)) {
-      node.endedAt = event.at;
-      if (event.error) node.error = event.error;
-    }
+    const change = run.applyNode(event, this.o.maxSnapshotsPerRun);
+    if (change === null || this.observers.length === 0) return;
+    const node = run.viewNode(change.index, this.nodeView);
     for (const o of this.observers) {
       try {
-        o.nodeChanged?.(run.summary, node, before);
+        o.nodeChanged?.(run.summary, node, change.before);
       } catch (error) {
         this.onError(error);
       }
     }
   }
 
-  private applyResult(event: ResultEvent): void {
-    const run = this.runs.get(event.executionId);
-    if (!run) return;
-    run.results.push(event);
-    if (run.results.length > this.o.maxResultsPerRun) {
-      run.results.shift();
-      run.resultsTruncated = true;
-    }
-  }
-
   /** Best effort (OBS-02): a line that cannot be stored is counted, never in the way of a status update. */
   private applyLog(event: LogEvent): void {
     try {
-      const live = this.runs.get(event.executionId)?.live;
-      if (!live) return;
-      live.logs.push(event);
-      if (live.logs.length > this.o.maxLogLines) {
-        live.logs.shift();
-        live.logsDropped = true;
-        this.droppedLogs++;
-      }
+      const run = this.runs.get(event.executionId);
+      if (run && !run.addLog(event, this.o.maxLogLines)) this.droppedLogs++;
     } catch (error) {
       if (event.nodeId === undefined) this.logAppendFailed.run++;
       else this.logAppendFailed.node++;
       this.onError(error);
     }
-  }
-
-  /** Keeps the event; beyond twice the cap the oldest are dropped at once (amortised, no shift per event). */
-  private snapshot(run: RunState, event: RunEvent | NodeEvent): void {
-    const kept = run.snapshots;
-    kept.push(event);
-    if (kept.length >= 2 * this.o.maxSnapshotsPerRun) kept.splice(0, kept.length - this.o.maxSnapshotsPerRun);
   }
 
   /** Moves the session to the most recently active end; evicts beyond `max-sessions`. */
@@ -422,33 +324,30 @@ export class RunTracker implements TrackerCounters {
     for (const [name, s] of this.sessions) {
       if (this.sessions.size <= this.o.maxSessions) break;
       if (name === session || [...s.runs].some((id) => !isTerminal(this.runs.get(id)?.summary.status ?? 'SUCCESS'))) continue;
-      for (const id of s.runs) this.leaveLive(id);
+      for (const id of s.runs) this.runs.get(id)?.leaveLive();
       this.sessions.delete(name);
     }
   }
 
   /** Cleans live state of runs that ended `cleanup-ttl` ago or more; they stay in history. */
   private sweep(): void {
-    if (this.endedHead === this.ended.length) return;
+    this.endedSinceSweep = false;
+    if (this.endedHead === this.endedIds.length) return;
     const due = this.now() - this.o.cleanupTtlMs;
-    while (this.endedHead < this.ended.length && this.ended[this.endedHead]!.at <= due) {
-      const { executionId } = this.ended[this.endedHead++]!;
+    while (this.endedHead < this.endedIds.length && this.endedAt[this.endedHead]! <= due) {
+      const executionId = this.endedIds[this.endedHead++]!;
       const run = this.runs.get(executionId);
-      if (!run?.live) continue;
-      this.leaveLive(executionId);
+      if (!run?.isLive) continue;
+      run.leaveLive();
       const session = this.sessions.get(run.summary.session);
       session?.runs.delete(executionId);
       if (session && session.runs.size === 0) this.sessions.delete(run.summary.session);
     }
-    if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
-      this.ended = this.ended.slice(this.endedHead);
+    if (this.endedHead > 1024 && this.endedHead * 2 > this.endedIds.length) {
+      this.endedIds = this.endedIds.slice(this.endedHead);
+      this.endedAt = this.endedAt.slice(this.endedHead);
       this.endedHead = 0;
     }
-  }
-
-  private leaveLive(executionId: string): void {
-    const run = this.runs.get(executionId);
-    if (run) run.live = null;
   }
 
   /** Drops the oldest finished runs beyond the cap; a live run is never dropped. */

@@ -1,6 +1,6 @@
 import type { StoredWorkflow } from '../../shared/api/workflows.schema';
 import type { Clock, TimerHandle } from '../runtime/clock';
-import type { StartRequest } from '../runtime/run-launcher';
+import type { StartRequest } from '../runtime/start/start-types';
 import { CronSchedule } from './cron-schedule';
 import { CRON_PAYLOAD_KEY, CRON_TRIGGER_TYPE, CronTriggerConfig, type CronFireInfo, type MissedFirePolicy } from './cron-trigger-config';
 import { MemoryTriggerStateStore, type TriggerStateStore } from './trigger-state-store';

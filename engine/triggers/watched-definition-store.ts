@@ -14,14 +14,18 @@ export interface DefinitionWrite {
  * of stored workflows (CRON_TRIGGER) follow the definitions whichever path wrote them.
  */
 export class WatchedDefinitionStore implements DefinitionStore {
-  constructor(
-    private readonly inner: DefinitionStore,
-    private readonly changed: (write: DefinitionWrite) => void,
-  ) {}
+  private readonly watchers: Array<(write: DefinitionWrite) => void> = [];
+
+  constructor(private readonly inner: DefinitionStore) {}
+
+  /** Calls `watcher` after every successful write from now on (the cron schedules, built after the store). */
+  watch(watcher: (write: DefinitionWrite) => void): void {
+    this.watchers.push(watcher);
+  }
 
   private async after<T>(write: Promise<T>, what: DefinitionWrite): Promise<T> {
     const result = await write;
-    this.changed(what);
+    for (const watcher of this.watchers) watcher(what);
     return result;
   }
 

@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assert-never';
 import type { StudioEvent } from '../../shared/events/events';
 
 const MAX_SHOWN = 400;
@@ -29,5 +30,7 @@ export function progressLine(event: StudioEvent): string | null {
       return `  control ${event.outcome === 'CONTROL_APPLIED' ? 'applied' : 'rejected'}: ${event.status} (by ${event.actor})`;
     case 'APPROVAL':
       return `  [${event.nodeId}] ${event.state === 'OPEN' ? `waiting for signal "${event.signal}"` : `signal "${event.signal}" ${event.decision ?? 'closed'}`}`;
+    default:
+      return assertNever(event, 'event');
   }
 }

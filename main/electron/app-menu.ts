@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assert-never';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { CommandId } from '../../shared/desktop/commands';
 import { menuTemplate, type MainAction, type MenuItemData, type MenuState } from './menu-template';
@@ -32,6 +33,8 @@ export function toElectronTemplate(items: readonly MenuItemData[], handlers: Men
           ...(item.checked === undefined ? {} : { type: 'radio' as const, checked: item.checked }),
           click: () => handlers.action(item.action, item.path),
         };
+      default:
+        return assertNever(item, 'menu item');
     }
   });
 }

@@ -12,7 +12,7 @@ import { parseHostSettings } from '../host/host-settings';
 import { LOCAL_UI_CALLER, StudioHost } from '../host/studio-host';
 import { helloWorkflow } from '../http/test-workflows';
 import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
-import type { YuktaBridge } from '../preload/bridge-types';
+import type { YuktaBridge } from '../../shared/api/bridge';
 import { loadElectronBundle } from './bundle-support';
 import { fakeContents, fakeElectron, type FakeElectron } from './fake-electron';
 

@@ -1,7 +1,7 @@
 import { isOperationName, STUDIO_API, type OperationName } from '../../shared/api/contract';
 import { StudioApiError, type ApiResult } from '../../shared/api/errors';
 import { roleAllows, type Caller } from '../../shared/api/roles';
-import { UnwritableEntryError } from '../../engine/index';
+import { apiErrorOf } from './api-errors';
 import { parseOperationInput, type InputLimits } from './input-parse';
 import { internalErrorData, type InternalErrorReporter } from './internal-error';
 import type { OperationHandlers } from './operation-handlers';
@@ -29,8 +29,8 @@ export async function dispatch(handlers: OperationHandlers, operation: unknown, 
     const handler = handlers[operation] as (input: unknown, caller: Caller) => Promise<unknown>;
     return { ok: true, value: await handler(input, caller) };
   } catch (error) {
-    if (error instanceof StudioApiError) return { ok: false, error: error.toData() };
-    if (error instanceof UnwritableEntryError) return { ok: false, error: { code: 'BAD_INPUT', message: error.message } };
+    const known = apiErrorOf(error);
+    if (known) return { ok: false, error: known };
     return { ok: false, error: internalErrorData(error, options.onInternalError) };
   }
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assert-never';
 import { OPERATION_NAMES, type OperationName } from '../../shared/api/contract';
 import { StudioApiError } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
@@ -42,6 +43,8 @@ function checkInput(operation: OperationName, input: unknown, caller: Caller, ru
       else if (scope.required) throw outside(caller, `${operation} must name a run (${scope.field})`);
       return;
     }
+    default:
+      return assertNever(scope, 'session scope');
   }
 }
 

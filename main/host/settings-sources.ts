@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assert-never';
 import { keyOf, looksLikeSettingEnv, nearestSettingEnv, nearestSettingKey, resolveSettingEnv, resolveSettingKey, type ResolvedKey } from '../../shared/settings/settings-lookup';
 import { readJsonFile } from './json-file';
 
@@ -39,6 +40,8 @@ export function describeSource(source: SettingSource): string {
       return `the execution log (${source.name ?? 'SetLimits'})`;
     case 'default':
       return 'the default';
+    default:
+      return assertNever(source.kind, 'setting source');
   }
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { httpStatusOf, StudioApiError, type ApiErrorData } from '../../shared/api/errors';
+import { httpStatusOf, type ApiErrorData } from '../../shared/api/errors';
+import { apiErrorOf } from '../host/api-errors';
 import { internalErrorData, type InternalErrorReporter } from '../host/internal-error';
 
 /** Sends an API error as `{error: ApiErrorData}` with the status its code maps to (and `Retry-After` when it says when). */
@@ -27,7 +28,8 @@ export type ContentTypeOf = () => string | undefined;
  * shape. Client errors keep their message; anything else is `internal error <id>`, reported under that id.
  */
 export function apiErrorFromThrown(thrown: unknown, report?: InternalErrorReporter, contentType?: ContentTypeOf): ApiErrorData {
-  if (thrown instanceof StudioApiError) return thrown.toData();
+  const known = apiErrorOf(thrown);
+  if (known) return known;
   const error = (thrown && typeof thrown === 'object' ? thrown : {}) as FrameworkError;
   const message = typeof error.message === 'string' ? error.message : 'request failed';
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;

@@ -3,6 +3,7 @@ import { OPERATION_NAMES } from '../../shared/api/contract';
 import { StudioApiError, type ApiErrorData, type ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import { joinPath } from '../../shared/workflow/validation-issue';
+import { apiErrorOf } from '../host/api-errors';
 import { LOCAL_UI_CALLER, type StudioHost } from '../host/studio-host';
 import { operationChannel, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } from './ipc-channels';
 import { IpcSubscriptions, SubscribeRequest } from './ipc-subscriptions';
@@ -38,7 +39,8 @@ function guarded(options: IpcHandlerOptions, body: (event: IpcInvokeEventLike, a
     try {
       return await body(event, args);
     } catch (error) {
-      if (error instanceof StudioApiError) return { ok: false, error: error.toData() };
+      const known = apiErrorOf(error);
+      if (known) return { ok: false, error: known };
       return { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : 'internal error' } };
     }
   };

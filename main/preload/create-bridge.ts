@@ -2,7 +2,7 @@ import { isOperationName } from '../../shared/api/contract';
 import type { ApiResult } from '../../shared/api/errors';
 import type { EventFilter, StudioEvent } from '../../shared/events/events';
 import { EVENTS_CHANNEL, operationChannel, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } from '../ipc/ipc-channels';
-import type { YuktaBridge } from './bridge-types';
+import type { YuktaBridge } from '../../shared/api/bridge';
 
 /** The parts of Electron's `ipcRenderer` the bridge uses (tests pass a fake). */
 export interface IpcRendererLike {

@@ -1,14 +1,4 @@
-import type { ApiResult } from '../../shared/api/errors';
-import type { EventFilter, StudioEvent } from '../../shared/events/events';
-
-/**
- * The preload bridge as the renderer sees it (`window.yukta`). Declared structurally here because the
- * renderer may not import main/ or electron.
- */
-export interface YuktaBridge {
-  invoke(operation: string, input: unknown): Promise<ApiResult<unknown>>;
-  subscribe(filter: EventFilter, listener: (batch: StudioEvent[]) => void): () => void;
-}
+import type { YuktaBridge } from '../../shared/api/bridge';
 
 /** The bridge when running inside the desktop app, or null in a plain browser. */
 export function findBridge(scope: unknown = globalThis): YuktaBridge | null {

@@ -1,6 +1,6 @@
 import { ApiErrorData, type ApiResult } from '../../shared/api/errors';
 import type { StudioTransport } from '../../shared/api/transport';
-import type { YuktaBridge } from './bridge';
+import type { YuktaBridge } from '../../shared/api/bridge';
 import { parseEventBatch } from './event-batch';
 
 /** StudioTransport over the desktop preload bridge; results already arrive as data. */

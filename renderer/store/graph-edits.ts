@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assert-never';
 import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { edgeIdOf, type StudioEdge, type StudioNode } from './graph-model';
 
@@ -63,6 +64,8 @@ export function applyGraphEdit(graph: GraphShape, edit: GraphEdit): EditResult {
       return flowNodes(graph, edit.changes);
     case 'flow-edges':
       return flowEdges(graph, edit.changes);
+    default:
+      return assertNever(edit, 'graph edit');
   }
 }
 

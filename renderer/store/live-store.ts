@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ErrorInfo, NodeCounts } from '../../shared/events/events';
 import { advanceStatus, isTerminal, type Status } from '../../shared/status/status';
 import { holdClosed, holdOpened, NO_HOLD, type HoldClock } from './hold-clock';
+import { RecentRuns } from './recent-runs';
 
 /** A node's input buffer as last reported: messages waiting and capacity (ENG-01). */
 export interface BufferFill {
@@ -66,6 +67,8 @@ export interface LiveState {
   statuses: Readonly<Record<string, Status>>;
   /** Time some node of the run was held or waiting (overlaps counted once), seen while the run was shown. */
   runHold: HoldClock;
+  /** Runs of the open workflow heard of but not shown yet (a run just started shows from them). */
+  readonly recent: RecentRuns;
   /** Starts showing a run (clears the previous one). */
   show(executionId: string | null): void;
   /** Forward-only merge of node states of the shown run; others are ignored. */
@@ -87,6 +90,7 @@ export function createLiveStore() {
     nodes: {},
     statuses: {},
     runHold: NO_HOLD,
+    recent: new RecentRuns(mergeNodeStates),
     show: (executionId) => set({ executionId, runStatus: null, nodes: {}, statuses: {}, runHold: NO_HOLD }),
     applyNodes: (executionId, updates) =>
       set((s) => {

@@ -13,6 +13,7 @@ const initial = { studio: useStudio.getState(), live: useLive.getState(), proble
 export function resetStores(): void {
   useStudio.setState(initial.studio, true);
   useLive.setState(initial.live, true);
+  useLive.getState().recent.clear();
   useProblems.setState(initial.problems, true);
   useDebug.setState(initial.debug, true);
   useInbox.setState(initial.inbox, true);

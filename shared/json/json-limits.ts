@@ -1,3 +1,5 @@
+import { assertNever } from '../assert-never';
+
 /**
  * Limits on JSON values that cross a boundary (SEC-03): nesting depth (`yukta.execution.max-depth`), size
  * (`yukta.execution.max-message-bytes`) and, for request bodies, keys that name prototype machinery.
@@ -170,6 +172,8 @@ export function describeJsonProblem(problem: JsonLimitProblem): string {
       return `${at} is larger than ${problem.limit} bytes as JSON (yukta.execution.max-message-bytes)`;
     case 'key':
       return `key ${problem.key} is not allowed at ${at}`;
+    default:
+      return assertNever(problem, 'JSON problem');
   }
 }
 

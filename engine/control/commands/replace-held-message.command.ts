@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../../shared/api/errors';
+import { ConflictError } from '../../engine-errors';
 import { deepFreeze } from '../../runtime/stage-output';
 import { runningStage, type CommandHandler } from '../command-handler';
 
@@ -6,6 +6,6 @@ import { runningStage, type CommandHandler } from '../command-handler';
 export const replaceHeldMessage: CommandHandler<'ReplaceHeldMessage'> = (command, target) => {
   const valve = runningStage(target, command.nodeId).valve;
   if (!valve.replaceHeldPayload(deepFreeze(command.payload))) {
-    throw new StudioApiError('CONFLICT', `node "${command.nodeId}" holds no message (set a breakpoint or pause it first)`, 'command.nodeId');
+    throw new ConflictError(`node "${command.nodeId}" holds no message (set a breakpoint or pause it first)`, 'command.nodeId');
   }
 };

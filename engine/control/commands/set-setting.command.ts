@@ -1,5 +1,5 @@
 import { SETTINGS_RUN } from '../../../shared/api/control.schema';
-import { StudioApiError } from '../../../shared/api/errors';
+import { BadInputError } from '../../engine-errors';
 import type { CommandHandler } from '../command-handler';
 
 /**
@@ -8,7 +8,7 @@ import type { CommandHandler } from '../command-handler';
  * names the key (the writer masks a secret value).
  */
 export const setSetting: CommandHandler<'SetSetting'> = async (command, target) => {
-  if (target.executionId !== SETTINGS_RUN) throw new StudioApiError('BAD_INPUT', `SetSetting is addressed to "${SETTINGS_RUN}", not to a run`, 'executionId');
+  if (target.executionId !== SETTINGS_RUN) throw new BadInputError(`SetSetting is addressed to "${SETTINGS_RUN}", not to a run`, 'BAD_INPUT', 'executionId');
   const written = await target.services.setSetting(command.key, command.value, target.actor);
   return { value: written.value, auditData: written.audit };
 };

@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../../shared/api/errors';
+import { BadInputError } from '../../engine-errors';
 import { isTerminal } from '../../../shared/status/status';
 import type { NodeStage } from '../../runtime/node-stage';
 import type { WorkflowRun } from '../../runtime/workflow-run';
@@ -18,6 +18,6 @@ export function resumeAll(run: WorkflowRun): void {
 /** A running processor's stage; other node kinds cannot be skipped (CTL-02). */
 export function processorStage(target: CommandTarget, nodeId: string, verb: string): NodeStage {
   const { kind } = stageOf(liveRun(target), nodeId).node;
-  if (kind !== 'processor') throw new StudioApiError('BAD_INPUT', `only processors can be ${verb}; "${nodeId}" is a ${kind}`, 'command.nodeId');
+  if (kind !== 'processor') throw new BadInputError(`only processors can be ${verb}; "${nodeId}" is a ${kind}`, 'BAD_INPUT', 'command.nodeId');
   return runningStage(target, nodeId);
 }

@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../../shared/api/errors';
+import { ConflictError } from '../../engine-errors';
 import type { CommandHandler } from '../command-handler';
 
 /**
@@ -10,5 +10,5 @@ export const stopWorkflow: CommandHandler<'StopWorkflow'> = (command, target) =>
   if (target.run) return void target.run.stop(command.mode);
   if (target.services.withdrawQueued(target.executionId)) return;
   const status = target.services.runStatus(target.executionId);
-  throw new StudioApiError('CONFLICT', `run "${target.executionId}" is ${status ?? 'not live'}: nothing to stop`, 'executionId');
+  throw new ConflictError(`run "${target.executionId}" is ${status ?? 'not live'}: nothing to stop`, 'executionId');
 };

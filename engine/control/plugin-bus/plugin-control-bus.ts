@@ -1,5 +1,5 @@
 import type { PluginControlReply } from '../../../shared/api/control.schema';
-import { StudioApiError } from '../../../shared/api/errors';
+import { BadInputError } from '../../engine-errors';
 import type { NodeCounts } from '../../../shared/events/events';
 import type { PluginControlMessage } from '../../plugins/contract';
 import type { WorkflowRun } from '../../runtime/workflow-run';
@@ -45,7 +45,7 @@ export class PluginControlBus {
 
   send(key: NodeKey, message: PluginControlMessage): PluginControlReply {
     if (message.kind === 'signal') {
-      throw new StudioApiError('BAD_INPUT', 'the plugin-level bus refuses signal bodies: send a Signal command to the run (POST /api/executions/{executionId}/signal)', 'kind');
+      throw new BadInputError('the plugin-level bus refuses signal bodies: send a Signal command to the run (POST /api/executions/{executionId}/signal)', 'BAD_INPUT', 'kind');
     }
     const runs = this.runsOf(key);
     if (message.kind === 'heartbeat') {
@@ -67,7 +67,7 @@ export class PluginControlBus {
   private runsOf(key: NodeKey): WorkflowRun[] {
     const out: WorkflowRun[] = [];
     for (const run of this.options.liveRuns()) {
-      if (run.session === key.session && run.workflowId === key.workflowId && run.hasNode(key.nodeId)) out.push(run);
+      if (!run.released && run.session === key.session && run.workflowId === key.workflowId && run.hasNode(key.nodeId)) out.push(run);
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import { StudioApiError } from '../../../shared/api/errors';
+import { ConflictError, NotFoundError } from '../../engine-errors';
 import type { Status } from '../../../shared/status/status';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
 import { replayGraph } from '../../runtime/replay-graph';
@@ -38,10 +38,10 @@ export class Restarter {
   async restartFromNode(executionId: string, nodeId: string): Promise<RestartStarted> {
     const run = await this.archived(executionId);
     this.checkNode(run, nodeId);
-    if (!run.recorded) throw new StudioApiError('CONFLICT', `run "${executionId}" recorded no node outputs (recording is off), so it can only be restarted whole`, 'command.nodeId');
+    if (!run.recorded) throw new ConflictError(`run "${executionId}" recorded no node outputs (recording is off), so it can only be restarted whole`, 'command.nodeId');
     const recorded = await this.archive.checkpoints(executionId, run.prepared.nodes.keys());
     const plan = planRestart(run.prepared, nodeId, (id) => recorded.get(id) ?? null);
-    if (typeof plan === 'string') throw new StudioApiError('CONFLICT', plan, 'command.nodeId');
+    if (typeof plan === 'string') throw new ConflictError(plan, 'command.nodeId');
     return this.launch(run, replayGraph(run.prepared, plan.rerun, plan.replays));
   }
 
@@ -51,19 +51,19 @@ export class Restarter {
     this.checkNode(run, nodeId);
     const status = this.nodeStatus(executionId, nodeId) ?? (await this.archive.checkpoint(executionId, nodeId))?.end ?? null;
     if (status === null || !RETRYABLE.has(status)) {
-      throw new StudioApiError('CONFLICT', `node "${nodeId}" ${status === null ? 'has no status' : `ended ${status}`}; only a node that ended FAILURE or TIMED_OUT can be retried`, 'command.nodeId');
+      throw new ConflictError(`node "${nodeId}" ${status === null ? 'has no status' : `ended ${status}`}; only a node that ended FAILURE or TIMED_OUT can be retried`, 'command.nodeId');
     }
     return this.restartFromNode(executionId, nodeId);
   }
 
   private async archived(executionId: string): Promise<ArchivedRun> {
     const run = await this.archive.load(executionId);
-    if (!run) throw new StudioApiError('CONFLICT', `run "${executionId}" is not in the archive (it never started, or it is older than the newest ${this.archive.retainedRuns} finished runs kept)`, 'executionId');
+    if (!run) throw new ConflictError(`run "${executionId}" is not in the archive (it never started, or it is older than the newest ${this.archive.retainedRuns} finished runs kept)`, 'executionId');
     return run;
   }
 
   private checkNode(run: ArchivedRun, nodeId: string): void {
-    if (!run.prepared.nodes.has(nodeId)) throw new StudioApiError('NOT_FOUND', `run "${run.executionId}" has no node "${nodeId}"`, 'command.nodeId');
+    if (!run.prepared.nodes.has(nodeId)) throw new NotFoundError(`run "${run.executionId}" has no node "${nodeId}"`, 'command.nodeId');
   }
 
   private async launch(run: ArchivedRun, prepared: PreparedWorkflow): Promise<RestartStarted> {

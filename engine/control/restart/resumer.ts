@@ -1,5 +1,5 @@
-import { StudioApiError } from '../../../shared/api/errors';
-import type { PreparedStart } from '../../runtime/run-launcher';
+import { ConflictError, NotFoundError, UnavailableError } from '../../engine-errors';
+import type { PreparedStart } from '../../runtime/start/start-types';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
 import { replayGraph } from '../../runtime/replay-graph';
 import { readNodes, signalNodeId, type CheckpointStore, type NodeCheckpoint } from '../../store/checkpoint-store';
@@ -14,7 +14,7 @@ export interface ResumerOptions {
   /** The workflow's current version, or null when it no longer exists. */
   currentVersion(session: string, workflowId: string): Promise<string | null>;
   prepared(session: string, workflowId: string, version: string): Promise<PreparedWorkflow>;
-  /** Admission like any start (`RunLauncher.startPrepared` → `startAdmitted`). */
+  /** Admission like any start (`StartPipeline.startPrepared`). */
   startPrepared(start: PreparedStart): Promise<{ executionId: string; queued: boolean }>;
   /** Cancels a run whose resume could not be stored. */
   cancel(executionId: string): void;
@@ -41,7 +41,7 @@ export class Resumer {
   constructor(private readonly options: ResumerOptions) {}
 
   async resume(executionId: string, actor: string): Promise<Resumed> {
-    if (this.claims.has(executionId)) throw new StudioApiError('CONFLICT', `run "${executionId}" is being resumed already`, 'executionId');
+    if (this.claims.has(executionId)) throw new ConflictError(`run "${executionId}" is being resumed already`, 'executionId');
     this.claims.add(executionId);
     try {
       const run = await this.resumable(executionId);
@@ -60,15 +60,15 @@ export class Resumer {
 
   private async resumable(executionId: string): Promise<LoggedRun> {
     const run = loggedRuns(await this.options.log.runEntries(executionId)).get(executionId);
-    if (!run) throw new StudioApiError('NOT_FOUND', `run "${executionId}" is not in the execution log (never started, a sub-workflow run, or older than the runs kept)`, 'executionId');
+    if (!run) throw new NotFoundError(`run "${executionId}" is not in the execution log (never started, a sub-workflow run, or older than the runs kept)`, 'executionId');
     const by = this.resumedBy(executionId) ?? run.resumedBy;
-    if (by !== null) throw new StudioApiError('CONFLICT', `run "${executionId}" was already resumed as "${by}"`, 'executionId');
-    if (run.status !== 'ABORTED') throw new StudioApiError('CONFLICT', `run "${executionId}" is ${run.status}, not ABORTED: only a run interrupted by a crash can be resumed`, 'executionId');
+    if (by !== null) throw new ConflictError(`run "${executionId}" was already resumed as "${by}"`, 'executionId');
+    if (run.status !== 'ABORTED') throw new ConflictError(`run "${executionId}" is ${run.status}, not ABORTED: only a run interrupted by a crash can be resumed`, 'executionId');
     const { session, workflowId, version } = run.record;
     const current = await this.options.currentVersion(session, workflowId);
     if (current !== version) {
       const now = current === null ? 'was deleted' : `is now at version ${current.slice(0, 12)}`;
-      throw new StudioApiError('CONFLICT', `workflow "${workflowId}" ${now}, but run "${executionId}" ran version ${version.slice(0, 12)}: a resume needs the unchanged definition; start it again instead`, 'executionId');
+      throw new ConflictError(`workflow "${workflowId}" ${now}, but run "${executionId}" ran version ${version.slice(0, 12)}: a resume needs the unchanged definition; start it again instead`, 'executionId');
     }
     return run;
   }
@@ -79,7 +79,7 @@ export class Resumer {
     const { checkpoints } = this.options;
     const recorded = await readNodes(checkpoints, run.executionId, [...scope, ...inputs, ...scope.map(signalNodeId)]);
     const plan = planResume(full, run.record, (nodeId) => recorded.get(nodeId) ?? null);
-    if (typeof plan === 'string') throw new StudioApiError('CONFLICT', plan, 'executionId');
+    if (typeof plan === 'string') throw new ConflictError(plan, 'executionId');
     const copy = (to: string): void => {
       for (const nodeId of plan.copied) copyCheckpoint(checkpoints, recorded.get(nodeId), to, nodeId, true);
       for (const nodeId of scope) copyCheckpoint(checkpoints, recorded.get(signalNodeId(nodeId)), to, signalNodeId(nodeId), false);
@@ -97,7 +97,7 @@ export class Resumer {
       await log.flush();
     } catch (error) {
       this.options.cancel(newExecutionId);
-      throw new StudioApiError('UNAVAILABLE', `the resume could not be saved, so its run "${newExecutionId}" was cancelled: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UnavailableError(`the resume could not be saved, so its run "${newExecutionId}" was cancelled: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
 }

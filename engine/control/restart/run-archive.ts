@@ -1,7 +1,7 @@
 import type { Status } from '../../../shared/status/status';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
 import type { NodeRecorder, RunRecorder } from '../../runtime/run-hooks';
-import { readNodes, type CheckpointStore, type NodeCheckpoint } from '../../store/checkpoint-store';
+import { readNodes, type CheckpointStore, type CheckpointWriter, type NodeCheckpoint } from '../../store/checkpoint-store';
 
 /** What a restart needs of a run (CTL-04): its graph, start payload and final status. */
 export interface ArchivedRun {
@@ -49,14 +49,15 @@ export class RunArchive {
 
   /** Starts archiving a run; its recorder writes outputs and end markers and says when the run ended. */
   begin(info: RunInfo): RunRecorder {
-    const { unrecorded, ...run } = info;
-    const entry: ArchivedRun = { ...run, status: null, recorded: this.options.recordOutputs };
+    const entry: ArchivedRun = { executionId: info.executionId, session: info.session, workflowId: info.workflowId, prepared: info.prepared, payload: info.payload, status: null, recorded: this.options.recordOutputs };
     this.runs.set(info.executionId, entry);
-    const { checkpoints } = this.options;
-    return {
-      node: (nodeId) => (entry.recorded && !unrecorded?.has(nodeId) ? nodeRecorder(checkpoints, info.executionId, nodeId) : null),
-      ended: (status) => this.ended(entry, status),
-    };
+    return new ArchiveRecorder(this, entry, info.unrecorded ?? null);
+  }
+
+  /** A node recorder of an archived run, or null for a node it does not record. */
+  nodeRecorder(entry: ArchivedRun, nodeId: string, unrecorded: ReadonlySet<string> | null): NodeRecorder | null {
+    if (!entry.recorded || unrecorded?.has(nodeId)) return null;
+    return new CheckpointRecorder(this.options.checkpoints.writer(entry.executionId, nodeId));
   }
 
   get(executionId: string): ArchivedRun | null {
@@ -103,7 +104,8 @@ export class RunArchive {
     return this.options.retainedRuns;
   }
 
-  private ended(entry: ArchivedRun, status: Status): void {
+  /** An archived run ended: it ages out once `retainedRuns` newer ones have ended. */
+  ended(entry: ArchivedRun, status: Status): void {
     entry.status = status;
     this.finished.push(entry.executionId);
     this.evict();
@@ -119,13 +121,33 @@ export class RunArchive {
   }
 }
 
-function nodeRecorder(checkpoints: CheckpointStore, executionId: string, nodeId: string): NodeRecorder {
-  const writer = checkpoints.writer(executionId, nodeId);
-  return {
-    record: (port, payload, metadata) => {
-      writer.append({ port, payload, metadata });
-      return !writer.full;
-    },
-    end: (status) => writer.markDone(status),
-  };
+/** The recorder of one archived run (one object per run: no closures on the start path). */
+class ArchiveRecorder implements RunRecorder {
+  constructor(
+    private readonly archive: RunArchive,
+    private readonly entry: ArchivedRun,
+    private readonly unrecorded: ReadonlySet<string> | null,
+  ) {}
+
+  node(nodeId: string): NodeRecorder | null {
+    return this.archive.nodeRecorder(this.entry, nodeId, this.unrecorded);
+  }
+
+  ended(status: Status): void {
+    this.archive.ended(this.entry, status);
+  }
+}
+
+/** Records one node's outputs and end marker through its checkpoint writer (DUR-02). */
+class CheckpointRecorder implements NodeRecorder {
+  constructor(private readonly writer: CheckpointWriter) {}
+
+  record(port: string, payload: unknown, metadata: Readonly<Record<string, string>>): boolean {
+    this.writer.append({ port, payload, metadata });
+    return !this.writer.full;
+  }
+
+  end(status: Status): void {
+    this.writer.markDone(status);
+  }
 }

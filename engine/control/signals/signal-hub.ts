@@ -1,5 +1,5 @@
 import type { Approval, SignalDecision, SignalOutcome } from '../../../shared/api/control.schema';
-import { StudioApiError } from '../../../shared/api/errors';
+import { ConflictError } from '../../engine-errors';
 import type { UnnumberedEvent } from '../../../shared/events/events';
 import type { SignalAnswer } from '../../plugins/contract';
 import type { Clock } from '../../runtime/clock';
@@ -110,7 +110,7 @@ export class SignalHub {
     }
     this.pruneExpired();
     if (this.queuedCount >= this.maxQueued) {
-      throw new StudioApiError('CONFLICT', `${this.maxQueued} signals already wait for their nodes; node "${nodeId}" is not waiting yet`, 'command.nodeId');
+      throw new ConflictError(`${this.maxQueued} signals already wait for their nodes; node "${nodeId}" is not waiting yet`, 'command.nodeId');
     }
     const now = this.options.clock.now();
     const list = this.queued.get(key) ?? [];

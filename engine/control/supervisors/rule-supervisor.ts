@@ -1,5 +1,5 @@
 import type { SupervisorRule } from '../../../shared/api/supervisors.schema';
-import { StudioApiError } from '../../../shared/api/errors';
+import { BadInputError } from '../../engine-errors';
 import type { StudioEvent } from '../../../shared/events/events';
 import { isTerminal } from '../../../shared/status/status';
 import { compileCondition, conditionSyntaxError } from '../../plugins/expressions/condition';
@@ -21,7 +21,7 @@ export class RuleSupervisor implements Supervisor {
   static check(rules: readonly SupervisorRule[]): void {
     rules.forEach((rule, i) => {
       const problem = conditionSyntaxError(rule.when);
-      if (problem) throw new StudioApiError('BAD_INPUT', `rules.${i}.when: not a valid CEL condition: ${problem}`, `rules.${i}.when`);
+      if (problem) throw new BadInputError(`rules.${i}.when: not a valid CEL condition: ${problem}`, 'BAD_INPUT', `rules.${i}.when`);
     });
   }
 
@@ -39,6 +39,11 @@ export class RuleSupervisor implements Supervisor {
   /** Sessions with rules, with their rule counts. */
   sessions(): Record<string, number> {
     return Object.fromEntries([...this.rules].map(([s, r]) => [s, r.length]));
+  }
+
+  /** Without rules only run events matter (they say each run's session, for rules set while it runs). */
+  wants(event: StudioEvent): boolean {
+    return this.rules.size > 0 || event.type === 'EXECUTION_STATUS';
   }
 
   async *supervise(events: AsyncIterable<StudioEvent>): AsyncIterable<SupervisorCommand> {

@@ -56,6 +56,7 @@ class SupervisedRunner {
   readonly offer = (event: StudioEvent): void => {
     if (this.options.applyingActor() === this.actor) return;
     if (event.type === 'CONTROL' && event.actor === this.actor) return;
+    if (this.supervisor.wants && !this.supervisor.wants(event)) return;
     this.feed?.push(event);
   };
 

@@ -15,4 +15,9 @@ export interface SupervisorCommand {
 export interface Supervisor {
   readonly id: string;
   supervise(events: AsyncIterable<StudioEvent>, signal: AbortSignal): AsyncIterable<SupervisorCommand>;
+  /**
+   * Whether the supervisor has any use for an event right now; the host does not queue those it has none
+   * for (absent: every event). Asked for each event of the bus, so it must be cheap.
+   */
+  wants?(event: StudioEvent): boolean;
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '../../../shared/assert-never';
 import { BadInputError } from '../../runtime/errors';
 import type { VariableSource } from '../../security/variables';
 
@@ -130,5 +131,7 @@ function convert(value: unknown, type: Exclude<ValueType, 'text'>, ref: string):
       } catch {
         throw new BadInputError(`template \${${ref}}: not valid JSON`);
       }
+    default:
+      return assertNever(type, 'template type');
   }
 }

@@ -1,5 +1,6 @@
 import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
+import { RunRecordings } from './run-recordings';
 import { SpillFolder } from './spill-folder';
 
 /** Caps of the memory store (DUR-02). */
@@ -14,15 +15,6 @@ export const DEFAULT_CHECKPOINT_CAPS: CheckpointCaps = { maxMessagesPerNode: 10_
 
 /** What a payload counts against `maxBytesPerNode` when it is neither text nor bytes. */
 export const OTHER_PAYLOAD_BYTES = 1024;
-
-interface MutableCheckpoint {
-  messages: RecordedMessage[];
-  bytes: number;
-  end: Status | null;
-  overCap: string | null;
-  /** The node's output moved to the spill folder (it passed a cap and a spill folder is set). */
-  spilled: boolean;
-}
 
 export function payloadBytes(payload: unknown): number {
   if (typeof payload === 'string') return payload.length;
@@ -46,10 +38,13 @@ export interface MemoryCheckpointOptions extends Partial<CheckpointCaps> {
  * the oldest finished runs).
  */
 export class MemoryCheckpointStore implements CheckpointStore {
-  private readonly runs = new Map<string, Map<string, MutableCheckpoint>>();
+  private readonly runs = new Map<string, RunRecordings>();
   private readonly caps: CheckpointCaps;
   private readonly spill: SpillFolder | null;
   private bytes = 0;
+  /** The run the last writer was made for: a run's nodes ask one after another. */
+  private lastRunId: string | null = null;
+  private lastRun: RunRecordings | null = null;
   private spillErrors = 0;
 
   constructor(options: MemoryCheckpointOptions = DEFAULT_CHECKPOINT_CAPS) {
@@ -58,47 +53,44 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   append(executionId: string, nodeId: string, message: RecordedMessage): void {
-    this.appendTo(executionId, nodeId, this.node(executionId, nodeId), message);
+    const run = this.run(executionId);
+    this.appendTo(run, run.nodeIndex(nodeId, true), message);
   }
 
   writer(executionId: string, nodeId: string): CheckpointWriter {
-    const node = this.node(executionId, nodeId);
-    return {
-      get full() {
-        return node.overCap !== null;
-      },
-      append: (message) => this.appendTo(executionId, nodeId, node, message),
-      markDone: (status) => (node.end = status),
-    };
+    const run = this.run(executionId);
+    return new MemoryNodeWriter(this, run, run.nodeIndex(nodeId, true));
   }
 
-  private appendTo(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage): void {
-    if (node.overCap !== null) return;
-    if (node.spilled) return this.spilling(node, () => this.spill!.append(executionId, nodeId, message));
+  /** @internal A node's append (its writer's path: no lookup per message). */
+  appendTo(run: RunRecordings, node: number, message: RecordedMessage): void {
+    if (run.overCap(node) !== null) return;
+    if (run.spilled(node)) return this.spilling(run, node, () => this.spill!.append(run.executionId, run.nodeIds[node]!, message));
     const size = payloadBytes(message.payload);
-    const bytes = node.bytes + size;
-    if (node.messages.length >= this.caps.maxMessagesPerNode) return this.over(executionId, nodeId, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
-    if (bytes > this.caps.maxBytesPerNode) return this.over(executionId, nodeId, node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
-    node.bytes = bytes;
+    if (run.count(node) >= this.caps.maxMessagesPerNode) return this.over(run, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
+    if (run.bytes(node) + size > this.caps.maxBytesPerNode) return this.over(run, node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
     this.bytes += size;
-    node.messages.push(message);
+    run.keep(node, message, size);
   }
 
   markDone(executionId: string, nodeId: string, status: Status): void {
-    this.node(executionId, nodeId).end = status;
+    const run = this.run(executionId);
+    run.setEnd(run.nodeIndex(nodeId, true), status);
   }
 
   async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
-    const node = this.runs.get(executionId)?.get(nodeId);
-    if (!node) return null;
-    if (!node.spilled) return { messages: node.messages, end: node.end, overCap: node.overCap };
-    return { messages: this.spill!.read(executionId, nodeId), end: node.end, overCap: null };
+    const run = this.runs.get(executionId);
+    const node = run ? run.nodeIndex(nodeId, false) : -1;
+    if (node < 0) return null;
+    if (!run!.spilled(node)) return { messages: run!.messages(node), end: run!.end(node), overCap: run!.overCap(node) };
+    return { messages: this.spill!.read(executionId, nodeId), end: run!.end(node), overCap: null };
   }
 
   drop(executionId: string): void {
     const run = this.runs.get(executionId);
-    if (run) for (const node of run.values()) this.bytes -= node.bytes;
+    if (run) this.bytes -= run.totalBytes();
     this.runs.delete(executionId);
+    if (this.lastRunId === executionId) this.lastRun = this.lastRunId = null;
     this.spill?.drop(executionId);
   }
 
@@ -122,26 +114,22 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return this.runs.size;
   }
 
-  private node(executionId: string, nodeId: string): MutableCheckpoint {
+  private run(executionId: string): RunRecordings {
+    if (this.lastRunId === executionId) return this.lastRun!;
     let run = this.runs.get(executionId);
-    if (!run) this.runs.set(executionId, (run = new Map()));
-    let node = run.get(nodeId);
-    if (!node) run.set(nodeId, (node = { messages: [], bytes: 0, end: null, overCap: null, spilled: false }));
-    return node;
+    if (!run) this.runs.set(executionId, (run = new RunRecordings(executionId)));
+    this.lastRunId = executionId;
+    this.lastRun = run;
+    return run;
   }
 
-  private over(executionId: string, nodeId: string, node: MutableCheckpoint, message: RecordedMessage, reason: string): void {
-    this.bytes -= node.bytes;
-    const messages = [...node.messages, message];
-    node.messages = []; // a partial output is never replayed, so it is not kept either
-    node.bytes = 0;
-    if (this.spill === null) {
-      node.overCap = reason;
-      return;
-    }
+  private over(run: RunRecordings, node: number, message: RecordedMessage, reason: string): void {
+    this.bytes -= run.bytes(node);
+    if (this.spill === null) return run.forget(node, { overCap: reason });
     // The whole output moves to the spill folder and recording goes on there.
-    node.spilled = true;
-    this.spilling(node, () => this.spill!.move(executionId, nodeId, messages));
+    const messages = [...run.messages(node), message];
+    run.forget(node, 'spilled');
+    this.spilling(run, node, () => this.spill!.move(run.executionId, run.nodeIds[node]!, messages));
   }
 
   /**
@@ -149,14 +137,34 @@ export class MemoryCheckpointStore implements CheckpointStore {
    * `yukta.checkpoint.errors` and leaves the node over its cap: a restart that needs it refuses rather than
    * replaying part of its output; the run itself goes on.
    */
-  private spilling(node: MutableCheckpoint, write: () => void): void {
+  private spilling(run: RunRecordings, node: number, write: () => void): void {
     try {
       write();
     } catch (error) {
       this.spillErrors++;
-      node.spilled = false;
-      node.overCap = `writing to the spill folder failed: ${error instanceof Error ? error.message : String(error)}`;
+      run.forget(node, { overCap: `writing to the spill folder failed: ${error instanceof Error ? error.message : String(error)}` });
     }
+  }
+}
+
+/** One node's writer: a small object per recorded node that dies with its run (the recordings are the run's). */
+class MemoryNodeWriter implements CheckpointWriter {
+  constructor(
+    private readonly store: MemoryCheckpointStore,
+    private readonly run: RunRecordings,
+    private readonly node: number,
+  ) {}
+
+  get full(): boolean {
+    return this.run.overCap(this.node) !== null;
+  }
+
+  append(message: RecordedMessage): void {
+    this.store.appendTo(this.run, this.node, message);
+  }
+
+  markDone(status: Status): void {
+    this.run.setEnd(this.node, status);
   }
 }
 

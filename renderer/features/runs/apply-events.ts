@@ -1,8 +1,10 @@
+import { assertNever } from '../../../shared/assert-never';
 import type { RunResult } from '../../../shared/api/runs.schema';
 import type { StudioEvent } from '../../../shared/events/events';
 import type { Status } from '../../../shared/status/status';
 import type { LiveNodeUpdate, WaitChange } from '../../store/live-store';
 import { useLive } from '../../store/live-store';
+import type { RecentRuns } from '../../store/recent-runs';
 import { useRunFeed, type LogLine } from '../../store/run-feed-store';
 import type { RunStatusChange } from '../../store/runs-slice';
 import { useStudio } from '../../store/studio-store';
@@ -28,6 +30,8 @@ interface Sorted {
   approvals: ApprovalEvent[];
   shownRunStatus: Status | null;
   controlChanged: boolean;
+  /** What this batch says of recent runs not shown (kept until one is shown, e.g. a run just started). */
+  recent: Map<string, { nodes: LiveNodeUpdate[]; status: Status | null; results: RunResult[] }>;
 }
 
 /**
@@ -38,7 +42,9 @@ interface Sorted {
 export function applyStudioEvents(events: readonly StudioEvent[], hooks: EventHooks = {}, studio = useStudio, live = useLive, feed = useRunFeed): void {
   const shown = live.getState().executionId;
   const { runs, session, storedWorkflowId } = studio.getState();
-  const sorted = sortEvents(events, shown, { logged: loggedRuns(runs, shown), session, workflowId: storedWorkflowId });
+  const recent = live.getState().recent;
+  const sorted = sortEvents(events, shown, { logged: loggedRuns(runs, shown), session, workflowId: storedWorkflowId, recent });
+  for (const [executionId, change] of sorted.recent) recent.add(executionId, change);
   if (sorted.runChanges.length) studio.getState().applyRunStatuses(sorted.runChanges);
   if (shown !== null && sorted.nodeUpdates.length) live.getState().applyNodes(shown, sorted.nodeUpdates);
   if (shown !== null && sorted.shownRunStatus !== null) live.getState().applyRunStatus(shown, sorted.shownRunStatus);
@@ -54,24 +60,42 @@ interface LogScope {
   logged: Set<string>;
   session: string;
   workflowId: string | null;
+  /** Runs of the open workflow announced but not shown: their events are kept, not dropped. */
+  recent: RecentRuns;
 }
 
 function sortEvents(events: readonly StudioEvent[], shown: string | null, scope: LogScope): Sorted {
-  const out: Sorted = { runChanges: [], nodeUpdates: [], results: [], logs: new Map(), approvals: [], shownRunStatus: null, controlChanged: false };
+  const out: Sorted = { runChanges: [], nodeUpdates: [], results: [], logs: new Map(), approvals: [], shownRunStatus: null, controlChanged: false, recent: new Map() };
+  const recentOf = (executionId: string) => {
+    let change = out.recent.get(executionId);
+    if (!change) out.recent.set(executionId, (change = { nodes: [], status: null, results: [] }));
+    return change;
+  };
   for (const event of events) {
     switch (event.type) {
       case 'EXECUTION_STATUS':
         out.runChanges.push({ executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: event.status, at: event.at, ...(event.error ? { error: event.error } : {}) });
-        if (event.executionId === shown) out.shownRunStatus = event.status;
-        if (event.session === scope.session && event.workflowId === scope.workflowId) scope.logged.add(event.executionId);
+        if (event.executionId === shown) {
+          out.shownRunStatus = event.status;
+          // The announcement names every node: they show PENDING until their first event.
+          if (event.nodeIds) for (const nodeId of event.nodeIds) out.nodeUpdates.push({ nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } });
+        } else if (scope.recent.has(event.executionId)) recentOf(event.executionId).status = event.status;
+        if (event.session === scope.session && event.workflowId === scope.workflowId) {
+          scope.logged.add(event.executionId);
+          if (event.nodeIds && event.executionId !== shown) scope.recent.announce(event.executionId, event.nodeIds);
+        }
         break;
       case 'NODE_STATUS':
-        if (event.executionId !== shown) break;
+        if (event.executionId !== shown) {
+          if (scope.recent.has(event.executionId)) recentOf(event.executionId).nodes.push(nodeUpdateOf(event));
+          break;
+        }
         out.nodeUpdates.push(nodeUpdateOf(event));
         if (event.held !== undefined) out.controlChanged = true;
         break;
       case 'NODE_RESULT':
-        if (event.executionId === shown) out.results.push({ nodeId: event.nodeId, messageId: event.messageId, payload: event.payload, ...(event.metadata ? { metadata: event.metadata } : {}) });
+        if (event.executionId === shown) out.results.push(resultOf(event));
+        else if (scope.recent.has(event.executionId)) recentOf(event.executionId).results.push(resultOf(event));
         break;
       case 'LOG':
         if (scope.logged.has(event.executionId)) pushLog(out.logs, event);
@@ -82,6 +106,8 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
       case 'APPROVAL':
         out.approvals.push(event);
         break;
+      default:
+        assertNever(event, 'event');
     }
   }
   return out;
@@ -98,6 +124,10 @@ function nodeUpdateOf(event: Extract<StudioEvent, { type: 'NODE_STATUS' }>): Liv
   update.attempt = event.attempt ?? null;
   if (event.error !== undefined) update.error = event.error;
   return update;
+}
+
+function resultOf(event: Extract<StudioEvent, { type: 'NODE_RESULT' }>): RunResult {
+  return { nodeId: event.nodeId, messageId: event.messageId, payload: event.payload, ...(event.metadata ? { metadata: event.metadata } : {}) };
 }
 
 function pushLog(logs: Map<string, LogLine[]>, event: Extract<StudioEvent, { type: 'LOG' }>): void {

@@ -53,7 +53,8 @@ describe('STU-07 the Settings screen', () => {
     typeInto(`setting-${key}-input`, '5');
     fireEvent.click(screen.getByTestId(`setting-${key}-apply`));
     await waitFor(() => expect(screen.getByTestId(`setting-${key}-pending`).textContent).toBe('After restart: 5'));
-    expect(screen.getByTestId(`setting-${key}-status`).textContent).toBe('Saved to settings.json: applies after a restart.');
+    // The entry (pending) is stored before the row hears the answer (status): a render may fall between them.
+    await waitFor(() => expect(screen.getByTestId(`setting-${key}-status`).textContent).toBe('Saved to settings.json: applies after a restart.'));
   });
 
   it('shows a created key once: gone after Done, and after closing and reopening', async () => {

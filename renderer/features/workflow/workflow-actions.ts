@@ -7,6 +7,7 @@ import { currentBreakpoints, debugSettingsOf, useDebug } from '../../store/debug
 import { toDefinition } from '../../store/graph-model';
 import { useInbox } from '../../store/inbox-store';
 import { useLive } from '../../store/live-store';
+import { updatesOf } from '../../store/recent-runs';
 import { useRunFeed } from '../../store/run-feed-store';
 import { useStudio } from '../../store/studio-store';
 import { createDebugActions, type DebugActions } from '../debugger/debug-actions';
@@ -153,7 +154,7 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         clearBanner('run-error');
         state.upsertRun({ executionId, session: state.session, workflowId, definitionVersion: state.storedVersion ?? '', status: 'PENDING', createdAt: Date.now() });
         state.setBottomTab('runs');
-        await actions.showRun(executionId);
+        showStartedRun(executionId, debug !== undefined);
       } catch (error) {
         studio.getState().showBanner({ kind: 'run-error', message: `Run not started: ${describeError(error)}` });
       } finally {
@@ -197,6 +198,29 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
         // Live events keep the list current; a failed refresh is retried on the next open.
       }
     },
+  };
+  /**
+   * Shows a run just started from the canvas without reading it again: from what its events said before
+   * `runs.start` answered (kept by the live store, `recent`), and from the events still to come. Only a run
+   * started with debug settings reads its valves (`control.state`), for the debugger.
+   */
+  const showStartedRun = (executionId: string, readValves: boolean) => {
+    const heard = live.getState().recent.take(executionId);
+    studio.getState().selectRun(executionId);
+    live.getState().show(executionId);
+    useDebug.getState().setControl(null);
+    useDebug.getState().setError(null);
+    useRunFeed.getState().showResults(executionId, heard?.results, heard?.resultsTruncated);
+    if (heard) {
+      live.getState().applyNodes(executionId, updatesOf(heard.nodes));
+      if (heard.status !== null) live.getState().applyRunStatus(executionId, heard.status);
+    } else {
+      // Nothing heard yet: the run is of the graph just saved, every node PENDING until its events come.
+      live.getState().applyNodes(executionId, studio.getState().nodes.map((n) => ({ nodeId: n.id, status: 'PENDING', counts: { received: 0, emitted: 0 } })));
+    }
+    // A wait that began before the run was shown counts from the inbox's since (STU-04).
+    live.getState().reconcileWaits(useInbox.getState().approvals);
+    if (readValves && !(heard?.status && isTerminal(heard.status))) void actions.refreshControl();
   };
   const showNoRun = () => {
     studio.getState().selectRun(null);

@@ -1,3 +1,4 @@
+import { assertNever } from '../../../../shared/assert-never';
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useMemo, type ReactNode } from 'react';
 import { useApi } from '../../../api/api-context';
@@ -42,6 +43,8 @@ export function FieldView(props: FieldProps) {
       return <RecordField {...props} field={field} />;
     case 'json':
       return <JsonField {...props} field={field} />;
+    default:
+      return assertNever(field, 'field');
   }
 }
 

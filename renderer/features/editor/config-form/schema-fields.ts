@@ -1,3 +1,5 @@
+import { assertNever } from '../../../../shared/assert-never';
+
 /**
  * Our own small JSON-Schema → form generator for plugin configs and the engine policy.
  *
@@ -153,6 +155,8 @@ export function checkValue(field: FieldSpec, value: unknown): string | null {
       return field.maxItems !== undefined && value.length > field.maxItems ? `at most ${field.maxItems} items` : null;
     case 'json':
       return null;
+    default:
+      return assertNever(field, 'field');
   }
 }
 

@@ -1,10 +1,11 @@
-import type { ApiResult } from '../../shared/api/errors';
-import type { EventFilter, StudioEvent } from '../../shared/events/events';
+import type { ApiResult } from './errors';
+import type { EventFilter, StudioEvent } from '../events/events';
 
 /**
  * What the preload exposes to the renderer as `window.yukta` — only these two functions, never
- * `ipcRenderer`. The renderer declares its own structural copy (renderer/api/bridge.ts) because it may
- * not import main/; keep the two in step.
+ * `ipcRenderer`. One declaration for both sides: the preload implements it (main/preload/create-bridge.ts),
+ * the renderer finds it (renderer/api/bridge.ts). Kept free of runtime imports: the sandboxed preload
+ * bundles it.
  */
 export interface YuktaBridge {
   /** Calls one StudioApi operation; failures come back as `{ok: false, error}`, never as a rejection. */
