@@ -88,7 +88,7 @@ function createCore(options: EngineOptions) {
   const durability = options.durability ?? null;
   const auditLog = durability ? new DurableAuditLog(durability.log) : undefined;
   const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
-  const admission = new AdmissionScheduler({ clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, onCallbackError: onError });
+  const admission = new AdmissionScheduler({ clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, leader: sched.leader, onCallbackError: onError });
   const meters = new RunMeters();
   const tracing = new RunTracing(options.tracing);
   const maxRuns = options.maxRuns ?? 1000;
@@ -133,9 +133,9 @@ function createStarting(core: Core, runtime: Runtime) {
   const resumedBefore = new Map<string, string>();
   const preparedVersion = (session: string, workflowId: string, version: string) => resolver.preparedVersion(session, workflowId, version);
   const { checkpoints, archive } = controlParts;
-  const recovered: Promise<string[]> = durability
-    ? recoverRuns({ log: durability.log, checkpoints, archive, preparedVersion, idempotency, restoreHistory: (r) => tracker.restore(r), now: () => clock.now(), maxRuns: core.maxRuns, idempotencyMaxKeys: runtime.idempotencyMaxKeys, resumedBefore })
-    : Promise.resolve([]);
+  // SCL-02: a standby recovers (the takeover) once it leads; stopped before that, it recovers nothing.
+  const recover = durability ? () => recoverRuns({ log: durability.log, checkpoints, archive, preparedVersion, idempotency, restoreHistory: (r) => tracker.restore(r), now: () => clock.now(), maxRuns: core.maxRuns, idempotencyMaxKeys: runtime.idempotencyMaxKeys, resumedBefore }) : null;
+  const recovered: Promise<string[]> = !recover ? Promise.resolve([]) : durability!.leadership ? durability!.leadership.then(recover, () => []) : recover();
   // Starts and cron schedules wait for boot recovery and for the supervisors' stored rules (DUR-04).
   const ready = Promise.all([recovered, controlParts.rules.loaded]).then(() => undefined);
   const scheduler = new SchedulerService({ scheduler: core.admission, clock, log: core.sched.log, gate: core.sched.gate ?? controlParts.audit.schedulerGate(), statusOf: (id) => tracker.status(id), queuedTicket: (id) => runs.queuedTicket(id) });

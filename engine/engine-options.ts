@@ -72,5 +72,7 @@ export interface EngineSchedulerOptions {
   gate?: SchedulerCommandGate;
   /** False on a high-availability standby: every start is refused (`not_leader`). */
   isLeader?: () => boolean;
+  /** On a standby: who leads (the refusal names it, SCL-02). */
+  leader?: () => string | null;
 }
 

@@ -68,6 +68,12 @@ export class Engine {
    * engine option `durability`. CONFLICT when the run was not aborted, was resumed already, or its workflow changed.
    */
   resumeRun(executionId: string, actor: string): Promise<Resumed> {
+    // A standby refuses before it looks anything up (SCL-02): the run may be the leader's.
+    try {
+      this.parts.admission.refuseUnlessLeader();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const durable = this.parts.durable;
     if (!durable) return Promise.reject(new ConflictError('runs can be resumed only with a durable execution log (the memory store keeps nothing across a restart)', 'executionId'));
     return durable.resume(executionId, actor);

@@ -16,6 +16,8 @@ export interface AdmissionSchedulerOptions {
   limits?: SchedulerLimitsPatch | undefined;
   /** False on a standby server of a high-availability pair: every start is refused (`not_leader`). */
   isLeader?: (() => boolean) | undefined;
+  /** On a standby: who leads, for the refusal's message ("leader is <host>", SCL-02); null when unknown. */
+  leader?: (() => string | null) | undefined;
   /** Receives an error thrown by a grant or drop callback (the slot is released, the queue goes on). */
   onCallbackError?: ((error: unknown) => void) | undefined;
 }
@@ -90,7 +92,7 @@ export class AdmissionScheduler implements CapState, TicketOwner {
    * no index by id: the launcher has one already).
    */
   admit(request: AdmissionRequest, newId: () => string): Ticket {
-    if (this.options.isLeader && !this.options.isLeader()) this.refuse('not_leader', 'UNAVAILABLE', 'this server is a standby; start the run on the leader');
+    this.refuseUnlessLeader();
     if (this.closed) this.refuse('shutdown', 'UNAVAILABLE', 'the server is shutting down and admits no new runs');
     let workflow = this.lastWorkflow;
     if (workflow === null || workflow.workflowId !== request.workflowId || workflow.session !== request.session || workflow.detached) {
@@ -184,6 +186,13 @@ export class AdmissionScheduler implements CapState, TicketOwner {
     if (l.queueCapacityPerWorkflow > 0 && t.workflowGroup.queued >= l.queueCapacityPerWorkflow) {
       this.refuse('workflow_queue_full', 'QUEUE_FULL', `no slot is free and workflow "${t.workflowId}" already has ${l.queueCapacityPerWorkflow} waiting (${LIMIT_SETTING_NAMES.queueCapacityPerWorkflow})`, t);
     }
+  }
+
+  /** A standby refuses every start, restart and resume (`not_leader`, SCL-02), before it waits for anything. */
+  refuseUnlessLeader(): void {
+    if (!this.options.isLeader || this.options.isLeader()) return;
+    const leader = this.options.leader?.() ?? null;
+    this.refuse('not_leader', 'UNAVAILABLE', `this server is a standby (read-only); ${leader === null ? 'no leader holds the lease right now' : `leader is ${leader}`}: start the run on the leader`);
   }
 
   private refuse(reason: RejectReason, code: Refusal, message: string, ticket?: Ticket): never {

@@ -1,7 +1,10 @@
 import type { UnwritableEntryError } from './unwritable-entry-error';
 
-/** Why a durable store could not write (DUR-01, DUR-02): the disk is full, the database stayed locked, or another I/O error. */
-export type StoreWriteFailure = 'STORE_FULL' | 'STORE_BUSY' | 'STORE_IO';
+/**
+ * Why a durable store could not write (DUR-01, DUR-02): the disk is full, the database stayed locked, another
+ * I/O error, or (SCL-02) the database refused a writer whose leader lease another host has taken.
+ */
+export type StoreWriteFailure = 'STORE_FULL' | 'STORE_BUSY' | 'STORE_IO' | 'STORE_FENCED';
 
 /**
  * A write of a durable store failed; nothing of the failed batch was kept (a JSONL file is cut back to its

@@ -9,6 +9,11 @@ export interface EngineDurabilityOptions {
   log: ExecutionLog;
   /** `yukta.restart.auto-resume` (false): after boot, resume every run the last crash interrupted, one after another. */
   autoResume?: boolean;
+  /**
+   * SCL-02: settles when this host becomes leader. Recovery (and with it the takeover: the old leader's
+   * unfinished runs ABORTED, keys read back, auto-resume) waits for it; rejected (stopped as a standby): nothing is recovered.
+   */
+  leadership?: Promise<void> | undefined;
 }
 
 export interface DurableRunsDeps extends Omit<ResumerOptions, 'resumedBefore'> {

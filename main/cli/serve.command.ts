@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { showDuration } from '../../shared/settings/setting-values';
 import { lockDataFolder, type DataFolderLock } from '../host/data-folder-lock';
 import { STORE_KINDS, StudioHost, type StoreKind } from '../host/studio-host';
+import { describeLeaseStatus } from '../host/ha-log';
 import { createHttpServer, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../http/http-server';
 import { LOOPBACK_HOSTNAMES } from '../http/local-access';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
@@ -90,14 +91,15 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   let host: StudioHost;
   const kind = settings.values['yukta.store'] ?? 'sqlite';
   try {
-    host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
+    host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onHaLog: (text) => io.out(`ha: ${text}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
     lock.release();
     throw new CliError(`cannot open the ${kind} store${kind === 'postgres' ? '' : ` in ${folder}`}: ${(error as Error).message}`, EXIT_FAILED);
   }
   try {
     // Boot recovery (DUR-01) before the first request: interrupted runs are ABORTED, history and keys read back.
-    await host.ready;
+    // A standby (SCL-02) answers reads at once and recovers when it takes over.
+    if (!host.lease || host.lease.lease.isLeader()) await host.ready;
   } catch (error) {
     await host.close().catch(() => undefined);
     lock.release();
@@ -128,6 +130,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${folder}`);
   io.out(`Store: ${STORE_DESCRIPTIONS[kind]}${host.stores.location ? ` at ${host.stores.location}` : ''}`);
+  if (host.lease) io.out(`High availability: ${describeLeaseStatus(host.lease.lease.status())} (yukta.ha.lease ${showDuration(host.lease.status().leaseMs ?? 0)}, SCL-02)`);
   if (workers) io.out(`Workers connect at ${workers.url} (SCL-01)`);
   if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
   const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;

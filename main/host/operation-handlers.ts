@@ -1,6 +1,7 @@
 import type { OperationName, OperationOutput, ParsedInput } from '../../shared/api/contract';
 import type { Caller } from '../../shared/api/roles';
 import type { Engine } from '../../engine/index';
+import { SINGLE_SERVER_STATUS, type HaStatus } from '../../shared/api/ha.schema';
 import type { BreakpointStore } from './breakpoint-store';
 import { createControlHandlers } from './control-handlers';
 import { waitForRunEnd } from './run-wait';
@@ -14,7 +15,7 @@ export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, 
 export type OperationHandlers = { [K in OperationName]: OperationHandler<K> };
 
 /** The StudioApi implemented on the engine. */
-export function createOperationHandlers(engine: Engine, security: SecurityServices, settings: SettingsService, breakpoints: BreakpointStore): OperationHandlers {
+export function createOperationHandlers(engine: Engine, security: SecurityServices, settings: SettingsService, breakpoints: BreakpointStore, haStatus: () => HaStatus = () => SINGLE_SERVER_STATUS): OperationHandlers {
   return {
     'nodeTypes.list': async () => engine.nodeTypes(),
     'workflows.list': async ({ session }) => engine.listWorkflows(session),
@@ -39,6 +40,7 @@ export function createOperationHandlers(engine: Engine, security: SecurityServic
     'runs.list': async (query) => engine.listRuns(query),
     'scheduler.get': async ({ limit }) => engine.schedulerView(limit),
     'metrics.get': async () => engine.metrics.snapshot(engine.clock.now()),
+    'ha.status': async () => haStatus(),
     'workers.list': async () => engine.workersView(),
     'workers.attempts': async ({ executionId, nodeId }) => {
       engine.getRun(executionId); // NOT_FOUND for a run the host does not know

@@ -113,6 +113,7 @@ describe('CONTRACT every operation\'s result parses with its output schema (issu
       'workers.list': {},
       'workers.attempts': { executionId: done },
       'metrics.get': {},
+      'ha.status': {},
       'breakpoints.get': { workflowId: 'hello' },
       'breakpoints.set': { workflowId: 'hello', breakpoints: [] },
       'triggers.list': {},

@@ -44,10 +44,10 @@ describe('CFG-01 strict settings sources', () => {
     expect(refusal({ dataDir: null, flags: ['yukta.execution.max-concurrent'] })).toBe('flag --set "yukta.execution.max-concurrent" must be written key=value, e.g. --set yukta.execution.max-concurrent=4');
   });
 
-  it('refuses a value even when a later source would replace it, and a planned setting', async () => {
+  it('refuses a value even when a later source would replace it, and a bad SCL-02 lease', async () => {
     const dir = await withFile({ 'yukta.execution.max-concurrent': -1 });
     expect(refusal({ dataDir: dir, flags: ['yukta.execution.max-concurrent=2'] })).toMatch(/^setting yukta.execution.max-concurrent in settings file /);
-    expect(refusal({ dataDir: null, flags: ['yukta.ha.mode=postgres'] })).toBe('setting "yukta.ha.mode" in flag --set is not supported yet: SCL-02 is planned');
+    expect(refusal({ dataDir: null, flags: ['yukta.ha.lease=soon'] })).toMatch(/^setting yukta\.ha\.lease in flag --set: must be a duration/);
   });
 
   it('takes flag over environment over file over default, per key, and says where each value came from', async () => {

@@ -43,7 +43,8 @@ describe('CFG-01 settings.get', () => {
     expect(entry(view.settings, 'yukta.execution.on-limit')).toMatchObject({ value: 'QUEUE', source: { kind: 'default' } });
     expect(entry(view.settings, 'yukta.execution.shutdown-timeout')).toMatchObject({ value: 30_000, shown: '30s' });
     expect(entry(view.settings, 'yukta.llm.rate-limit.openai')).toMatchObject({ value: 60, env: 'YUKTA_LLM_RATE_LIMIT_OPENAI', source: { kind: 'file' } });
-    expect(view.settings.some((s) => s.key.startsWith('yukta.ha.'))).toBe(false); // planned: not offered
+    // SCL-02 is built: its settings are offered like any other.
+    expect(entry(view.settings, 'yukta.ha.lease')).toMatchObject({ value: 15_000, shown: '15s', source: { kind: 'default' }, apply: 'restart' });
   });
 
   it('never returns an API key in clear', async () => {
@@ -100,7 +101,7 @@ describe('CFG-01 settings.set', () => {
     expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))['yukta.api-key']).toBe(ADMIN_KEY);
   });
 
-  it('refuses an unknown key with the nearest known one, a bad value naming the key, and a planned key', async () => {
+  it('refuses an unknown key with the nearest known one, a bad value naming the key, and a mode SCL-02 does not have', async () => {
     const dataDir = await dataWith({});
     const { api } = host(dataDir);
     const unknown = await failure(api['settings.set']({ key: 'yukta.execution.max-concurent', value: 1 }));
@@ -108,7 +109,7 @@ describe('CFG-01 settings.set', () => {
     const bad = await failure(api['settings.set']({ key: 'yukta.execution.queue-timeout', value: 'soon' }));
     expect([bad.code, bad.path]).toEqual(['BAD_INPUT', 'value']);
     expect(bad.message).toMatch(/^setting yukta\.execution\.queue-timeout in settings\.set: must be a duration/);
-    expect((await failure(api['settings.set']({ key: 'yukta.ha.mode', value: 'postgres' }))).message).toBe('setting "yukta.ha.mode" in settings.set is not supported yet: SCL-02 is planned');
+    expect((await failure(api['settings.set']({ key: 'yukta.ha.mode', value: 'off' }))).message).toMatch(/^setting yukta\.ha\.mode in settings\.set: must be /);
     expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))).toEqual({});
   });
 

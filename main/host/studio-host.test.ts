@@ -40,7 +40,7 @@ describe('StudioApi contract over the in-memory transport pair', () => {
   it('declares every operation with a schema, a role and a REST route', () => {
     expect(OPERATION_NAMES.sort()).toEqual([
       'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke',
-      'approvals.list', 'auth.whoami', 'breakpoints.get', 'breakpoints.set', 'control.audit', 'control.send', 'control.state',
+      'approvals.list', 'auth.whoami', 'breakpoints.get', 'breakpoints.set', 'control.audit', 'control.send', 'control.state', 'ha.status',
       'metrics.get', 'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start', 'runs.wait',
       'scheduler.get', 'scheduler.setLimits',
       'secrets.delete', 'secrets.list', 'secrets.set',

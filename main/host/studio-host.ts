@@ -17,6 +17,9 @@ import { SettingsService } from './settings-service';
 import { BREAKPOINTS_FILE, BreakpointStore } from './breakpoint-store';
 import { createOperationHandlers, type OperationHandlers } from './operation-handlers';
 import { postgresConnectionOf } from './postgres-settings';
+import { withStandbyRefusal } from './ha-guard';
+import { haSettingsOf, HostLease } from './ha-lease';
+import { describeLeaseStatus } from './ha-log';
 import { keyedSecretStore, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
 
@@ -56,6 +59,10 @@ export interface StudioHostOptions {
   secretStore?: SecretStore;
   /** better-sqlite3's addon for the `sqlite` store; only the desktop main sets it (a build for Electron's ABI). */
   sqliteNativeBinding?: string;
+  /** The leader lease (SCL-02, `yukta.ha.mode=postgres`), opened by `StudioHost.open` before the stores; the host releases it. */
+  lease?: HostLease;
+  /** The lease's changes of role and leader, one line each (default: `onWarning`). */
+  onHaLog?: (text: string) => void;
 }
 
 /**
@@ -77,6 +84,8 @@ export class StudioHost {
   readonly secretStore: SecretStore;
   /** Definitions, execution log and checkpoints of the data folder (`openStores`); the log is null for `memory`. */
   readonly stores: DurableStores;
+  /** The leader lease with `yukta.ha.mode=postgres` (SCL-02); null: this host always leads. */
+  readonly lease: HostLease | null;
   private readonly handlers: OperationHandlers;
   /** What every operation's input is held to (SEC-03): `yukta.execution.max-depth` and `max-message-bytes`. */
   private readonly inputLimits: InputLimits;
@@ -93,6 +102,7 @@ export class StudioHost {
     this.settingsFile = new SettingsFile(this.loadedSettings);
     this.inputLimits = { maxDepth: this.settings['yukta.execution.max-depth'], maxBytes: this.settings['yukta.execution.max-message-bytes'] };
     this.storeKind = options.stores?.kind ?? storeKindOf(options, this.settings);
+    this.lease = options.lease ?? null;
     if (this.storeKind === 'postgres' && !options.stores) throw new Error('the postgres store connects to its server asynchronously: create the host with StudioHost.open');
     this.stores = options.stores ?? openStores(hostStoreOptions(this.storeKind, this.dataDir, this.settings, options));
     const env = options.env ?? process.env;
@@ -103,10 +113,13 @@ export class StudioHost {
       void this.stores.close();
       throw error;
     }
+    this.lease?.registerMetrics(this.engine.metrics.registry);
     this.apiKeys = new ApiKeyRegistry(configuredApiKeys(this.settings, env), this.dataDir ? join(this.dataDir, API_KEYS_FILE) : null);
     const securityServices = { apiKeys: this.apiKeys, secretStore: this.secretStore, environmentSecretNames: () => environmentSecretNames(env) };
     this.settingsService = new SettingsService({ loaded: this.loadedSettings, file: this.settingsFile, engine: this.engine, dataDir: this.dataDir });
-    this.handlers = withSessionScope(createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints), (id) => this.runSession(id));
+    const lease = this.lease;
+    const handlers = createOperationHandlers(this.engine, securityServices, this.settingsService, breakpoints, lease ? () => lease.status() : undefined);
+    this.handlers = withSessionScope(lease ? withStandbyRefusal(handlers, () => lease.standbyReason()) : handlers, (id) => this.runSession(id));
   }
 
   /**
@@ -121,11 +134,17 @@ export class StudioHost {
     if (dataDir) mkdirSync(dataDir, { recursive: true });
     const connection = postgresConnectionOf(settings.values, options.secretStore ?? keyedSecretStore(dataDir, settings.values['yukta.secrets.key']), options.env ?? process.env);
     const storeOptions = hostStoreOptions(kind, dataDir, settings.values, options);
-    const stores = await openDurableStores({ ...storeOptions, settings: { ...storeOptions.settings, postgres: connection } });
+    // SCL-02: the lease first, so the stores' writer writes under its fencing number from its first batch.
+    const ha = haSettingsOf(settings.values, kind);
+    const haLog = options.onHaLog ?? options.onWarning ?? ((text: string) => console.warn(`yukta: ${text}`));
+    const lease = ha ? await HostLease.open(connection, ha, { onChange: (status) => haLog(describeLeaseStatus(status)), onError: (error) => haLog(`leader lease: ${error.message}`) }) : undefined;
+    let stores: DurableStores | undefined;
     try {
-      return new StudioHost({ ...options, settings, stores });
+      stores = await openDurableStores({ ...storeOptions, settings: { ...storeOptions.settings, postgres: { ...connection, fencing: lease?.lease } } });
+      return new StudioHost({ ...options, settings, stores, lease });
     } catch (error) {
-      await stores.close();
+      await stores?.close();
+      await lease?.close();
       throw error;
     }
   }
@@ -142,7 +161,9 @@ export class StudioHost {
     const fromSettings = engineSettingsOf(settings);
     const security = { settings: securitySettingsOf(settings), secrets: this.secretStore, env, ...extra?.security };
     const tracker = { ...fromSettings.tracker, ...extra?.tracker };
-    const scheduler = { ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
+    const lease = this.lease;
+    const leadership = lease ? { isLeader: () => lease.lease.isLeader(), leader: () => lease.leaderName() } : {};
+    const scheduler = { ...leadership, ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
     const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
     const workers = { ...workerSettingsOf(settings), log: options.onWorkerLog ?? ((level: string, text: string) => level === 'warn' && warn(text)), ...extra?.workers };
     return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, workers, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
@@ -165,7 +186,8 @@ export class StudioHost {
     const triggers = state ? { state, ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
     if (!stores.log || extra?.durability) return { control, ...withTriggers, ...(extra?.durability ? { durability: extra.durability } : {}) };
-    return { control, ...withTriggers, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'] } };
+    // SCL-02: a standby recovers (the takeover: the old leader's unfinished runs ABORTED) once it leads.
+    return { control, ...withTriggers, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'], leadership: this.lease?.lease.acquired } };
   }
 
   /** Runs one operation for a caller; never throws, errors come back as data. */
@@ -217,8 +239,15 @@ export class StudioHost {
       for (const b of this.batchers) b.close();
       this.batchers.clear();
       // Boot recovery reads the stores (PostgreSQL: over the pool): it ends before they close.
+      // A standby that never led recovers nothing: it stops looking for the lease, so `ready` settles.
+      this.lease?.lease.stopWaiting();
       await this.engine.ready.catch(() => undefined);
-      await this.stores.close();
+      try {
+        await this.stores.close();
+      } finally {
+        // After the last write: a standby takes over from what is stored.
+        await this.lease?.close();
+      }
     }
   }
 }

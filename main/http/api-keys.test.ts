@@ -117,6 +117,7 @@ const SPEC_ROLES: { readonly [K in OperationName]: Role } = {
   'runs.recordedSummary': 'VIEWER',
   'scheduler.get': 'VIEWER',
   'metrics.get': 'VIEWER',
+  'ha.status': 'VIEWER', // SCL-02: leader or standby, who leads
   'triggers.list': 'VIEWER',
   'control.state': 'VIEWER',
   'control.audit': 'VIEWER',

@@ -27,7 +27,7 @@ describe('EXT-04 a decision per contract operation: an MCP tool, or not for agen
     for (const tool of MCP_TOOLS) expect(tool.name, tool.name).toMatch(TOOL_NAME);
     expect(new Set(MCP_TOOLS.map((t) => t.name)).size).toBe(MCP_TOOLS.length);
     const kept = OPERATION_NAMES.filter((op) => !EXPOSED_TOOL_NAMES.includes(op)).sort();
-    expect(kept).toEqual(['apiKeys.create', 'apiKeys.list', 'apiKeys.revoke', 'breakpoints.get', 'breakpoints.set', 'secrets.delete', 'secrets.list', 'secrets.set', 'sessions.applyConfig', 'sessions.delete', 'sessions.rename', 'settings.set', 'supervisors.setRules', 'workflows.delete']);
+    expect(kept).toEqual(['apiKeys.create', 'apiKeys.list', 'apiKeys.revoke', 'breakpoints.get', 'breakpoints.set', 'ha.status', 'secrets.delete', 'secrets.list', 'secrets.set', 'sessions.applyConfig', 'sessions.delete', 'sessions.rename', 'settings.set', 'supervisors.setRules', 'workflows.delete']);
     for (const op of kept) expect(notForAgentsReason(op)?.length, op).toBeGreaterThan(40);
     expect(notForAgentsReason('runs.start')).toBeUndefined();
   });

@@ -40,6 +40,7 @@ export const MCP_TOOL_DECISIONS: { readonly [K in OperationName]: ToolDecision }
   'runs.setPriority': { tool: 'runs.setPriority' },
   'scheduler.get': { tool: 'scheduler.get' },
   'metrics.get': { tool: 'metrics.get' },
+  'ha.status': { notForAgents: 'which host of an active/standby pair leads is the operator\'s concern; an agent\'s start on a standby is refused with not_leader naming the leader' },
   'triggers.list': { tool: 'triggers.list' },
   'workers.list': { tool: 'workers.list' },
   'workers.attempts': { tool: 'workers.attempts' },

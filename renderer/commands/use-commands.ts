@@ -2,6 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { useCallback, useEffect } from 'react';
 import { acceleratorOf, COMMAND_IDS, type CommandId } from '../../shared/desktop/commands';
 import { findDesktopBridge } from '../desktop/desktop-bridge';
+import { readOnlyReason, useHa } from '../store/ha-store';
 import { useInbox } from '../store/inbox-store';
 import { useStudio } from '../store/studio-store';
 import type { StudioActions } from '../features/workflow/workflow-actions';
@@ -17,6 +18,9 @@ const KEYMAP: ReadonlyArray<{ id: CommandId; chord: KeyChord }> = COMMAND_IDS.fl
   return keys.map((key) => ({ id, chord: parseAccelerator(key) }));
 });
 
+/** Commands that save or start and steer runs: refused on a standby (SCL-02), which is read-only. */
+const WRITING_COMMANDS = new Set<CommandId>(['file.save', 'file.save-as', 'run.run', 'run.run-with-payload', 'run.pause-resume', 'run.step', 'run.stop', 'run.stop-drain', 'run.stop-cancel', 'run.stop-kill']);
+
 /** The command a key event names, if any. */
 export function commandForKey(e: KeyboardEvent): CommandId | null {
   return KEYMAP.find((k) => matchesChord(e, k.chord))?.id ?? null;
@@ -31,6 +35,11 @@ export function useStudioCommands(actions: StudioActions): RunCommand {
   const run = useCallback<RunCommand>(
     (id, source = 'button') => {
       if (useStudio.getState().dialog !== null) return false;
+      const readOnly = WRITING_COMMANDS.has(id) ? readOnlyReason(useHa.getState().status) : null;
+      if (readOnly !== null) {
+        useStudio.getState().showBanner({ kind: id.startsWith('file.') ? 'save-error' : 'run-error', message: readOnly });
+        return false;
+      }
       return COMMAND_TABLE[id].run({ actions, flow, desktop: findDesktopBridge(), source }) !== false;
     },
     [actions, flow],

@@ -18,6 +18,7 @@ import { createFakeScheduler } from './fake-scheduler';
 import { createFakeSecurity } from './fake-security';
 import { createFakeSettings } from './fake-settings';
 import { createFakeWorkers } from './fake-workers';
+import { SINGLE_SERVER_STATUS, type HaStatus } from '../../shared/api/ha.schema';
 
 const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) as Record<string, unknown>;
 
@@ -49,6 +50,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
   const scheduler = createFakeScheduler();
   const workers = createFakeWorkers();
   const breakpoints = new Map<string, StoredBreakpoint[]>();
+  const ha: { status: HaStatus } = { status: SINGLE_SERVER_STATUS };
 
   const client: StudioClient = {
     ...scheduler.ops,
@@ -57,6 +59,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     ...createFakeMetrics().ops,
     ...createFakeSettings().ops,
     ...workers.ops,
+    'ha.status': vi.fn(async () => ha.status),
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
       [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),
@@ -135,6 +138,8 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     scheduler: scheduler.state,
     /** The workers view and remote attempts `workers.list` / `workers.attempts` return; tests set them. */
     workers: workers.state,
+    /** What `ha.status` answers (SCL-02): a single server unless a test sets a standby. */
+    ha,
     /** Delivers a batch to every subscriber, as a transport would. */
     emit(batch: StudioEvent[]) {
       for (const l of listeners) l(batch);

@@ -1,4 +1,5 @@
 import { useDebug } from '../store/debug-store';
+import { useHa } from '../store/ha-store';
 import { useInbox } from '../store/inbox-store';
 import { useLive } from '../store/live-store';
 import { useProblems } from '../store/problems-store';
@@ -6,7 +7,7 @@ import { clearLogs, useRunFeed } from '../store/run-feed-store';
 import { useStudio } from '../store/studio-store';
 import { useWorkers } from '../store/workers-store';
 
-const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState(), debug: useDebug.getState(), inbox: useInbox.getState(), feed: useRunFeed.getState(), workers: useWorkers.getState() };
+const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState(), debug: useDebug.getState(), inbox: useInbox.getState(), feed: useRunFeed.getState(), workers: useWorkers.getState(), ha: useHa.getState() };
 
 /** Puts the app's singleton stores back to their first state (tests share one module graph). */
 export function resetStores(): void {
@@ -18,6 +19,7 @@ export function resetStores(): void {
   useInbox.setState(initial.inbox, true);
   useRunFeed.setState(initial.feed, true);
   useWorkers.setState(initial.workers, true);
+  useHa.setState(initial.ha, true);
   clearLogs();
 }
 

@@ -10,6 +10,7 @@ import type { Role } from './roles';
 import { DEFAULT_RUN_WAIT_SECONDS, MAX_RECORDED_PAGE, MAX_RUN_WAIT_SECONDS, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary, RunWaitResult } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
+import { HaStatus } from './ha.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
 import { WorkflowBreakpoints } from './breakpoints.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
@@ -203,6 +204,13 @@ export const STUDIO_API = {
     output: MetricsSnapshot,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/metrics' },
+  }),
+  'ha.status': op({
+    summary: 'This host\'s part in an active/standby pair (SCL-02): leader, standby (read-only: starts, restarts and resumes are refused with not_leader) or deposed, who leads, the fencing number and step-downs.',
+    input: z.strictObject({}),
+    output: HaStatus,
+    role: 'VIEWER',
+    http: { method: 'GET', path: '/api/ha' },
   }),
   'workers.list': op({
     summary: 'List the remote worker pools and the workers connected to this host (SCL-01): slots used and free, lease age, attempts by outcome, version, draining.',

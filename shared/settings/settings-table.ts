@@ -23,7 +23,7 @@ const schemaName = text(1, { regex: /^[a-z_][a-z0-9_]{0,62}$/, what: 'a schema n
 const ADMIN = 'ADMIN' as const;
 const live = { apply: 'live', role: ADMIN } as const;
 const restart = { apply: 'restart', role: ADMIN } as const;
-const planned = { ...restart, planned: true, group: 'Scale-out' } as const;
+const ha = { ...restart, group: 'Scale-out', card: 'SCL-02' } as const;
 const workers = { ...restart, group: 'Scale-out', card: 'SCL-01' } as const;
 /** A URL path: `/` and then letters, digits and `._~-/`. */
 const urlPath = { ...text(), accepts: 'a path such as /workers', schema: z.string({ error: 'must be a path such as /workers' }).regex(/^\/[A-Za-z0-9._~/-]*$/, 'must be a path such as /workers') };
@@ -106,8 +106,11 @@ export const SETTINGS = {
   'yukta.workers.tls.cert': optionalSetting({ value: text(), ...workers, description: 'PEM certificate file: the host\'s listener serves wss with it; a worker presents it for mutual TLS.' }),
   'yukta.workers.tls.key': optionalSetting({ value: text(), ...workers, description: 'PEM private key file of yukta.workers.tls.cert.' }),
   'yukta.workers.tls.ca': optionalSetting({ value: text(), ...workers, description: 'PEM CA file: a worker verifies the host (and its name) with it; the host then requires worker certificates it signed (mutual TLS).' }),
-  // High availability (SCL-02): not built yet.
-  'yukta.ha.mode': setting({ value: choice(['single', 'postgres']), default: 'single', ...planned, card: 'SCL-02', description: 'single: this server is always leader; postgres: leader lease in PostgreSQL.' }),
+  // High availability (SCL-02): an active/standby pair on one PostgreSQL database.
+  'yukta.ha.mode': setting({ value: choice(['single', 'postgres']), default: 'single', ...ha, description: 'single: this server is always leader; postgres: a leader lease in the postgres store\'s database (needs --store postgres): one host leads, the others stand by read-only and take over when its lease runs out.' }),
+  'yukta.ha.lease': setting({ value: duration(), default: 15_000, ...ha, description: 'How long a leader\'s lease lasts without renewal; it is renewed three times per lease, and a standby takes over within the lease plus a third of it after the leader dies.' }),
+  'yukta.ha.host-name': optionalSetting({ value: text(1), ...ha, description: 'The name other hosts show as "leader is <name>" (unset: the machine\'s host name and the process id).' }),
+  'yukta.ha.advertised-url': optionalSetting({ value: text(1, { regex: /^https?:\/\/\S+$/, what: 'an http:// or https:// address' }), ...ha, description: 'The address a standby names for its leader (unset: the name alone).' }),
 };
 
 export type SettingsTable = typeof SETTINGS;

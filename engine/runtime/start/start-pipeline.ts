@@ -58,6 +58,8 @@ export class StartPipeline {
    */
   async start(request: StartRequest): Promise<{ executionId: string }> {
     const { options } = this;
+    // A standby refuses before it waits for recovery, which waits for it to lead (SCL-02).
+    options.scheduler.refuseUnlessLeader();
     await options.ready;
     const checked = checkIdempotency(options.idempotency, await resolveStart(options.resolver, request, options.services), request.idempotencyKey);
     if ('repeat' in checked) return { executionId: await checked.repeat };
@@ -71,6 +73,7 @@ export class StartPipeline {
    * version, a replay graph) with the archived payload, admitted like any start.
    */
   async startPrepared(start: PreparedStart): Promise<Launched> {
+    this.options.scheduler.refuseUnlessLeader();
     await this.options.ready;
     return this.launch(await resolvePreparedStart(this.options.resolver, start));
   }

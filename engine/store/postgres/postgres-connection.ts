@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { StoreWriteError } from '../store-errors';
+import type { WriterFencing } from './postgres-writer';
 
 /** How the PostgreSQL stores reach their database (DUR-04): `yukta.postgres.*`, already resolved. */
 export interface PostgresConnectionOptions {
@@ -17,6 +18,8 @@ export interface PostgresConnectionOptions {
    * the server's own setting.
    */
   synchronousCommit?: 'on' | 'off' | undefined;
+  /** The leader lease (SCL-02, `yukta.ha.mode=postgres`): run-state writes carry its fencing number. */
+  fencing?: WriterFencing | undefined;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -33,7 +36,7 @@ const RAW_JSON_TYPES = {
 };
 
 /** The pool every store of one database shares. Connection errors of idle clients are reported, not thrown. */
-export function openPool(options: PostgresConnectionOptions, onIdleError: (error: Error) => void = () => undefined): pg.Pool {
+export function openPool(options: PostgresConnectionOptions, onIdleError: (error: Error) => void = () => undefined, clientTimeoutMs = 10_000): pg.Pool {
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) throw new Error(`schema "${options.schema}" must be lower-case letters, digits and _ (at most 63)`);
   // The stores' statements are few, simple and prepared (named): one generic plan each, never planned again per call.
   const settings: string[] = ['-c plan_cache_mode=force_generic_plan'];
@@ -43,7 +46,9 @@ export function openPool(options: PostgresConnectionOptions, onIdleError: (error
     connectionString: options.url,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: clientTimeoutMs,
+    // The leader lease (SCL-02) gives up on a silent server within its renewal period; the stores wait for the server's statement timeout.
+    ...(clientTimeoutMs < 10_000 ? { query_timeout: clientTimeoutMs } : {}),
     application_name: 'yukta',
     types: RAW_JSON_TYPES,
     options: settings.join(' '),

@@ -35,7 +35,7 @@ export async function openPostgresDatabase(options: OpenPostgresOptions): Promis
   }
   try {
     await migratePostgres(pool, POSTGRES_MIGRATIONS, { schema: options.schema });
-    const writer = await PostgresWriter.open(pool, { onError: options.onWriteError, lingerMs: options.lingerMs });
+    const writer = await PostgresWriter.open(pool, { onError: options.onWriteError, lingerMs: options.lingerMs, fencing: options.fencing });
     let closing: Promise<void> | null = null;
     const close = (): Promise<void> =>
       (closing ??= (async () => {

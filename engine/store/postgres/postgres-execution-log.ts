@@ -93,6 +93,7 @@ export class PostgresExecutionLog extends QueuedSource<QueuedLogRow> implements 
   private async trimNow(): Promise<void> {
     await this.db.flush();
     await inTransaction(this.db.pool, async (client) => {
+      await this.db.checkFence(client);
       const rows = (await client.query<{ run_id: string; started: boolean; ended: boolean }>(SQL.summary())).rows;
       const drop = [...summaryRunsToDrop(rows.map((r) => ({ runId: r.run_id, started: r.started, ended: r.ended })), this.retention)];
       if (drop.length) await client.query(SQL.deleteRuns([drop]));

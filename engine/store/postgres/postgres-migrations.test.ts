@@ -31,12 +31,12 @@ describe('DUR-04 PostgreSQL migrations', () => {
   it('from empty: applies every migration once, in order, and records each', async () => {
     const { pool, schema } = await freshPool();
     expect(await postgresSchemaVersion(pool, schema)).toBe(0);
-    expect(await migratePostgres(pool, POSTGRES_MIGRATIONS, { schema, now: () => 7 })).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await migratePostgres(pool, POSTGRES_MIGRATIONS, { schema, now: () => 7 })).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(await migratePostgres(pool, POSTGRES_MIGRATIONS, { schema })).toEqual([]);
     expect((await pool.query('SELECT version, name, applied_at FROM schema_version ORDER BY version')).rows).toEqual(
       POSTGRES_MIGRATIONS.map((m) => ({ version: m.version, name: m.name, applied_at: 7 })),
     );
-    expect(await tables(pool, schema)).toEqual(['checkpoint_messages', 'checkpoint_nodes', 'execution_log', 'key_values', 'schema_version', 'sessions', 'store_writers', 'workflow_versions', 'workflows']);
+    expect(await tables(pool, schema)).toEqual(['checkpoint_messages', 'checkpoint_nodes', 'execution_log', 'key_values', 'leader_lease', 'schema_version', 'sessions', 'store_writers', 'workflow_versions', 'workflows']);
   });
 
   for (let from = 1; from < POSTGRES_MIGRATIONS.length; from++) {
@@ -66,9 +66,9 @@ describe('DUR-04 PostgreSQL migrations', () => {
     const hosts = Array.from({ length: 4 }, () => openPool({ url, schema, poolSize: 2 }));
     pools.push(...hosts);
     const applied = await Promise.all(hosts.map((pool) => migratePostgres(pool, POSTGRES_MIGRATIONS, { schema })));
-    expect(applied.flat().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(applied.flat().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(applied.filter((a) => a.length > 0)).toHaveLength(1);
-    expect((await hosts[0]!.query('SELECT COUNT(*)::int AS n FROM schema_version')).rows[0]).toEqual({ n: 6 });
+    expect((await hosts[0]!.query('SELECT COUNT(*)::int AS n FROM schema_version')).rows[0]).toEqual({ n: 7 });
   });
 
   it('rolls a failing migration back, leaving the schema as it was', async () => {

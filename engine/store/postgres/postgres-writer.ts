@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { FlushWaiters, type DroppedRow } from '../flush-waiters';
-import type { StoreWriteError, StoreWriteProblem } from '../store-errors';
+import { StoreWriteError, type StoreWriteProblem } from '../store-errors';
 import { UnwritableEntryError } from '../unwritable-entry-error';
 import { WriteRetry } from '../write-retry';
 import { isConnectionLoss, isRowFailure, toPostgresWriteError } from './postgres-connection';
@@ -58,7 +58,26 @@ export interface PostgresWriterOptions {
    * with the next batch someone flushes, or go after this long. A `flush` writes at once.
    */
   lingerMs?: number | undefined;
+  /** The leader lease's fencing (SCL-02): every batch carries its number; the database refuses a stale one. */
+  fencing?: WriterFencing | undefined;
 }
+
+/** What the writer needs of a leader lease (SCL-02). */
+export interface WriterFencing {
+  /** The fencing number this host writes under (one no lease ever had while it has not led). */
+  fence(): number;
+  /**
+   * The database refused a batch: another host holds the lease. True: this host led, and its writer writes
+   * nothing more; false: it never led (a standby is read-only), the rows queued are dropped and writing goes on.
+   */
+  refused(error: StoreWriteError): boolean;
+}
+
+/** The fencing number of a host that has not led yet: no lease ever has it, so the database refuses it. */
+export const NEVER_LED_FENCE = -1;
+
+/** SQLSTATE of `yukta_check_fence` (migration 7): the batch's fencing number is not the lease's. */
+export const STALE_FENCE_CODE = 'YF001';
 
 /**
  * The one writer of a PostgreSQL database for one host (DUR-01, DUR-02): the execution log and the
@@ -74,7 +93,7 @@ export interface PostgresWriterOptions {
  *
  * The statement also stamps the writer's row in `store_writers` with the batch number: when the connection
  * drops while a batch commits, the next attempt reads that row to learn whether it did, so a batch is never
- * written twice. (The fencing number of a leader lease, SCL-02, belongs in the same statement.)
+ * written twice. The same stamp carries the leader lease's fencing number (SCL-02): a stale one fails the batch.
  */
 export class PostgresWriter {
   private readonly sources: BatchSource[] = [];
@@ -87,6 +106,8 @@ export class PostgresWriter {
   /** The last batch failed: only a flush or the retry timer tries again (no retry per arriving row). */
   private failing = false;
   private closed = false;
+  /** The database refused this writer's fencing number (SCL-02): nothing is written any more. */
+  private fenced: StoreWriteError | null = null;
   private readonly retry = new WriteRetry(() => this.now());
   private batch = 0;
   /** A batch whose commit was not confirmed (the connection dropped): resolved before the next one. */
@@ -118,7 +139,7 @@ export class PostgresWriter {
 
   /** Rows arrived: a batch is due now when someone waits or the batch is full, else after the linger. */
   schedule(): void {
-    if (this.closed) return;
+    if (this.closed || this.fenced) return;
     if (this.waiters.size > 0 || this.queued >= this.maxRows) return this.now();
     if (this.soon || this.linger !== null || this.failing) return;
     this.linger = setTimeout(this.turn, this.options.lingerMs ?? 10);
@@ -138,10 +159,20 @@ export class PostgresWriter {
 
   /** Resolves once every row queued so far is committed; rejects with the write error if a batch failed. */
   flush(): Promise<void> {
+    if (this.fenced) return Promise.reject(this.fenced);
     if (this.closed && this.queued > 0) return Promise.reject(new Error('the PostgreSQL writer is closed'));
     const done = this.waiters.wait();
     if (this.waiters.size > 0) this.now();
     return done;
+  }
+
+  /**
+   * Inside a transaction that changes run state outside a batch (the log's trims): the writer's row gets its
+   * fencing number, so the trigger refuses the whole transaction when another host leads (SCL-02).
+   */
+  async checkFence(client: pg.PoolClient): Promise<void> {
+    if (!this.options.fencing) return;
+    await client.query('UPDATE store_writers SET fence = $1::bigint WHERE writer_id = $2::uuid', [this.options.fencing.fence(), this.writerId]);
   }
 
   /** Rows queued and not committed. */
@@ -168,6 +199,7 @@ export class PostgresWriter {
     this.soon = false;
     this.linger = null;
     if (this.running || this.closed) return;
+    if (this.fenced) return;
     this.running = true;
     void this.drain().finally(() => {
       this.running = false;
@@ -203,8 +235,10 @@ export class PostgresWriter {
       if (before > 0) parts.push(...source.collect(budget));
       if (budget.rows < before) takers.push(source);
     }
+    // Only rows a standby dropped (SCL-02): nothing to send, and its stamp would be refused again.
+    if (parts.length === 0 && this.options.fencing?.fence() === NEVER_LED_FENCE) return this.committed(new Map());
     const batch = ++this.batch;
-    parts.push(stampPart(this.writerId, batch));
+    parts.push(stampPart(this.writerId, batch, this.options.fencing ? this.options.fencing.fence() : null));
     const { name, text } = this.statement(parts);
     let result: pg.QueryResult<Record<string, number>>;
     try {
@@ -212,6 +246,10 @@ export class PostgresWriter {
     } catch (error) {
       if (isConnectionLoss(error)) {
         this.uncertain = batch;
+        throw error;
+      }
+      if ((error as { code?: unknown }).code === STALE_FENCE_CODE) {
+        for (const s of this.sources) s.restore(error);
         throw error;
       }
       // Restored; a source that can shape the same rows otherwise (one key twice) gets one more try now.
@@ -273,19 +311,41 @@ export class PostgresWriter {
   }
 
   private failed(error: StoreWriteError): void {
+    if ((error.cause as { code?: unknown } | undefined)?.code === STALE_FENCE_CODE) return this.refusedFence(error);
     this.failing = true;
     this.waiters.rejectAll(error);
     this.options.onError?.(error);
     if (!this.closed) this.retry.arm(this.options.retryMs ?? 1000);
   }
+
+  /**
+   * Another host holds the lease (SCL-02): the rows queued stay unwritten for good (the new leader recovers
+   * the runs from what is stored), every flush fails, and the lease's owner steps down. A host that never
+   * led drops its rows instead (nothing of a standby is written) and keeps its writer for when it leads.
+   */
+  private refusedFence(cause: StoreWriteError): void {
+    const error = new StoreWriteError('STORE_FENCED', `the database refused this host's writes: ${cause.message}`, { cause: cause.cause });
+    this.options.onError?.(error);
+    if (this.options.fencing?.refused(error) === false) {
+      const dropped = new UnwritableEntryError('a row written on a standby', error);
+      for (const source of this.sources) for (let row = source.dropNext(dropped); row; row = source.dropNext(dropped)) this.waiters.rowDropped(row);
+      return;
+    }
+    this.fenced = error;
+    this.retry.cancel();
+    this.waiters.rejectAll(error);
+  }
 }
 
-/** The writer's row, stamped with the batch number inside the batch's own statement. */
-function stampPart(writerId: string, batch: number): BatchPart {
+/**
+ * The writer's row, stamped with the batch number (and the fencing number of the leader lease, SCL-02:
+ * the trigger of migration 7 refuses a stale one, so the whole batch) inside the batch's own statement.
+ */
+function stampPart(writerId: string, batch: number, fence: number | null): BatchPart {
   return {
     key: 'stamp',
-    sql: (p) => `UPDATE store_writers SET batch = ${p(1)}::bigint, updated_at = now() WHERE writer_id = ${p(2)}::uuid`,
-    values: [batch, writerId],
+    sql: (p) => `UPDATE store_writers SET batch = ${p(1)}::bigint, fence = ${p(3)}::bigint, updated_at = now() WHERE writer_id = ${p(2)}::uuid`,
+    values: [batch, writerId, fence],
   };
 }
 

@@ -4,6 +4,8 @@ import { identifierProblem } from '../../../shared/workflow/identifier';
 import { useStudio } from '../../store/studio-store';
 import type { RunCommand } from '../../commands/use-commands';
 import { HostBadge } from '../connect/HostBadge';
+import { LeaderBadge } from '../ha/LeaderBadge';
+import { readOnlyReason, useHa } from '../../store/ha-store';
 import { DebugControls } from '../debugger/DebugControls';
 import { InboxButton } from '../inbox/InboxButton';
 import { SessionPicker } from '../sessions/SessionPicker';
@@ -29,6 +31,8 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
   const running = useStudio((s) => s.running);
   const setWorkflowId = useStudio((s) => s.setWorkflowId);
   const payloadOpen = useStudio((s) => s.dialog === 'run-payload');
+  // SCL-02: on a standby, Run, Save and the run controls are disabled, saying why.
+  const readOnly = useHa((s) => readOnlyReason(s.status));
 
   const idProblem = workflowId === '' ? null : identifierProblem(workflowId);
   const pickerValue = storedWorkflowId ? `${session}/${storedWorkflowId}` : NEW_WORKFLOW;
@@ -50,6 +54,7 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
         <span>Yukta Studio</span>
       </div>
       <HostBadge />
+      <LeaderBadge />
       <SessionPicker actions={actions} />
       <label className="app-bar-field">
         <span className="visually-hidden">Open workflow</span>
@@ -86,34 +91,36 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
         {saveState === 'saving' ? 'Saving…' : dirty ? 'Unsaved changes' : storedWorkflowId ? 'Saved' : 'Not saved yet'}
       </span>
       <div className="app-bar-spacer" />
-      <div className="split-button">
-        <button type="button" className="button" onClick={() => run('file.save')} disabled={saveState === 'saving'} data-testid="save-button" title="Save (Ctrl/Cmd+S)">
-          <Save size={15} aria-hidden="true" /> Save
-        </button>
-        <button type="button" className="button caret" onClick={() => openDialog('save-note')} disabled={saveState === 'saving'} aria-label="Save with note…" title="Save with note…" data-testid="save-with-note-button">
-          <ChevronDown size={15} aria-hidden="true" />
-        </button>
-      </div>
-      <div className="split-button">
-        <button type="button" className="button primary" onClick={() => run('run.run')} disabled={running} data-testid="run-button" title="Save if needed and run with an empty payload (F5)">
-          <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
-        </button>
-        <RunPayloadPopover
-          open={payloadOpen}
-          onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
-          workflowKey={`${session}/${workflowId}`}
-          onRun={(payload, options) => {
-            openDialog(null);
-            void actions.run(payload, options);
-          }}
-          trigger={
-            <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
-              <ChevronDown size={15} aria-hidden="true" />
-            </button>
-          }
-        />
-      </div>
-      <DebugControls actions={actions} />
+      <fieldset className="read-only-controls" disabled={readOnly !== null} title={readOnly ?? undefined} data-testid="write-controls">
+        <div className="split-button">
+          <button type="button" className="button" onClick={() => run('file.save')} disabled={saveState === 'saving'} data-testid="save-button" title={readOnly ?? 'Save (Ctrl/Cmd+S)'}>
+            <Save size={15} aria-hidden="true" /> Save
+          </button>
+          <button type="button" className="button caret" onClick={() => openDialog('save-note')} disabled={saveState === 'saving'} aria-label="Save with note…" title="Save with note…" data-testid="save-with-note-button">
+            <ChevronDown size={15} aria-hidden="true" />
+          </button>
+        </div>
+        <div className="split-button">
+          <button type="button" className="button primary" onClick={() => run('run.run')} disabled={running} data-testid="run-button" title={readOnly ?? 'Save if needed and run with an empty payload (F5)'}>
+            <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
+          </button>
+          <RunPayloadPopover
+            open={payloadOpen}
+            onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
+            workflowKey={`${session}/${workflowId}`}
+            onRun={(payload, options) => {
+              openDialog(null);
+              void actions.run(payload, options);
+            }}
+            trigger={
+              <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
+                <ChevronDown size={15} aria-hidden="true" />
+              </button>
+            }
+          />
+        </div>
+        <DebugControls actions={actions} />
+      </fieldset>
       <InboxButton actions={actions} />
       <ThemeMenu />
       <button type="button" className="icon-button" onClick={() => run('file.settings')} aria-label="Settings (Ctrl/Cmd+,)" title="Settings (Ctrl/Cmd+,)" data-testid="settings-button">
