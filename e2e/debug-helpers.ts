@@ -43,3 +43,15 @@ export async function startRun(request: APIRequestContext, workflowId: string, p
   expect(response.ok(), await response.text()).toBe(true);
   return ((await response.json()) as { executionId: string }).executionId;
 }
+
+/**
+ * Kills every run still RUNNING or QUEUED on the shared e2e server, so a spec that sets a global cap starts from
+ * an idle server whatever an earlier spec left waiting (a failed one leaves its 10-minute DELAY running).
+ */
+export async function killLiveRuns(request: APIRequestContext): Promise<void> {
+  for (const status of ['RUNNING', 'QUEUED'] as const) {
+    const listed = (await (await request.get(`/api/executions?status=${status}&limit=1000`)).json()) as Array<{ executionId: string }>;
+    for (const run of listed) await request.post(`/api/executions/${run.executionId}/control`, { data: { command: { type: 'StopWorkflow', mode: 'KILL' } } });
+  }
+  await expect.poll(async () => ((await (await request.get('/api/executions?status=RUNNING&limit=1000')).json()) as unknown[]).length).toBe(0);
+}

@@ -65,11 +65,14 @@ test('STU-04: Stop ▾ Kill (Shift+F5) ends a run that is waiting inside a node 
   await openWorkflow(page, workflowId, 'wait');
   await page.getByTestId('run-button').click();
   await expect(page.getByTestId('node-wait')).toHaveAttribute('data-status', 'RUNNING');
+  // The run list has the run too before the keys go in (the studio settles on the new run first).
+  await expect(page.getByTestId('runs-list').locator('[data-testid^="run-row-"]').first()).toHaveAttribute('data-status', 'RUNNING');
 
   await page.keyboard.press('Shift+F5');
   await expect(page.getByTestId('debug-stop-menu')).toBeVisible();
   await expect(page.getByTestId('debug-stop-DRAIN')).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('debug-stop-CANCEL')).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('debug-stop-KILL')).toBeFocused();
   await page.keyboard.press('Enter');

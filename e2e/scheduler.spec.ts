@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { seedWorkflow as seedNodes, uniqueId } from './debug-helpers';
+import { killLiveRuns, seedWorkflow as seedNodes, uniqueId } from './debug-helpers';
 import { StudioPage } from './studio-page';
 
 /** trigger → wait (`payload.waitMs`) → print: runs stay RUNNING as long as the payload says (real clock). */
@@ -42,6 +42,8 @@ test('STU-06/ADM-01: with max-concurrent 1, three starts from the dialog (priori
   await expect(studio.node('wait')).toBeVisible();
   await expect(page.getByTestId('save-status')).toHaveText('Saved');
 
+  // The cap is global: runs another spec left going would hold the slot and queue the blocker too.
+  await killLiveRuns(request);
   await setLimitInPanel(page, 1);
   // A run that holds the only slot until the test stops it (not a timer: on a loaded machine the three starts
   // below may take longer than any fixed wait), so all three have to wait.
