@@ -6,7 +6,8 @@ import { NodeTypeInfo } from '../workflow/node-type';
 import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
 import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, RunDebug, SignalDecision } from './control.schema';
-import type { Role } from './roles';
+import { op } from './operation-spec';
+import { SETTINGS_AND_SECURITY_OPERATIONS } from './contract-security';
 import { DEFAULT_RUN_WAIT_SECONDS, MAX_RECORDED_PAGE, MAX_RUN_WAIT_SECONDS, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary, RunWaitResult } from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
@@ -14,27 +15,11 @@ import { HaStatus } from './ha.schema';
 import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
 import { WorkflowBreakpoints } from './breakpoints.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
-import { ApiKeyInfo, ApiKeyName, CreateApiKeyInput, CreatedApiKey, SecretInfo, SecretName, SetSecretInput, Whoami } from './security.schema';
-import { SetSettingInput, SetSettingResult, SettingsView } from './settings.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
 import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
 import { RemoteAttemptInfo, WorkersView } from './workers.schema';
 
-type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** One operation of the StudioApi: its input schema, output schema, the role it needs and its REST route. */
-export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  summary: string;
-  input: I;
-  output: O;
-  role: Role;
-  /** REST route; `:name` segments are filled from input fields; GET reads the rest from the query string. */
-  http: { method: HttpMethod; path: string };
-}
-
-function op<I extends z.ZodType, O extends z.ZodType>(spec: OperationSpec<I, O>): OperationSpec<I, O> {
-  return spec;
-}
+export type { OperationSpec } from './operation-spec';
 
 const Session = Identifier.default(DEFAULT_SESSION);
 /** Largest idempotency key accepted (ADM-02). */
@@ -352,69 +337,8 @@ export const STUDIO_API = {
     role: 'ADMIN',
     http: { method: 'PUT', path: '/api/sessions/:session/config' },
   }),
-  'settings.get': op({
-    summary: 'Every yukta.* setting (CFG-01): its value, default and source (default, file, env, flag or log), live or at restart, and a value saved for the next start; secrets are masked.',
-    input: z.strictObject({}),
-    output: SettingsView,
-    role: 'VIEWER',
-    http: { method: 'GET', path: '/api/settings' },
-  }),
-  'settings.set': op({
-    summary: 'Change a setting (CFG-01): a live one (the scheduler limits) applies at once and is recorded; another is saved to settings.json for the next start. Reviewed and audited; a bad key or value is refused naming it.',
-    input: SetSettingInput,
-    output: SetSettingResult,
-    role: 'ADMIN',
-    http: { method: 'POST', path: '/api/settings' },
-  }),
-  'auth.whoami': op({
-    summary: 'Who is calling: actor, role and sessions of the key presented, and whether keys are required (the studio\'s sign-in).',
-    input: z.strictObject({}),
-    output: Whoami,
-    role: 'VIEWER',
-    http: { method: 'GET', path: '/api/auth/whoami' },
-  }),
-  'apiKeys.list': op({
-    summary: 'List API keys (SEC-01): name, role, sessions, source and fingerprint; never a key or its hash.',
-    input: z.strictObject({}),
-    output: z.array(ApiKeyInfo),
-    role: 'ADMIN',
-    http: { method: 'GET', path: '/api/settings/api-keys' },
-  }),
-  'apiKeys.create': op({
-    summary: 'Create an API key; the answer carries the key, shown this once (only its hash is kept).',
-    input: CreateApiKeyInput,
-    output: CreatedApiKey,
-    role: 'ADMIN',
-    http: { method: 'POST', path: '/api/settings/api-keys' },
-  }),
-  'apiKeys.revoke': op({
-    summary: 'Revoke an API key created in the studio; it stops working at once.',
-    input: z.strictObject({ name: ApiKeyName }),
-    output: z.object({ revoked: z.literal(true) }),
-    role: 'ADMIN',
-    http: { method: 'DELETE', path: '/api/settings/api-keys/:name' },
-  }),
-  'secrets.list': op({
-    summary: 'List secrets usable as decrypted:<name> (SEC-02); values are never returned (masked).',
-    input: z.strictObject({}),
-    output: z.array(SecretInfo),
-    role: 'ADMIN',
-    http: { method: 'GET', path: '/api/settings/secrets' },
-  }),
-  'secrets.set': op({
-    summary: 'Store a secret, encrypted with the OS keychain (desktop app); the value is never shown back.',
-    input: SetSecretInput,
-    output: SecretInfo,
-    role: 'ADMIN',
-    http: { method: 'PUT', path: '/api/settings/secrets/:name' },
-  }),
-  'secrets.delete': op({
-    summary: 'Delete a stored secret.',
-    input: z.strictObject({ name: SecretName }),
-    output: z.object({ deleted: z.literal(true) }),
-    role: 'ADMIN',
-    http: { method: 'DELETE', path: '/api/settings/secrets/:name' },
-  }),
+  // Settings, sign-in, API keys and secrets (CFG-01, SEC-01, SEC-02): their own file, spread in table order.
+  ...SETTINGS_AND_SECURITY_OPERATIONS,
 } as const;
 
 export type StudioApiTable = typeof STUDIO_API;
