@@ -19,7 +19,7 @@ const CAP = 8;
 /**
  * The same pseudo-random arrivals for both sides: a 32-bit LCG in integer arithmetic (`Math.imul`), its high
  * bits used. (The generator before 2026-12-02 multiplied in floating point, past 2^53: the low bits it read
- * were mostly zero, so 96 % of the arrivals had priority 0 and half the keys never came up.)
+ * were mostly zero: 96.6 % of the arrivals had priority 0, 3 % priority 8, and only 6 of the 16 priorities came up.)
  */
 function arrivals(count: number): { priority: Int32Array; key: Int32Array } {
   const priority = new Int32Array(count);
