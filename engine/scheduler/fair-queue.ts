@@ -204,16 +204,22 @@ export class FairQueue<E extends FairEntry> {
     return level;
   }
 
+  /** A level gets its first entry: it joins the order (shifted by hand: `splice` makes an array per call). */
   private activate(level: PriorityLevel): void {
     this.emptyLevels--;
-    let i = this.order.length;
-    while (i > 0 && this.order[i - 1]!.priority < level.priority) i--;
-    this.order.splice(i, 0, level);
+    const order = this.order;
+    let i = order.length;
+    order.push(level);
+    for (; i > 0 && order[i - 1]!.priority < level.priority; i--) order[i] = order[i - 1]!;
+    order[i] = level;
   }
 
   /** An emptied level leaves the order; empty levels are forgotten once more than MAX_EMPTY_LEVELS pile up. */
   private deactivate(level: PriorityLevel): void {
-    this.order.splice(this.order.indexOf(level), 1);
+    const order = this.order;
+    const last = order.length - 1;
+    for (let i = order.indexOf(level); i < last; i++) order[i] = order[i + 1]!;
+    order.pop();
     if (++this.emptyLevels <= MAX_EMPTY_LEVELS) return;
     for (const [p, l] of this.levels) if (l.count === 0) this.levels.delete(p);
     this.emptyLevels = 0;
