@@ -27,6 +27,15 @@ export default tseslint.config(
     },
   },
   {
+    // House size limits for non-test code (bench/ and scripts/ included): a file does one thing, a function stays small.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.contract.ts', 'e2e/**', '**/test-support/**'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -13,7 +13,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type CDPSession, type Page } from '@playwright/test';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { argNumber } from './lib';
 import { CHROMIUM_ARGS, ROOT, startServer, stopServer } from './serve-process';
 import { bigWorkflow } from './ui-canvas-workflow';
@@ -213,69 +213,86 @@ async function main(): Promise<void> {
     const workflow = bigWorkflow(WORKFLOW_ID);
     const nodeIds = (workflow.nodes as Array<{ nodeId: string }>).map((n) => n.nodeId);
     const { version } = await save(workflow);
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    if (REDUCED_MOTION) await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.addInitScript(PAGE_SETUP);
-    await fakeRun(page, version, nodeIds);
-    await page.goto(`${BASE}/#/w/default/${WORKFLOW_ID}`);
-    await page.locator('.react-flow__node').first().waitFor({ state: 'visible', timeout: 60_000 });
-    await page.getByTestId('runs-tab').click();
-    await page.getByTestId(`run-row-${RUN_ID}`).click();
-    await page.getByTestId('run-banner').waitFor({ timeout: 30_000 });
-    await page.waitForFunction((n) => Object.keys((window as unknown as { __yuktaLive: { getState(): { nodes: object } } }).__yuktaLive.getState().nodes).length === n, nodeIds.length, { timeout: 30_000 });
-    if (ZOOM_IN) {
-      // Close enough to draw each node's details (counts, buffer), as a user watching part of the run would.
-      const canvas = (await page.getByTestId('canvas').boundingBox())!;
-      await page.mouse.move(canvas.x + 120, canvas.y + 120);
-      for (let i = 0; i < ZOOM_STEPS; i++) await page.mouse.wheel(0, -200);
-    }
-    await page.waitForTimeout(1000); // let the fit, measurements and the run snapshot settle
-    const ms = SECONDS * 1000;
-    const args = { ms, runId: RUN_ID, nodeIds, quiet: QUIET_NODES };
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const phase = async (rate: number, phaseMs = ms): Promise<PhaseResult & { cost: MainThreadCost }> => {
-      const before = await mainThread(cdp);
-      if (PROFILE && rate > 0) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
-      const result = (await page.evaluate(`(${PHASE})(${JSON.stringify({ ...args, ms: phaseMs, rate })})`)) as PhaseResult;
-      if (PROFILE && rate > 0) printProfile(((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile);
-      const after = await mainThread(cdp);
-      const perSecond = (k: keyof MainThreadCost) => ((after[k] - before[k]) * 1000) / (phaseMs / 1000);
-      const cost: MainThreadCost = { script: perSecond('script'), style: perSecond('style'), layout: perSecond('layout'), task: perSecond('task') };
-      return { ...result, cost };
-    };
-    const idle = await phase(0);
-    const events = await phase(RATE);
-    const idleAgain = await phase(0, Math.min(ms, 3000));
+    const page = await openRunView(browser, version, nodeIds);
+    const phases = await measurePhases(page, nodeIds);
     const shownNodes = await page.locator('.react-flow__node').count();
     const detail = await page.locator('.studio-node:not(.compact)').count();
     await page.close();
-
     const load = loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`\n### ui-live: Chromium ${browser.version()}, viewport 1440×900, ${nodeIds.length} nodes (${shownNodes} in the DOM, ${detail} drawn with details${ZOOM_IN ? ', zoomed in' : ', fit view'}), ${RATE} NODE_STATUS events/s for ${SECONDS} s (load average ${load})\n`);
-    console.log('| case | fps | worst frame (ms) | frames > 50 ms | events delivered (batches) | live-store updates | node changes (of which status/held) | node re-renders | re-renders beyond changes | re-renders of unchanged nodes |');
-    console.log('| - | - | - | - | - | - | - | - | - | - |');
-    const cases = [['no events (same run view)', idle], [`${RATE} events/s`, events], ['no events, after', idleAgain]] as const;
-    for (const [label, r] of cases) {
-      console.log(`| ${label} | ${r.fps.toFixed(1)} | ${r.worst.toFixed(1)} | ${r.long} | ${r.sent} (${r.batches}) | ${r.updates} | ${r.changed} (${r.statusChanged}) | ${r.renders} | ${r.overRendered} | ${r.renderedUnchanged} |`);
-    }
-    console.log(`| ratio (events / no events) | ${(events.fps / idle.fps).toFixed(2)}× | | | | | | | | |`);
-    console.log('\nMain thread, ms per second of the phase (Chrome Performance metrics):\n');
-    console.log('| case | script | style | layout | all tasks |');
-    console.log('| - | - | - | - | - |');
-    for (const [label, r] of cases) console.log(`| ${label} | ${r.cost.script.toFixed(0)} | ${r.cost.style.toFixed(0)} | ${r.cost.layout.toFixed(0)} | ${r.cost.task.toFixed(0)} |`);
-    console.log(`\nEvents: ${events.sent}, of which ${events.repeats} repeat a node's last state; ${events.nodesChanged} nodes changed, ${events.nodesRendered} re-rendered; the ${QUIET_NODES} nodes with no event re-rendered ${events.quietRendered} time(s).`);
-    console.log(`Steady state (only counts and buffers change: from the frame that applied the last PENDING → RUNNING to the first SUCCESS event, ${events.steadySeconds.toFixed(1)} s): ${events.steadyFps === null ? 'n/a' : events.steadyFps.toFixed(1)} fps.`);
-    console.log(`Frames over 100 ms while events arrive (ms from the start + duration): ${events.slow || 'none'}.`);
-    console.log(`Node components rendered (the node and its figures line counted apart): ${events.componentRenders}.`);
-    console.log(`Re-renders per node change: ${(events.renders / Math.max(1, events.changed)).toFixed(3)} (${events.renders} / ${events.changed}); re-renders per event: ${(events.renders / Math.max(1, events.sent)).toFixed(3)}.`);
-    const exact = events.overRendered === 0 && events.renderedUnchanged === 0 && events.quietRendered === 0;
-    console.log(`Targets: ≥ 50 fps with events → ${events.fps >= 50 ? 'met' : 'MISSED'}; re-renders only for nodes whose state changed → ${exact ? 'met' : 'MISSED'}`);
+    printReport(phases);
   } finally {
     await browser.close();
     stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A page showing the big workflow's (fake) run with every node's state known, zoomed in with --zoom-in. */
+async function openRunView(browser: Browser, version: string, nodeIds: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  if (REDUCED_MOTION) await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.addInitScript(PAGE_SETUP);
+  await fakeRun(page, version, nodeIds);
+  await page.goto(`${BASE}/#/w/default/${WORKFLOW_ID}`);
+  await page.locator('.react-flow__node').first().waitFor({ state: 'visible', timeout: 60_000 });
+  await page.getByTestId('runs-tab').click();
+  await page.getByTestId(`run-row-${RUN_ID}`).click();
+  await page.getByTestId('run-banner').waitFor({ timeout: 30_000 });
+  await page.waitForFunction((n) => Object.keys((window as unknown as { __yuktaLive: { getState(): { nodes: object } } }).__yuktaLive.getState().nodes).length === n, nodeIds.length, { timeout: 30_000 });
+  if (ZOOM_IN) {
+    // Close enough to draw each node's details (counts, buffer), as a user watching part of the run would.
+    const canvas = (await page.getByTestId('canvas').boundingBox())!;
+    await page.mouse.move(canvas.x + 120, canvas.y + 120);
+    for (let i = 0; i < ZOOM_STEPS; i++) await page.mouse.wheel(0, -200);
+  }
+  await page.waitForTimeout(1000); // let the fit, measurements and the run snapshot settle
+  return page;
+}
+
+type Measured = PhaseResult & { cost: MainThreadCost };
+
+/** Three phases in one page: no events, RATE events/s (profiled with --profile), no events again. */
+async function measurePhases(page: Page, nodeIds: string[]): Promise<{ idle: Measured; events: Measured; idleAgain: Measured }> {
+  const ms = SECONDS * 1000;
+  const args = { ms, runId: RUN_ID, nodeIds, quiet: QUIET_NODES };
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const phase = async (rate: number, phaseMs = ms): Promise<Measured> => {
+    const before = await mainThread(cdp);
+    if (PROFILE && rate > 0) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
+    const result = (await page.evaluate(`(${PHASE})(${JSON.stringify({ ...args, ms: phaseMs, rate })})`)) as PhaseResult;
+    if (PROFILE && rate > 0) printProfile(((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile);
+    const after = await mainThread(cdp);
+    const perSecond = (k: keyof MainThreadCost) => ((after[k] - before[k]) * 1000) / (phaseMs / 1000);
+    const cost: MainThreadCost = { script: perSecond('script'), style: perSecond('style'), layout: perSecond('layout'), task: perSecond('task') };
+    return { ...result, cost };
+  };
+  const idle = await phase(0);
+  const events = await phase(RATE);
+  const idleAgain = await phase(0, Math.min(ms, 3000));
+  return { idle, events, idleAgain };
+}
+
+function printReport({ idle, events, idleAgain }: { idle: Measured; events: Measured; idleAgain: Measured }): void {
+  console.log('| case | fps | worst frame (ms) | frames > 50 ms | events delivered (batches) | live-store updates | node changes (of which status/held) | node re-renders | re-renders beyond changes | re-renders of unchanged nodes |');
+  console.log('| - | - | - | - | - | - | - | - | - | - |');
+  const cases = [['no events (same run view)', idle], [`${RATE} events/s`, events], ['no events, after', idleAgain]] as const;
+  for (const [label, r] of cases) {
+    console.log(`| ${label} | ${r.fps.toFixed(1)} | ${r.worst.toFixed(1)} | ${r.long} | ${r.sent} (${r.batches}) | ${r.updates} | ${r.changed} (${r.statusChanged}) | ${r.renders} | ${r.overRendered} | ${r.renderedUnchanged} |`);
+  }
+  console.log(`| ratio (events / no events) | ${(events.fps / idle.fps).toFixed(2)}× | | | | | | | | |`);
+  console.log('\nMain thread, ms per second of the phase (Chrome Performance metrics):\n');
+  console.log('| case | script | style | layout | all tasks |');
+  console.log('| - | - | - | - | - |');
+  for (const [label, r] of cases) console.log(`| ${label} | ${r.cost.script.toFixed(0)} | ${r.cost.style.toFixed(0)} | ${r.cost.layout.toFixed(0)} | ${r.cost.task.toFixed(0)} |`);
+  console.log(`\nEvents: ${events.sent}, of which ${events.repeats} repeat a node's last state; ${events.nodesChanged} nodes changed, ${events.nodesRendered} re-rendered; the ${QUIET_NODES} nodes with no event re-rendered ${events.quietRendered} time(s).`);
+  console.log(`Steady state (only counts and buffers change: from the frame that applied the last PENDING → RUNNING to the first SUCCESS event, ${events.steadySeconds.toFixed(1)} s): ${events.steadyFps === null ? 'n/a' : events.steadyFps.toFixed(1)} fps.`);
+  console.log(`Frames over 100 ms while events arrive (ms from the start + duration): ${events.slow || 'none'}.`);
+  console.log(`Node components rendered (the node and its figures line counted apart): ${events.componentRenders}.`);
+  console.log(`Re-renders per node change: ${(events.renders / Math.max(1, events.changed)).toFixed(3)} (${events.renders} / ${events.changed}); re-renders per event: ${(events.renders / Math.max(1, events.sent)).toFixed(3)}.`);
+  const exact = events.overRendered === 0 && events.renderedUnchanged === 0 && events.quietRendered === 0;
+  console.log(`Targets: ≥ 50 fps with events → ${events.fps >= 50 ? 'met' : 'MISSED'}; re-renders only for nodes whose state changed → ${exact ? 'met' : 'MISSED'}`);
 }
 
 await main();

@@ -77,76 +77,102 @@ async function main(): Promise<void> {
   try {
     await seed();
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-
-    await page.goto(`${BASE}/#/`);
-    await page.getByTestId('open-example').click();
-    await shot(page, 'studio-examples');
-    await page.keyboard.press('Escape');
-
-    await open(page, 'orders-live', 'orders');
-    await runWithPayload(page, { orders: [{ id: 'A-1' }, { id: 'A-2' }, { id: 'A-3' }] });
-    await page.getByTestId('node-enrich').click();
-    await page.getByTestId('node-status-enrich').getByText('Success').waitFor();
-    await shot(page, 'studio-run-live');
-
-    await open(page, 'payments', 'charge-card');
-    await runWithPayload(page, { customer: 'ada@example.com', amount: 42 });
-    await page.getByTestId('run-banner-failure').waitFor();
-    await page.getByTestId('run-banner-show-node').click();
-    await page.getByTestId('logs-tab').click();
-    await shot(page, 'studio-failure');
-
-    await open(page, 'orders-live', 'orders');
-    await page.getByTestId('node-enrich').click();
-    await page.keyboard.press('F9');
-    await runWithPayload(page, { orders: [{ id: 'B-1' }, { id: 'B-2' }] });
-    await page.getByTestId('run-banner-held').waitFor();
-    await page.getByTestId('held-message').waitFor();
-    await page.getByTestId('breakpoints-tab').click();
-    await shot(page, 'studio-breakpoint');
-    await page.getByTestId('debug-stop').click();
-    await page.getByTestId('run-banner-status').and(page.locator('[data-status="CANCELLED"]')).waitFor();
-
-    await open(page, 'refunds', 'manager');
-    await runWithPayload(page, { refund: 'R-17', amount: 120, customer: 'grace@example.com' });
-    await page.getByTestId('node-waiting-manager').waitFor();
-    await page.getByTestId('inbox-button').click();
-    await shot(page, 'studio-inbox');
-    // Answered, so no run is left waiting when the server stops.
-    await page.getByTestId('inbox-approve').click();
-    await page.getByTestId('inbox-empty').waitFor();
-    await page.getByTestId('inbox-close').click();
-
-    await open(page, 'refunds', 'manager');
-    await page.getByTestId('node-pay-out').click();
-    await page.getByTestId('inspector-label').fill('pays the customer back');
-    await page.getByTestId('save-button').click();
-    await page.getByTestId('save-status').getByText('Saved').waitFor();
-    await page.getByTestId('versions-tab').click();
-    const picks = page.locator('[data-testid^="version-pick-"]');
-    await picks.nth(0).check();
-    await picks.nth(1).check();
-    await page.getByTestId('versions-compare').click();
-    await page.getByTestId('diff-banner').waitFor();
-    await shot(page, 'studio-diff');
-
-    // Settings (STU-07), over an empty canvas: a live limit applied, and a bad value refused inline, naming the setting.
-    const settings = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await settings.goto(`${BASE}/#/`);
-    await settings.getByTestId('palette-item-API_TRIGGER').waitFor();
-    await settings.getByTestId('settings-button').click();
-    await settings.getByTestId('settings-tab-all').click();
-    await settings.getByTestId('setting-yukta.execution.max-concurrent-input').fill('4');
-    await settings.getByTestId('setting-yukta.execution.max-concurrent-apply').click();
-    await settings.getByTestId('setting-yukta.execution.max-concurrent-status').waitFor();
-    await settings.getByTestId('setting-yukta.execution.max-concurrent-per-workflow-input').fill('lots');
-    await settings.getByTestId('setting-yukta.execution.max-concurrent-per-workflow-error').waitFor();
-    await shot(settings, 'settings');
+    await shootExamples(page);
+    await shootRunLive(page);
+    await shootFailure(page);
+    await shootBreakpoint(page);
+    await shootInbox(page);
+    await shootDiff(page);
+    await shootSettings(await browser.newPage({ viewport: { width: 1440, height: 900 } }));
   } finally {
     await browser.close();
     stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The empty studio with its examples dialog open. */
+async function shootExamples(page: Page): Promise<void> {
+  await page.goto(`${BASE}/#/`);
+  await page.getByTestId('open-example').click();
+  await shot(page, 'studio-examples');
+  await page.keyboard.press('Escape');
+}
+
+/** A run live: one branch done, the slow one still going. */
+async function shootRunLive(page: Page): Promise<void> {
+  await open(page, 'orders-live', 'orders');
+  await runWithPayload(page, { orders: [{ id: 'A-1' }, { id: 'A-2' }, { id: 'A-3' }] });
+  await page.getByTestId('node-enrich').click();
+  await page.getByTestId('node-status-enrich').getByText('Success').waitFor();
+  await shot(page, 'studio-run-live');
+}
+
+/** A failed run shown on its node, with the logs. */
+async function shootFailure(page: Page): Promise<void> {
+  await open(page, 'payments', 'charge-card');
+  await runWithPayload(page, { customer: 'ada@example.com', amount: 42 });
+  await page.getByTestId('run-banner-failure').waitFor();
+  await page.getByTestId('run-banner-show-node').click();
+  await page.getByTestId('logs-tab').click();
+  await shot(page, 'studio-failure');
+}
+
+/** A message held at a breakpoint; the run is stopped afterwards. */
+async function shootBreakpoint(page: Page): Promise<void> {
+  await open(page, 'orders-live', 'orders');
+  await page.getByTestId('node-enrich').click();
+  await page.keyboard.press('F9');
+  await runWithPayload(page, { orders: [{ id: 'B-1' }, { id: 'B-2' }] });
+  await page.getByTestId('run-banner-held').waitFor();
+  await page.getByTestId('held-message').waitFor();
+  await page.getByTestId('breakpoints-tab').click();
+  await shot(page, 'studio-breakpoint');
+  await page.getByTestId('debug-stop').click();
+  await page.getByTestId('run-banner-status').and(page.locator('[data-status="CANCELLED"]')).waitFor();
+}
+
+/** The approval inbox with a refund waiting; answered afterwards. */
+async function shootInbox(page: Page): Promise<void> {
+  await open(page, 'refunds', 'manager');
+  await runWithPayload(page, { refund: 'R-17', amount: 120, customer: 'grace@example.com' });
+  await page.getByTestId('node-waiting-manager').waitFor();
+  await page.getByTestId('inbox-button').click();
+  await shot(page, 'studio-inbox');
+  // Answered, so no run is left waiting when the server stops.
+  await page.getByTestId('inbox-approve').click();
+  await page.getByTestId('inbox-empty').waitFor();
+  await page.getByTestId('inbox-close').click();
+}
+
+/** A diff of two versions on the canvas: a label edited and saved. */
+async function shootDiff(page: Page): Promise<void> {
+  await open(page, 'refunds', 'manager');
+  await page.getByTestId('node-pay-out').click();
+  await page.getByTestId('inspector-label').fill('pays the customer back');
+  await page.getByTestId('save-button').click();
+  await page.getByTestId('save-status').getByText('Saved').waitFor();
+  await page.getByTestId('versions-tab').click();
+  const picks = page.locator('[data-testid^="version-pick-"]');
+  await picks.nth(0).check();
+  await picks.nth(1).check();
+  await page.getByTestId('versions-compare').click();
+  await page.getByTestId('diff-banner').waitFor();
+  await shot(page, 'studio-diff');
+}
+
+/** Settings (STU-07), over an empty canvas: a live limit applied, and a bad value refused inline, naming the setting. */
+async function shootSettings(settings: Page): Promise<void> {
+  await settings.goto(`${BASE}/#/`);
+  await settings.getByTestId('palette-item-API_TRIGGER').waitFor();
+  await settings.getByTestId('settings-button').click();
+  await settings.getByTestId('settings-tab-all').click();
+  await settings.getByTestId('setting-yukta.execution.max-concurrent-input').fill('4');
+  await settings.getByTestId('setting-yukta.execution.max-concurrent-apply').click();
+  await settings.getByTestId('setting-yukta.execution.max-concurrent-status').waitFor();
+  await settings.getByTestId('setting-yukta.execution.max-concurrent-per-workflow-input').fill('lots');
+  await settings.getByTestId('setting-yukta.execution.max-concurrent-per-workflow-error').waitFor();
+  await shot(settings, 'settings');
 }
 
 await main();

@@ -8,6 +8,7 @@ import { LOOPBACK_HOSTNAMES } from '../http/local-access';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo } from './cli-io';
 import { dataDir, rendererDir } from './paths';
 import { cliSettings, stopSignals } from './shutdown';
+import type { LoadedSettings } from '../host/loaded-settings';
 import type { HostSettings } from '../host/host-settings';
 import { SettingsError } from '../host/settings-sources';
 import { listenerSettingsOf, type ListenerSettings } from '../workers/listener-settings';
@@ -73,6 +74,54 @@ async function openWorkerListener(config: ListenerSettings, host: StudioHost, io
  * stores close and it exits 0. A second signal exits at once.
  */
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
+  const options = serveOptions(args);
+  const lock = takeDataFolder(options.folder);
+  const host = await openRecoveredHost(options, lock, io);
+  let workers: WorkerListener | null = null;
+  try {
+    if (options.workerConfig) workers = await openWorkerListener(options.workerConfig, host, io);
+  } catch (error) {
+    await host.close();
+    lock.release();
+    throw error;
+  }
+  const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: options.bindHost, port: options.port } });
+  let url: string;
+  try {
+    url = (await server.listen()).url;
+  } catch (error) {
+    await workers?.close();
+    await host.close();
+    lock.release();
+    throw listenError(error, options);
+  }
+  lock.update({ url });
+  const signals = stopSignals(io);
+  printServing(io, { url, options, host, workers, servesRenderer: server.servesRenderer });
+  const signal = await signals.first;
+  const grace = showDuration(host.engine.schedulerLimits().shutdownTimeoutMs);
+  io.out(`Stopping (${signal}): no new runs are admitted; running runs get ${grace} (yukta.execution.shutdown-timeout). Send it again to exit at once.`);
+  await host.drain();
+  await workers?.close();
+  await server.close();
+  await host.close();
+  lock.release();
+  signals.dispose();
+  io.out('Stopped.');
+  return EXIT_OK;
+}
+
+/** What `serve` was asked for: flags and settings read and checked before anything opens (CFG-01). */
+interface ServeOptions {
+  bindHost: string;
+  port: number;
+  folder: string;
+  kind: StoreKind;
+  settings: LoadedSettings;
+  workerConfig: ListenerSettings | null;
+}
+
+function serveOptions(args: string[]): ServeOptions {
   const { values, positionals } = parseArgs({
     args,
     options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, store: { type: 'string' }, set: { type: 'string', multiple: true } },
@@ -87,9 +136,12 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const settings = cliSettings(folder, [...(values.set ?? []), ...(store ? [`yukta.store=${store}`] : [])]);
   const port = parsePort(values.port, settings.values['yukta.http.port'] ?? DEFAULT_HTTP_PORT);
   const workerConfig = workerListenerSettings(settings.values);
-  const lock = takeDataFolder(folder);
+  return { bindHost, port, folder, kind: settings.values['yukta.store'] ?? 'sqlite', settings, workerConfig };
+}
+
+/** Opens the host on the data folder and recovers it; on a failure the folder's lock is released. */
+async function openRecoveredHost({ folder, kind, settings }: ServeOptions, lock: DataFolderLock, io: CliIo): Promise<StudioHost> {
   let host: StudioHost;
-  const kind = settings.values['yukta.store'] ?? 'sqlite';
   try {
     host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onHaLog: (text) => io.out(`ha: ${text}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   } catch (error) {
@@ -105,46 +157,25 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     lock.release();
     throw new CliError(`recovery of the execution log failed: ${(error as Error).message}`, EXIT_FAILED);
   }
-  let workers: WorkerListener | null = null;
-  try {
-    if (workerConfig) workers = await openWorkerListener(workerConfig, host, io);
-  } catch (error) {
-    await host.close();
-    lock.release();
-    throw error;
-  }
-  const server = await createHttpServer({ host, rendererDir: rendererDir(), bind: { host: bindHost, port } });
-  let url: string;
-  try {
-    url = (await server.listen()).url;
-  } catch (error) {
-    await workers?.close();
-    await host.close();
-    lock.release();
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`port ${port} is in use on ${bindHost}: pass --port N, or --port 0 for a free port`, EXIT_FAILED);
-    throw new CliError(`cannot listen on ${bindHost}:${port}: ${(error as Error).message}`, EXIT_FAILED);
-  }
-  lock.update({ url });
-  const signals = stopSignals(io);
+  return host;
+}
+
+function listenError(error: unknown, { bindHost, port }: ServeOptions): CliError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new CliError(`port ${port} is in use on ${bindHost}: pass --port N, or --port 0 for a free port`, EXIT_FAILED);
+  return new CliError(`cannot listen on ${bindHost}:${port}: ${(error as Error).message}`, EXIT_FAILED);
+}
+
+/** The lines a started `serve` prints: the address first (e2e tests parse it), then the store, HA, workers, keys. */
+function printServing(io: CliIo, serving: { url: string; options: ServeOptions; host: StudioHost; workers: WorkerListener | null; servesRenderer: boolean }): void {
+  const { url, options, host, workers } = serving;
   io.out(`Yukta Studio serving at ${url}`);
-  io.out(`Data folder: ${folder}`);
-  io.out(`Store: ${STORE_DESCRIPTIONS[kind]}${host.stores.location ? ` at ${host.stores.location}` : ''}`);
+  io.out(`Data folder: ${options.folder}`);
+  io.out(`Store: ${STORE_DESCRIPTIONS[options.kind]}${host.stores.location ? ` at ${host.stores.location}` : ''}`);
   if (host.lease) io.out(`High availability: ${describeLeaseStatus(host.lease.lease.status())} (yukta.ha.lease ${showDuration(host.lease.status().leaseMs ?? 0)}, SCL-02)`);
   if (workers) io.out(`Workers connect at ${workers.url} (SCL-01)`);
-  if (!server.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
-  const bracketed = bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  if (!serving.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
+  const bracketed = options.bindHost.includes(':') ? `[${options.bindHost}]` : options.bindHost;
   if (host.apiKeys.enabled) io.out(`API keys: ${host.apiKeys.list().length} set; every API request must present one (Authorization: Bearer or X-API-Key).`);
-  else if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
-  const signal = await signals.first;
-  const grace = showDuration(host.engine.schedulerLimits().shutdownTimeoutMs);
-  io.out(`Stopping (${signal}): no new runs are admitted; running runs get ${grace} (yukta.execution.shutdown-timeout). Send it again to exit at once.`);
-  await host.drain();
-  await workers?.close();
-  await server.close();
-  await host.close();
-  lock.release();
-  signals.dispose();
-  io.out('Stopped.');
-  return EXIT_OK;
+  else if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${options.bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
 }

@@ -13,8 +13,8 @@ import { LOCAL_UI_CALLER, StudioHost } from '../host/studio-host';
 import { helloWorkflow } from '../http/test-workflows';
 import type { DesktopBridge } from '../../shared/desktop/desktop-bridge';
 import type { YuktaBridge } from '../../shared/api/bridge';
-import { loadElectronBundle } from './bundle-support';
-import { fakeContents, fakeElectron, type FakeElectron } from './fake-electron';
+import { loadElectronBundle } from './test-support/bundle-support';
+import { fakeContents, fakeElectron, type FakeElectron } from './test-support/fake-electron';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -3,7 +3,7 @@ import { DESKTOP_CHANNELS } from '../../shared/desktop/desktop-bridge';
 import { createTrustedSenderCheck } from '../ipc/trusted-sender';
 import type { IpcInvokeListener } from '../ipc/ipc-types';
 import { registerDesktopIpc } from './desktop-ipc';
-import { fakeContents } from './fake-electron';
+import { fakeContents } from './test-support/fake-electron';
 
 function setup() {
   const handlers = new Map<string, IpcInvokeListener>();

@@ -10,8 +10,8 @@ import { parseHostSettings } from '../host/host-settings';
 import { StudioHost } from '../host/studio-host';
 import { createHttpServer, type StudioHttpServer } from '../http/http-server';
 import { helloWorkflow } from '../http/test-workflows';
-import { loadElectronBundle } from './bundle-support';
-import { fakeElectron, type FakeElectron, type FakeMenuItem, type FakeWindow } from './fake-electron';
+import { loadElectronBundle } from './test-support/bundle-support';
+import { fakeElectron, type FakeElectron, type FakeMenuItem, type FakeWindow } from './test-support/fake-electron';
 import { WINDOW_STATE_FILE } from './window-state';
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeContents } from './fake-electron';
+import { fakeContents } from './test-support/fake-electron';
 import { denyPermission, hardenContents, isExternalLinkClick, SECURE_WEB_PREFERENCES, secureSession, webPreferenceViolations, WindowGuard, type SessionLike } from './harden';
 import { contentSecurityPolicy, mainWindowOptions } from './window-factory';
 

@@ -5,7 +5,7 @@
  * session denies every permission and remote request and serves the renderer from `app://`.
  *
  * Written against small structural types (Electron's objects satisfy them) so it is unit-tested without
- * the Electron binary (`harden.test.ts`, and `bundle.test.ts` through `fake-electron.ts`).
+ * the Electron binary (`harden.test.ts`, and `bundle.test.ts` through `test-support/fake-electron.ts`).
  */
 import { handleAppRequest } from './app-protocol';
 import { isAllowedNavigation, isAllowedRequest } from './window-factory';

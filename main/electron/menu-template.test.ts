@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_IDS, COMMANDS } from '../../shared/desktop/commands';
 import { appMenuTemplate } from './app-menu';
-import { fakeElectron, type FakeMenuItem } from './fake-electron';
+import { fakeElectron, type FakeMenuItem } from './test-support/fake-electron';
 import { aboutText, flattenMenu, MAIN_ACTIONS, menuTemplate, MENU_ROLES, type MenuState } from './menu-template';
 
 const state = (platform: string, extra: Partial<MenuState> = {}): MenuState => ({ platform, appName: 'Yukta Studio', recent: [], theme: 'system', developer: true, ...extra });

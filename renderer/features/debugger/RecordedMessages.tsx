@@ -15,24 +15,9 @@ export const RECORDED_PAGE = 20;
  * opened, whenever the node's status or counts move, and with Refresh.
  */
 export function RecordedMessages({ executionId, nodeId, progress }: { executionId: string; nodeId: string; progress: string }) {
-  const api = useApi();
   const [offset, setOffset] = useState(0);
   const [view, setView] = useState<'outputs' | 'inputs'>('outputs');
-  const [data, setData] = useState<RecordedNode | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [reads, setReads] = useState(0);
-  const load = useCallback(() => setReads((n) => n + 1), []);
-  useEffect(() => {
-    let current = true;
-    api['runs.recorded']({ executionId, nodeId, offset, limit: RECORDED_PAGE }).then(
-      (recorded) => current && (setData(recorded), setError(null)),
-      (e: unknown) => current && setError(describeError(e)),
-    );
-    return () => {
-      current = false;
-    };
-    // `progress` (status and counts) changes as the node works: read again then.
-  }, [api, executionId, nodeId, offset, reads, progress]);
+  const { data, error, load } = useRecorded(executionId, nodeId, offset, progress);
 
   const streams: Array<{ title: string; stream: RecordedStream }> = !data ? [] : view === 'outputs' ? [{ title: 'Sent', stream: data.outputs }] : data.inputs.map((i) => ({ title: `From ${i.from} (${i.port})`, stream: i }));
   const total = Math.max(0, ...streams.map((s) => s.stream.total));
@@ -61,20 +46,48 @@ export function RecordedMessages({ executionId, nodeId, progress }: { executionI
       {streams.map(({ title, stream }) => (
         <RecordedList key={title} title={title} stream={stream} />
       ))}
-      {total > RECORDED_PAGE && (
-        <div className="pager">
-          <button type="button" className="icon-button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - RECORDED_PAGE))} aria-label="Previous page" data-testid="recorded-prev">
-            <ChevronLeft size={14} aria-hidden="true" />
-          </button>
-          <span>
-            {offset + 1}–{Math.min(total, offset + RECORDED_PAGE)} of {total}
-          </span>
-          <button type="button" className="icon-button" disabled={offset + RECORDED_PAGE >= total} onClick={() => setOffset(offset + RECORDED_PAGE)} aria-label="Next page" data-testid="recorded-next">
-            <ChevronRight size={14} aria-hidden="true" />
-          </button>
-        </div>
-      )}
+      {total > RECORDED_PAGE && <RecordedPager offset={offset} total={total} onOffset={setOffset} />}
     </section>
+  );
+}
+
+/**
+ * One page of the node's recorded messages, read when shown, when the page or `progress` (status and
+ * counts: they change as the node works) moves, and on `load` (Refresh).
+ */
+function useRecorded(executionId: string, nodeId: string, offset: number, progress: string) {
+  const api = useApi();
+  const [data, setData] = useState<RecordedNode | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [reads, setReads] = useState(0);
+  const load = useCallback(() => setReads((n) => n + 1), []);
+  useEffect(() => {
+    let current = true;
+    api['runs.recorded']({ executionId, nodeId, offset, limit: RECORDED_PAGE }).then(
+      (recorded) => current && (setData(recorded), setError(null)),
+      (e: unknown) => current && setError(describeError(e)),
+    );
+    return () => {
+      current = false;
+    };
+    // `progress` (status and counts) changes as the node works: read again then.
+  }, [api, executionId, nodeId, offset, reads, progress]);
+  return { data, error, load };
+}
+
+function RecordedPager({ offset, total, onOffset }: { offset: number; total: number; onOffset(offset: number): void }) {
+  return (
+    <div className="pager">
+      <button type="button" className="icon-button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - RECORDED_PAGE))} aria-label="Previous page" data-testid="recorded-prev">
+        <ChevronLeft size={14} aria-hidden="true" />
+      </button>
+      <span>
+        {offset + 1}–{Math.min(total, offset + RECORDED_PAGE)} of {total}
+      </span>
+      <button type="button" className="icon-button" disabled={offset + RECORDED_PAGE >= total} onClick={() => onOffset(offset + RECORDED_PAGE)} aria-label="Next page" data-testid="recorded-next">
+        <ChevronRight size={14} aria-hidden="true" />
+      </button>
+    </div>
   );
 }
 

@@ -1,7 +1,6 @@
-import { Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
+import { Controls, MarkerType, MiniMap, Panel, ReactFlow, SelectionMode } from '@xyflow/react';
 import { BookOpen, MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, type DragEvent, type ReactNode, type RefObject } from 'react';
-import { DEFAULT_PORT } from '../../../shared/workflow/engine-policy.schema';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { STATUS_STYLES } from '../../components/status';
 import type { StudioEdge, StudioNode } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
@@ -10,11 +9,10 @@ import { useStudio } from '../../store/studio-store';
 import { effectiveTheme, useTheme } from '../theme/theme-store';
 import { StatusIconSprite } from './status-icon-sprite';
 import { placeByLeftTop, useEdgesAfterFirstPaint, useFitOnLoad, useLowDetail, usePrefit, ZoomAwareBackground } from './canvas-view';
-import { isPaletteDrag, readDroppedType } from './drag-data';
 import { markEdgeProblems } from './edge-problems';
 import { MarkedEdge } from './MarkedEdge';
 import { StudioNodeComponent } from './StudioNode';
-import { useAddNode } from './use-add-node';
+import { useGraphEditHandlers, useMovingMark, usePaletteDrop } from './use-canvas-handlers';
 
 const NODE_TYPES = { studio: StudioNodeComponent };
 const EDGE_TYPES = { marked: MarkedEdge };
@@ -40,37 +38,13 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   const issues = useProblems((s) => s.issues);
   const shownEdges = useMemo(() => markEdgeProblems(edges, issues), [edges, issues]);
   const shownNodes = useMemo(() => (diffView?.nodes ?? nodes).map(placeByLeftTop), [diffView, nodes]);
-  const edit = useStudio((s) => s.edit);
   const applyDiffNodeChanges = useStudio((s) => s.applyDiffNodeChanges);
-  const addNode = useAddNode();
+  const { onNodesChange, onEdgesChange, onConnect } = useGraphEditHandlers();
+  const { onDragOver, onDrop } = usePaletteDrop();
   const canvasRef = useRef<HTMLDivElement>(null);
   const prefitting = usePrefit(nodes, canvasRef);
   const edgesReady = useEdgesAfterFirstPaint(nodes.length);
   useFitOnLoad(nodes.length);
-
-  const onNodesChange = useCallback((changes: NodeChange<StudioNode>[]) => edit({ kind: 'flow-nodes', changes }), [edit]);
-  const onEdgesChange = useCallback((changes: EdgeChange<StudioEdge>[]) => edit({ kind: 'flow-edges', changes }), [edit]);
-  const onConnect = useCallback(
-    (c: Connection) => {
-      if (c.source && c.target) edit({ kind: 'connect', source: c.source, sourcePort: c.sourceHandle ?? DEFAULT_PORT, target: c.target });
-    },
-    [edit],
-  );
-
-  const onDragOver = useCallback((e: DragEvent) => {
-    if (!isPaletteDrag(e.dataTransfer) || useStudio.getState().diffView) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = e.dataTransfer.effectAllowed === 'move' ? 'move' : 'copy';
-  }, []);
-  const onDrop = useCallback(
-    (e: DragEvent) => {
-      const type = readDroppedType(e.dataTransfer);
-      if (!type || useStudio.getState().diffView) return;
-      e.preventDefault();
-      addNode(type, { x: e.clientX, y: e.clientY });
-    },
-    [addNode],
-  );
 
   const readOnly = diffView !== null;
   const colorMode = useTheme((s) => effectiveTheme(s.choice, s.system));
@@ -79,10 +53,7 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   // live run updating hundreds of them off screen cost most of each frame (bench/ui-live --zoom-in). Zoomed
   // out (compact nodes, the whole graph in view) everything stays drawn, so panning moves pixels only.
   const cullOffscreen = !lowDetail && shownNodes.length > CULL_ABOVE_NODES;
-  // While the view moves, the viewport is its own compositor layer: a pan then moves pixels instead of
-  // repainting 500 nodes and 2000 edges per frame. Only while moving, so text is re-rastered sharp after a zoom.
-  const onMoveStart = useCallback(() => canvasRef.current?.setAttribute('data-moving', 'true'), []);
-  const onMoveEnd = useCallback(() => canvasRef.current?.removeAttribute('data-moving'), []);
+  const { onMoveStart, onMoveEnd } = useMovingMark(canvasRef);
   return (
     <div ref={canvasRef} className="canvas" data-testid="canvas" data-mode={readOnly ? 'diff' : 'edit'} data-detail={lowDetail ? 'low' : 'full'} data-box-select={boxSelect} onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<StudioNode, StudioEdge>
@@ -116,16 +87,21 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
         <Controls />
         {toolbar && <Panel position="top-left">{toolbar}</Panel>}
       </ReactFlow>
-      {nodes.length === 0 && !readOnly && (
-        <div className="canvas-empty" data-testid="canvas-empty">
-          <MousePointerClick size={28} aria-hidden="true" />
-          <p className="canvas-empty-title">Drag a trigger from the palette</p>
-          <p>Start with an API trigger, add processors, end in a terminal, then connect them handle to handle.</p>
-          <button type="button" className="button primary" onClick={() => useStudio.getState().openDialog('examples')} data-testid="open-example">
-            <BookOpen size={15} aria-hidden="true" /> Open an example
-          </button>
-        </div>
-      )}
+      {nodes.length === 0 && !readOnly && <EmptyCanvas />}
+    </div>
+  );
+}
+
+/** The empty canvas's invitation: drag a trigger, or open an example. */
+function EmptyCanvas() {
+  return (
+    <div className="canvas-empty" data-testid="canvas-empty">
+      <MousePointerClick size={28} aria-hidden="true" />
+      <p className="canvas-empty-title">Drag a trigger from the palette</p>
+      <p>Start with an API trigger, add processors, end in a terminal, then connect them handle to handle.</p>
+      <button type="button" className="button primary" onClick={() => useStudio.getState().openDialog('examples')} data-testid="open-example">
+        <BookOpen size={15} aria-hidden="true" /> Open an example
+      </button>
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { MousePointer2 } from 'lucide-react';
-import { lazy, Suspense, useState, type KeyboardEvent } from 'react';
-import { identifierProblem } from '../../../shared/workflow/identifier';
+import { lazy, Suspense } from 'react';
+import type { NodeTypeInfo } from '../../../shared/workflow/node-type';
+import type { ValidationIssue } from '../../../shared/workflow/validation-issue';
+import type { StudioNodeData } from '../../store/graph-model';
 import { selectedNodeId } from '../../store/graph-slice';
 import { useProblems } from '../../store/problems-store';
 import { useStudio } from '../../store/studio-store';
@@ -14,6 +16,7 @@ import { NodeApprovalBlock } from '../inbox/NodeApprovalBlock';
 import { NodeErrorBlock } from '../runs/NodeErrorBlock';
 import { DiffInspector } from '../versions/DiffInspector';
 import { useActions } from '../workflow/actions-context';
+import { NodeIdField } from './NodeIdField';
 import { NodeTypeIcon } from './node-icons';
 
 // cronstrue and croner are only needed once a Cron trigger is selected.
@@ -54,29 +57,8 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
   const edit = useStudio((s) => s.edit);
   const problems = useProblems((s) => s.byNode[nodeId]);
   const actions = useActions();
-  const [idDraft, setIdDraft] = useState(nodeId);
-  const [idError, setIdError] = useState<string | null>(null);
-  const tab = useStudio((s) => s.inspectorTab);
-  const setTab = useStudio((s) => s.setInspectorTab);
 
   if (!data) return null;
-
-  const commitId = () => {
-    const next = idDraft;
-    if (next === nodeId) return setIdError(null);
-    const problem = identifierProblem(next);
-    if (problem) return setIdError(`Node id ${problem}.`);
-    if (useStudio.getState().nodes.some((n) => n.id === next)) return setIdError(`Another node is already called "${next}".`);
-    setIdError(null);
-    edit({ kind: 'rename-node', from: nodeId, to: next });
-  };
-  const onIdKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter') commitId();
-    if (e.key === 'Escape') {
-      setIdDraft(nodeId);
-      setIdError(null);
-    }
-  };
   return (
     <div className="inspector-body">
       <NodeErrorBlock nodeId={nodeId} />
@@ -89,24 +71,7 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
         </div>
       </div>
       <NodeRunSection nodeId={nodeId} kind={info?.kind} />
-      <label className="field">
-        <span className="field-label">Node id</span>
-        <input
-          value={idDraft}
-          onChange={(e) => setIdDraft(e.target.value)}
-          onBlur={commitId}
-          onKeyDown={onIdKey}
-          spellCheck={false}
-          aria-invalid={idError !== null}
-          data-testid="inspector-node-id"
-        />
-        {idError && (
-          <span className="field-error" role="alert" data-testid="inspector-node-id-error">
-            {idError}
-          </span>
-        )}
-        <span className="field-hint">Renaming updates the connected edges. Press Enter to apply.</span>
-      </label>
+      <NodeIdField nodeId={nodeId} />
       <label className="field">
         <span className="field-label">Label</span>
         <input value={data.label ?? ''} maxLength={200} placeholder="Optional description on the node" onChange={(e) => edit({ kind: 'set-label', nodeId, label: e.target.value })} data-testid="inspector-label" />
@@ -117,34 +82,49 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
         </Suspense>
       )}
       <BreakpointEditor nodeId={nodeId} onChange={(breakpoint) => actions?.setBreakpoint(nodeId, breakpoint)} />
-      <Tabs.Root className="inspector-tabs" value={tab} onValueChange={(v) => setTab(v as InspectorTab)}>
-        <Tabs.List className="tabs-list" aria-label="Config editor">
-          <Tabs.Trigger className="tab" value="form" data-testid="inspector-tab-form">
-            Form
-          </Tabs.Trigger>
-          <Tabs.Trigger className="tab" value="json" data-testid="inspector-tab-json">
-            JSON
-          </Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="form">
-          <ConfigForm nodeId={nodeId} data={data} info={info} issues={problems} />
-        </Tabs.Content>
-        <Tabs.Content value="json">
-          <RawConfigEditor nodeId={nodeId} config={data.config} />
-        </Tabs.Content>
-      </Tabs.Root>
-      {problems && problems.length > 0 && (
-        <div className="inspector-problems" data-testid="inspector-problems">
-          <div className="field-label">Problems</div>
-          <ul>
-            {problems.map((p, i) => (
-              <li key={i} className={`severity-${p.severity}`}>
-                <code>{p.code}</code> {p.message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <ConfigTabs nodeId={nodeId} data={data} info={info} problems={problems} />
+      {problems && problems.length > 0 && <NodeProblems problems={problems} />}
+    </div>
+  );
+}
+
+type ConfigTabsProps = { nodeId: string; data: StudioNodeData; info: NodeTypeInfo | undefined; problems: readonly ValidationIssue[] | undefined };
+
+/** The node's config as the generated form or raw JSON (the tab is kept across selections). */
+function ConfigTabs({ nodeId, data, info, problems }: ConfigTabsProps) {
+  const tab = useStudio((s) => s.inspectorTab);
+  const setTab = useStudio((s) => s.setInspectorTab);
+  return (
+    <Tabs.Root className="inspector-tabs" value={tab} onValueChange={(v) => setTab(v as InspectorTab)}>
+      <Tabs.List className="tabs-list" aria-label="Config editor">
+        <Tabs.Trigger className="tab" value="form" data-testid="inspector-tab-form">
+          Form
+        </Tabs.Trigger>
+        <Tabs.Trigger className="tab" value="json" data-testid="inspector-tab-json">
+          JSON
+        </Tabs.Trigger>
+      </Tabs.List>
+      <Tabs.Content value="form">
+        <ConfigForm nodeId={nodeId} data={data} info={info} issues={problems} />
+      </Tabs.Content>
+      <Tabs.Content value="json">
+        <RawConfigEditor nodeId={nodeId} config={data.config} />
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}
+
+function NodeProblems({ problems }: { problems: readonly ValidationIssue[] }) {
+  return (
+    <div className="inspector-problems" data-testid="inspector-problems">
+      <div className="field-label">Problems</div>
+      <ul>
+        {problems.map((p, i) => (
+          <li key={i} className={`severity-${p.severity}`}>
+            <code>{p.code}</code> {p.message}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

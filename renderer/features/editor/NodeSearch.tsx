@@ -61,26 +61,41 @@ export function NodeSearch() {
         data-autofocus
         spellCheck={false}
       />
-      <ul className="command-results" id="node-search-results" role="listbox" aria-label="Matching nodes">
-        {results.length === 0 && <li className="empty-hint">No node matches “{query}”.</li>}
-        {results.map((n, i) => (
-          <li
-            key={n.id}
-            id={`node-search-${n.id}`}
-            role="option"
-            aria-selected={n === activeNode}
-            className={`command-item${n === activeNode ? ' is-active' : ''}`}
-            onMouseDown={(e) => (e.preventDefault(), jump(n))}
-            onMouseEnter={() => setActive(i)}
-            data-testid={`node-search-item-${n.id}`}
-          >
-            <NodeTypeIcon type={n.data.type} kind={undefined} size={14} />
-            <code>{n.id}</code>
-            {n.data.label && <span className="command-label">{n.data.label}</span>}
-            <span className="command-type">{n.data.type}</span>
-          </li>
-        ))}
-      </ul>
+      <NodeSearchResults query={query} results={results} activeNode={activeNode} onPick={jump} onHover={setActive} />
     </Dialog>
+  );
+}
+
+type NodeSearchResultsProps = {
+  query: string;
+  results: readonly StudioNode[];
+  activeNode: StudioNode | undefined;
+  onPick(node: StudioNode): void;
+  onHover(index: number): void;
+};
+
+/** The matching nodes, the active one marked for the combobox. */
+function NodeSearchResults({ query, results, activeNode, onPick, onHover }: NodeSearchResultsProps) {
+  return (
+    <ul className="command-results" id="node-search-results" role="listbox" aria-label="Matching nodes">
+      {results.length === 0 && <li className="empty-hint">No node matches “{query}”.</li>}
+      {results.map((n, i) => (
+        <li
+          key={n.id}
+          id={`node-search-${n.id}`}
+          role="option"
+          aria-selected={n === activeNode}
+          className={`command-item${n === activeNode ? ' is-active' : ''}`}
+          onMouseDown={(e) => (e.preventDefault(), onPick(n))}
+          onMouseEnter={() => onHover(i)}
+          data-testid={`node-search-item-${n.id}`}
+        >
+          <NodeTypeIcon type={n.data.type} kind={undefined} size={14} />
+          <code>{n.id}</code>
+          {n.data.label && <span className="command-label">{n.data.label}</span>}
+          <span className="command-type">{n.data.type}</span>
+        </li>
+      ))}
+    </ul>
   );
 }

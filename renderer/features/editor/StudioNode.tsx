@@ -4,6 +4,7 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import { DEFAULT_PORT, ERROR_PORT } from '../../../shared/workflow/engine-policy.schema';
 import type { Status } from '../../../shared/status/status';
 import { outputPorts, type NodeTypeInfo } from '../../../shared/workflow/node-type';
+import type { ValidationIssue } from '../../../shared/workflow/validation-issue';
 import { HOLD_STYLES, NO_STATUS, STATUS_STYLES, statusClassName, type HoldKind, type StatusStyle } from '../../components/status';
 import type { DiffMark, StudioNode, StudioNodeData } from '../../store/graph-model';
 import { useLive } from '../../store/live-store';
@@ -47,8 +48,6 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
   const hold: HoldKind | null = status === 'RUNNING' || status === 'PENDING' ? (held ? 'held' : waiting > 0 ? 'waiting' : null) : null;
   const look = hold ? HOLD_STYLES[hold] : status ? STATUS_STYLES[status] : NO_STATUS;
   const kind = info?.kind ?? 'unknown';
-  const problemText = problems?.map((p) => `${p.code}: ${p.message}`).join('\n');
-  const errorCount = problems?.filter((p) => p.severity === 'error').length ?? 0;
 
   return (
     <div
@@ -69,14 +68,30 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
         <span className="studio-node-id" title={compact ? `${id} · ${look.label}` : id}>
           {id}
         </span>
-        {problems && problems.length > 0 && (
-          <span className={`node-problem${errorCount ? '' : ' is-warning'}`} data-testid={`node-problem-${id}`} title={problemText} role="img" aria-label={`${problems.length} problem(s): ${problemText}`}>
-            {!compact && <TriangleAlert size={12} aria-hidden="true" />}
-            {problems.length}
-          </span>
-        )}
+        {problems && problems.length > 0 && <ProblemBadge id={id} problems={problems} compact={compact} />}
       </div>
       {!compact && <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} status={status} look={look} hold={hold} waiting={waiting} />}
+      <OutputHandles id={id} outputs={outputs} compact={compact} />
+    </div>
+  );
+}
+
+/** The node's problem count (a warning unless one is an error), the problems in its hover and label. */
+function ProblemBadge({ id, problems, compact }: { id: string; problems: readonly ValidationIssue[]; compact: boolean }) {
+  const problemText = problems.map((p) => `${p.code}: ${p.message}`).join('\n');
+  const errorCount = problems.filter((p) => p.severity === 'error').length;
+  return (
+    <span className={`node-problem${errorCount ? '' : ' is-warning'}`} data-testid={`node-problem-${id}`} title={problemText} role="img" aria-label={`${problems.length} problem(s): ${problemText}`}>
+      {!compact && <TriangleAlert size={12} aria-hidden="true" />}
+      {problems.length}
+    </span>
+  );
+}
+
+/** One source handle per output port, spread down the right edge (named when there are several). */
+function OutputHandles({ id, outputs, compact }: { id: string; outputs: readonly string[]; compact: boolean }) {
+  return (
+    <>
       {outputs.map((port, i) => (
         <Handle
           key={port}
@@ -91,7 +106,7 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
           {outputs.length > 1 && !compact && <span className="studio-port-label">{port}</span>}
         </Handle>
       ))}
-    </div>
+    </>
   );
 }
 

@@ -25,27 +25,16 @@ function InboxBody({ actions, onShowRun }: { actions: InboxActions; onShowRun: (
   const current = useInbox(selectedApproval);
   const error = useInbox((s) => s.error);
   const list = useRef<HTMLUListElement>(null);
-  // Data typed per approval, so moving with J/K does not carry one item's data to another.
-  const [drafts, setDrafts] = useState<Readonly<Record<string, string>>>({});
-  const data = (selected && drafts[selected]) || '';
-  const setData = (text: string) => selected && setDrafts((d) => ({ ...d, [selected]: text }));
-  const [dataError, setDataError] = useState<string | null>(null);
+  const decision = useDecision(actions, selected, current);
   useEffect(() => list.current?.focus(), []);
 
-  const decide = async (decision: SignalDecision) => {
-    if (!current) return;
-    const parsed = parseDecisionData(data);
-    if (!parsed.ok) return setDataError(parsed.error);
-    setDataError(null);
-    await actions.decide(current, decision, parsed.data);
-  };
   const onKey = (e: KeyboardEvent<HTMLElement>) => {
     if (e.key === 'Escape') actions.toggleInbox(false);
     else if (isTextField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
     else if (e.key === 'j' || e.key === 'J') useInbox.getState().move(1);
     else if (e.key === 'k' || e.key === 'K') useInbox.getState().move(-1);
-    else if (e.key === 'a' || e.key === 'A') void decide('APPROVE');
-    else if (e.key === 'r' || e.key === 'R') void decide('REJECT');
+    else if (e.key === 'a' || e.key === 'A') void decision.decide('APPROVE');
+    else if (e.key === 'r' || e.key === 'R') void decision.decide('REJECT');
     else return;
     e.preventDefault();
     e.nativeEvent.stopImmediatePropagation();
@@ -79,31 +68,61 @@ function InboxBody({ actions, onShowRun }: { actions: InboxActions; onShowRun: (
           ))}
         </ul>
       )}
-      {current && (
-        <div className="inbox-detail" data-testid="inbox-detail" key={approvalKey(current)}>
-          <div className="field-label">Waiting message</div>
-          <JsonTree value={current.payload} testId="inbox-payload" />
-          <JsonEditor value={data} onChange={setData} label="Data sent with the decision (JSON, optional)" placeholder='Optional JSON data, e.g. {"by": "ops"}' testId="inbox-data" minLines={2} invalid={dataError !== null} />
-          {dataError && (
-            <span className="field-error" role="alert" data-testid="inbox-data-error">
-              {dataError}
-            </span>
-          )}
-          <div className="dialog-actions">
-            <button type="button" className="button small" onClick={() => onShowRun(current)} data-testid="inbox-show-run">
-              Show run
-            </button>
-            <button type="button" className="button small danger" onClick={() => void decide('REJECT')} data-testid="inbox-reject" title="Reject (R)">
-              <X size={12} aria-hidden="true" /> Reject
-            </button>
-            <button type="button" className="button small primary" onClick={() => void decide('APPROVE')} data-testid="inbox-approve" title="Approve (A)">
-              <Check size={12} aria-hidden="true" /> Approve
-            </button>
-          </div>
-          <p className="field-hint">A decision answers the oldest message waiting at this node of the run.</p>
-        </div>
-      )}
+      {current && <InboxDetail key={approvalKey(current)} approval={current} decision={decision} onShowRun={onShowRun} />}
     </aside>
+  );
+}
+
+/** The decision on the selected approval: its data (typed per approval) and the data's error. */
+interface Decision {
+  data: string;
+  setData(text: string): void;
+  dataError: string | null;
+  decide(decision: SignalDecision): Promise<void>;
+}
+
+function useDecision(actions: InboxActions, selected: string | null, current: Approval | undefined): Decision {
+  // Data typed per approval, so moving with J/K does not carry one item's data to another.
+  const [drafts, setDrafts] = useState<Readonly<Record<string, string>>>({});
+  const data = (selected && drafts[selected]) || '';
+  const setData = (text: string) => selected && setDrafts((d) => ({ ...d, [selected]: text }));
+  const [dataError, setDataError] = useState<string | null>(null);
+  const decide = async (decision: SignalDecision) => {
+    if (!current) return;
+    const parsed = parseDecisionData(data);
+    if (!parsed.ok) return setDataError(parsed.error);
+    setDataError(null);
+    await actions.decide(current, decision, parsed.data);
+  };
+  return { data, setData, dataError, decide };
+}
+
+/** The selected approval's waiting message, the data to send, and Show run / Reject / Approve. */
+function InboxDetail({ approval, decision, onShowRun }: { approval: Approval; decision: Decision; onShowRun: (approval: Approval) => void }) {
+  const { data, setData, dataError, decide } = decision;
+  return (
+    <div className="inbox-detail" data-testid="inbox-detail">
+      <div className="field-label">Waiting message</div>
+      <JsonTree value={approval.payload} testId="inbox-payload" />
+      <JsonEditor value={data} onChange={setData} label="Data sent with the decision (JSON, optional)" placeholder='Optional JSON data, e.g. {"by": "ops"}' testId="inbox-data" minLines={2} invalid={dataError !== null} />
+      {dataError && (
+        <span className="field-error" role="alert" data-testid="inbox-data-error">
+          {dataError}
+        </span>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button small" onClick={() => onShowRun(approval)} data-testid="inbox-show-run">
+          Show run
+        </button>
+        <button type="button" className="button small danger" onClick={() => void decide('REJECT')} data-testid="inbox-reject" title="Reject (R)">
+          <X size={12} aria-hidden="true" /> Reject
+        </button>
+        <button type="button" className="button small primary" onClick={() => void decide('APPROVE')} data-testid="inbox-approve" title="Approve (A)">
+          <Check size={12} aria-hidden="true" /> Approve
+        </button>
+      </div>
+      <p className="field-hint">A decision answers the oldest message waiting at this node of the run.</p>
+    </div>
   );
 }
 

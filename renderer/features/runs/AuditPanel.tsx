@@ -12,21 +12,9 @@ const PAGE = 200;
  * the host's, or one run of this workflow's.
  */
 export function AuditPanel() {
-  const api = useApi();
   const runs = useStudio((s) => s.runs);
   const [runId, setRunId] = useState('');
-  const [page, setPage] = useState<ControlAuditPage | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [reads, setReads] = useState(0);
-  useEffect(() => {
-    let current = true;
-    api['control.audit']({ ...(runId ? { executionId: runId } : {}), offset: 0, limit: PAGE }).then(
-      (p) => current && (setPage(p), setError(null)),
-      (e: unknown) => current && setError(`Could not read the audit: ${describeError(e)}`),
-    );
-    return () => void (current = false);
-  }, [api, runId, reads]);
-  const load = () => setReads((n) => n + 1);
+  const { page, error, load } = useAuditPage(runId);
   return (
     <div className="audit-panel" data-testid="audit-panel">
       <div className="runs-toolbar">
@@ -57,31 +45,55 @@ export function AuditPanel() {
           <p>Nothing audited yet: pausing, stepping, stopping, approving, restarting or deleting a workflow each leaves a row here.</p>
         </div>
       ) : (
-        <table className="audit-table" data-testid="audit-table">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Who</th>
-              <th>What</th>
-              <th>Outcome</th>
-              <th>Run</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page?.entries.map((e, i) => (
-              <tr key={`${e.runId}-${e.at}-${i}`} data-testid="audit-row" className={e.type === 'CONTROL_REJECTED' ? 'is-rejected' : undefined}>
-                <td title={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleString()}</td>
-                <td>{e.actor}</td>
-                <td>{e.status}</td>
-                <td>{e.type === 'CONTROL_APPLIED' ? 'applied' : 'refused'}</td>
-                <td>
-                  <code title={e.runId}>{e.runId.length > 24 ? `${e.runId.slice(0, 24)}…` : e.runId}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AuditTable entries={page?.entries} />
       )}
     </div>
+  );
+}
+
+/** The newest audit rows, of one run or of all; read again when the filter changes and on `load` (Refresh). */
+function useAuditPage(runId: string) {
+  const api = useApi();
+  const [page, setPage] = useState<ControlAuditPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [reads, setReads] = useState(0);
+  useEffect(() => {
+    let current = true;
+    api['control.audit']({ ...(runId ? { executionId: runId } : {}), offset: 0, limit: PAGE }).then(
+      (p) => current && (setPage(p), setError(null)),
+      (e: unknown) => current && setError(`Could not read the audit: ${describeError(e)}`),
+    );
+    return () => void (current = false);
+  }, [api, runId, reads]);
+  const load = () => setReads((n) => n + 1);
+  return { page, error, load };
+}
+
+function AuditTable({ entries }: { entries: ControlAuditPage['entries'] | undefined }) {
+  return (
+    <table className="audit-table" data-testid="audit-table">
+      <thead>
+        <tr>
+          <th>When</th>
+          <th>Who</th>
+          <th>What</th>
+          <th>Outcome</th>
+          <th>Run</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries?.map((e, i) => (
+          <tr key={`${e.runId}-${e.at}-${i}`} data-testid="audit-row" className={e.type === 'CONTROL_REJECTED' ? 'is-rejected' : undefined}>
+            <td title={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleString()}</td>
+            <td>{e.actor}</td>
+            <td>{e.status}</td>
+            <td>{e.type === 'CONTROL_APPLIED' ? 'applied' : 'refused'}</td>
+            <td>
+              <code title={e.runId}>{e.runId.length > 24 ? `${e.runId.slice(0, 24)}…` : e.runId}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -29,7 +29,6 @@ export function LogsPanel() {
   const [level, setLevel] = useState<Level>('debug');
   const [text, setText] = useState('');
   const [follow, setFollow] = useState(true);
-  const list = useRef<HTMLOListElement>(null);
   const lines = useMemo(
     () => (executionId ? filterLogs(logsOf(executionId), nodeId, level, text) : []),
     // `version` changes whenever lines were appended (the kept arrays grow in place).
@@ -37,9 +36,6 @@ export function LogsPanel() {
     [executionId, version, nodeId, level, text],
   );
   const shown = lines.length > MAX_SHOWN_LINES ? lines.slice(-MAX_SHOWN_LINES) : lines;
-  useLayoutEffect(() => {
-    if (follow && list.current) list.current.scrollTop = list.current.scrollHeight;
-  }, [follow, shown]);
 
   if (executionId === null) {
     return (
@@ -81,17 +77,28 @@ export function LogsPanel() {
           No log lines{nodeId || text || level !== 'debug' ? ' match the filters' : ' yet'}.
         </p>
       ) : (
-        <ol ref={list} className="logs-list" data-testid="logs-list" onWheel={() => follow && setFollow(false)}>
-          {shown.map((l) => (
-            <li key={l.seq} className={`log-line level-${l.level}`} data-testid="log-line">
-              <span className="muted">{new Date(l.at).toLocaleTimeString()}</span>
-              <span className={`log-level level-${l.level}`}>{l.level}</span>
-              {l.nodeId && <code>{l.nodeId}</code>}
-              <span className="log-text">{l.text}</span>
-            </li>
-          ))}
-        </ol>
+        <LogList lines={shown} follow={follow} onUnfollow={() => setFollow(false)} />
       )}
     </div>
+  );
+}
+
+/** The lines drawn; while following, the newest stays in view until the user scrolls. */
+function LogList({ lines, follow, onUnfollow }: { lines: readonly LogLine[]; follow: boolean; onUnfollow(): void }) {
+  const list = useRef<HTMLOListElement>(null);
+  useLayoutEffect(() => {
+    if (follow && list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [follow, lines]);
+  return (
+    <ol ref={list} className="logs-list" data-testid="logs-list" onWheel={() => follow && onUnfollow()}>
+      {lines.map((l) => (
+        <li key={l.seq} className={`log-line level-${l.level}`} data-testid="log-line">
+          <span className="muted">{new Date(l.at).toLocaleTimeString()}</span>
+          <span className={`log-level level-${l.level}`}>{l.level}</span>
+          {l.nodeId && <code>{l.nodeId}</code>}
+          <span className="log-text">{l.text}</span>
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -1,6 +1,7 @@
 import * as Switch from '@radix-ui/react-switch';
 import { Flag } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import type { RunResult } from '../../../shared/api/runs.schema';
 import { JsonTree } from '../../components/JsonTree';
 import { MessageMetadata } from '../../components/MessageMetadata';
 import { useLive } from '../../store/live-store';
@@ -55,25 +56,31 @@ export function ResultsPanel() {
       {shown.length === 0 ? (
         <p className="empty-hint">No results yet: a terminal node has not received a message.</p>
       ) : (
-        <ol className="results-list" data-testid="results-list">
-          {shown.map((r, i) => (
-            <li key={`${r.nodeId}/${r.messageId}`} data-testid={`result-${i}`} data-node={r.nodeId}>
-              <span className="muted">
-                <code>{r.nodeId}</code> · {r.messageId.slice(0, 12)}
-              </span>
-              <code className="result-json" data-testid={`result-json-${i}`}>
-                {preview(r.payload)}
-              </code>
-              <details>
-                <summary>Tree</summary>
-                <JsonTree value={r.payload} />
-              </details>
-              {showMetadata && (r.metadata ? <MessageMetadata metadata={r.metadata} testId={`result-metadata-${i}`} /> : <span className="muted">no metadata</span>)}
-            </li>
-          ))}
-        </ol>
+        <ResultList results={shown} showMetadata={showMetadata} />
       )}
     </div>
+  );
+}
+
+function ResultList({ results, showMetadata }: { results: readonly RunResult[]; showMetadata: boolean }) {
+  return (
+    <ol className="results-list" data-testid="results-list">
+      {results.map((r, i) => (
+        <li key={`${r.nodeId}/${r.messageId}`} data-testid={`result-${i}`} data-node={r.nodeId}>
+          <span className="muted">
+            <code>{r.nodeId}</code> · {r.messageId.slice(0, 12)}
+          </span>
+          <code className="result-json" data-testid={`result-json-${i}`}>
+            {preview(r.payload)}
+          </code>
+          <details>
+            <summary>Tree</summary>
+            <JsonTree value={r.payload} />
+          </details>
+          {showMetadata && (r.metadata ? <MessageMetadata metadata={r.metadata} testId={`result-metadata-${i}`} /> : <span className="muted">no metadata</span>)}
+        </li>
+      ))}
+    </ol>
   );
 }
 

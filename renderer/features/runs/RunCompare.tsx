@@ -20,27 +20,7 @@ interface Loaded {
  * outputs differ; a node whose output differs shows its first differing message from each run.
  */
 export function RunCompare({ a, b, onClose }: { a: string; b: string; onClose: () => void }) {
-  const api = useApi();
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [open, setOpen] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    const summary = (id: string) => api['runs.recordedSummary']({ executionId: id }).catch((e: unknown) => describeError(e));
-    void Promise.all([api['runs.get']({ executionId: a }), api['runs.get']({ executionId: b }), summary(a), summary(b)])
-      .then(([ra, rb, sa, sb]) => {
-        if (!current) return;
-        const recorded = (s: RecordedSummary | string) => (typeof s === 'string' ? null : s);
-        const notes = [sa, sb].flatMap((s, i) => (typeof s === 'string' ? [`Run ${i === 0 ? 'A' : 'B'}: outputs not compared (${s}).`] : s.recorded ? [] : [`Run ${i === 0 ? 'A' : 'B'} recorded no outputs.`]));
-        setLoaded({ a: ra, b: rb, rows: compareRuns(ra, rb, recorded(sa), recorded(sb)), notes });
-      })
-      .catch((e: unknown) => current && setError(describeError(e)));
-    return () => {
-      current = false;
-    };
-  }, [api, a, b]);
-
-  const outputDiffs = loaded?.rows.filter((r) => r.outputDiffers) ?? [];
+  const { loaded, error } = useComparison(a, b);
   return (
     <section className="run-compare" aria-label="Run comparison" data-testid="run-compare">
       <div className="versions-toolbar">
@@ -58,35 +38,65 @@ export function RunCompare({ a, b, onClose }: { a: string; b: string; onClose: (
         </p>
       )}
       {!loaded && !error && <p className="empty-hint">Reading both runs…</p>}
-      {loaded && (
-        <>
-          <p className="field-hint" data-testid="compare-summary">
-            {loaded.rows.filter(differs).length} of {loaded.rows.length} nodes differ; output differs at {outputDiffs.length ? outputDiffs.map((r) => r.nodeId).join(', ') : 'no node'}.
-            {loaded.a.definitionVersion !== loaded.b.definitionVersion && ' The runs used different versions.'}
-          </p>
-          {loaded.notes.map((n) => (
-            <p key={n} className="field-hint is-warning">
-              {n}
-            </p>
-          ))}
-          <table className="compare-table">
-            <thead>
-              <tr>
-                <th>Node</th>
-                <th>A</th>
-                <th>B</th>
-                <th>Differs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.rows.map((row) => (
-                <CompareRow key={row.nodeId} row={row} a={a} b={b} open={open === row.nodeId} onToggle={() => setOpen(open === row.nodeId ? null : row.nodeId)} />
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
+      {loaded && <Comparison loaded={loaded} a={a} b={b} />}
     </section>
+  );
+}
+
+/** Both runs and their recorded-output summaries, compared node by node once all four are read. */
+function useComparison(a: string, b: string) {
+  const api = useApi();
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    const summary = (id: string) => api['runs.recordedSummary']({ executionId: id }).catch((e: unknown) => describeError(e));
+    void Promise.all([api['runs.get']({ executionId: a }), api['runs.get']({ executionId: b }), summary(a), summary(b)])
+      .then(([ra, rb, sa, sb]) => {
+        if (!current) return;
+        const recorded = (s: RecordedSummary | string) => (typeof s === 'string' ? null : s);
+        const notes = [sa, sb].flatMap((s, i) => (typeof s === 'string' ? [`Run ${i === 0 ? 'A' : 'B'}: outputs not compared (${s}).`] : s.recorded ? [] : [`Run ${i === 0 ? 'A' : 'B'} recorded no outputs.`]));
+        setLoaded({ a: ra, b: rb, rows: compareRuns(ra, rb, recorded(sa), recorded(sb)), notes });
+      })
+      .catch((e: unknown) => current && setError(describeError(e)));
+    return () => {
+      current = false;
+    };
+  }, [api, a, b]);
+  return { loaded, error };
+}
+
+/** The summary line, the notes, and the node-by-node table (one node's messages open at a time). */
+function Comparison({ loaded, a, b }: { loaded: Loaded; a: string; b: string }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const outputDiffs = loaded.rows.filter((r) => r.outputDiffers);
+  return (
+    <>
+      <p className="field-hint" data-testid="compare-summary">
+        {loaded.rows.filter(differs).length} of {loaded.rows.length} nodes differ; output differs at {outputDiffs.length ? outputDiffs.map((r) => r.nodeId).join(', ') : 'no node'}.
+        {loaded.a.definitionVersion !== loaded.b.definitionVersion && ' The runs used different versions.'}
+      </p>
+      {loaded.notes.map((n) => (
+        <p key={n} className="field-hint is-warning">
+          {n}
+        </p>
+      ))}
+      <table className="compare-table">
+        <thead>
+          <tr>
+            <th>Node</th>
+            <th>A</th>
+            <th>B</th>
+            <th>Differs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {loaded.rows.map((row) => (
+            <CompareRow key={row.nodeId} row={row} a={a} b={b} open={open === row.nodeId} onToggle={() => setOpen(open === row.nodeId ? null : row.nodeId)} />
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 

@@ -49,22 +49,7 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
   return (
     <div className="runs-panel" data-testid="runs-panel">
       <div className="runs-column">
-        <div className="runs-toolbar">
-          <div className="segmented" role="group" aria-label="Filter runs by status">
-            {RUN_FILTER_KEYS.map((key) => (
-              <button key={key} type="button" className={`button small${filter === key ? ' is-active' : ''}`} aria-pressed={filter === key} onClick={() => setFilter(key)} data-testid={`runs-filter-${key}`}>
-                {RUN_FILTERS[key].label} <span className="tab-count">{counts[key]}</span>
-              </button>
-            ))}
-          </div>
-          <label className="search-field">
-            <Search size={13} aria-hidden="true" />
-            <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search id, version, status, error" aria-label="Search runs" data-testid="runs-search" />
-          </label>
-          <button type="button" className="button small" disabled={picked.length !== 2} onClick={() => setComparing(pair())} data-testid="runs-compare" title="Compare the two ticked runs node by node">
-            <GitCompare size={13} aria-hidden="true" /> Compare
-          </button>
-        </div>
+        <RunsToolbar filter={filter} onFilter={setFilter} counts={counts} search={search} onSearch={setSearch} canCompare={picked.length === 2} onCompare={() => setComparing(pair())} />
         {shown.length === 0 ? (
           <p className="empty-hint" data-testid="runs-none-match">
             No run matches. Clear the search or pick another filter.
@@ -72,26 +57,84 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
         ) : (
           <ul className="runs-list" data-testid="runs-list">
             {shown.map((run) => (
-              <li key={run.executionId} className="run-item">
-                <input type="checkbox" checked={picked.includes(run.executionId)} onChange={() => togglePick(run.executionId)} aria-label={`Pick run ${run.executionId.slice(0, 8)} to compare`} data-testid={`run-pick-${run.executionId}`} />
-                <RunRow run={run} selected={run.executionId === selected} onSelect={onSelect} />
-                {run.error && (
-                  <button type="button" className="icon-button" onClick={() => toggleExpanded(run.executionId)} aria-expanded={expanded.has(run.executionId)} aria-label="Show the whole error" title="Show the whole error" data-testid={`run-expand-${run.executionId}`}>
-                    {expanded.has(run.executionId) ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
-                  </button>
-                )}
-                {run.error && expanded.has(run.executionId) && (
-                  <div className="run-error-full" data-testid={`run-error-full-${run.executionId}`}>
-                    {run.error.name}: {run.error.message}
-                  </div>
-                )}
-              </li>
+              <RunItem
+                key={run.executionId}
+                run={run}
+                selected={run.executionId === selected}
+                onSelect={onSelect}
+                picked={picked.includes(run.executionId)}
+                onPick={() => togglePick(run.executionId)}
+                expanded={expanded.has(run.executionId)}
+                onExpand={() => toggleExpanded(run.executionId)}
+              />
             ))}
           </ul>
         )}
       </div>
       {comparing && <RunCompare key={comparing.join('|')} a={comparing[0]} b={comparing[1]} onClose={() => setComparing(null)} />}
     </div>
+  );
+}
+
+type RunsToolbarProps = {
+  filter: RunFilter;
+  onFilter(filter: RunFilter): void;
+  counts: Readonly<Record<RunFilter, number>>;
+  search: string;
+  onSearch(search: string): void;
+  canCompare: boolean;
+  onCompare(): void;
+};
+
+/** Status filters with their counts, the search, and Compare (enabled with two runs ticked). */
+function RunsToolbar({ filter, onFilter, counts, search, onSearch, canCompare, onCompare }: RunsToolbarProps) {
+  return (
+    <div className="runs-toolbar">
+      <div className="segmented" role="group" aria-label="Filter runs by status">
+        {RUN_FILTER_KEYS.map((key) => (
+          <button key={key} type="button" className={`button small${filter === key ? ' is-active' : ''}`} aria-pressed={filter === key} onClick={() => onFilter(key)} data-testid={`runs-filter-${key}`}>
+            {RUN_FILTERS[key].label} <span className="tab-count">{counts[key]}</span>
+          </button>
+        ))}
+      </div>
+      <label className="search-field">
+        <Search size={13} aria-hidden="true" />
+        <input type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder="Search id, version, status, error" aria-label="Search runs" data-testid="runs-search" />
+      </label>
+      <button type="button" className="button small" disabled={!canCompare} onClick={onCompare} data-testid="runs-compare" title="Compare the two ticked runs node by node">
+        <GitCompare size={13} aria-hidden="true" /> Compare
+      </button>
+    </div>
+  );
+}
+
+type RunItemProps = {
+  run: RunSummary;
+  selected: boolean;
+  onSelect: (id: string) => void;
+  picked: boolean;
+  onPick(): void;
+  expanded: boolean;
+  onExpand(): void;
+};
+
+/** One run of the list: its compare tick, its row, and its whole error when expanded. */
+function RunItem({ run, selected, onSelect, picked, onPick, expanded, onExpand }: RunItemProps) {
+  return (
+    <li className="run-item">
+      <input type="checkbox" checked={picked} onChange={onPick} aria-label={`Pick run ${run.executionId.slice(0, 8)} to compare`} data-testid={`run-pick-${run.executionId}`} />
+      <RunRow run={run} selected={selected} onSelect={onSelect} />
+      {run.error && (
+        <button type="button" className="icon-button" onClick={onExpand} aria-expanded={expanded} aria-label="Show the whole error" title="Show the whole error" data-testid={`run-expand-${run.executionId}`}>
+          {expanded ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
+        </button>
+      )}
+      {run.error && expanded && (
+        <div className="run-error-full" data-testid={`run-error-full-${run.executionId}`}>
+          {run.error.name}: {run.error.message}
+        </div>
+      )}
+    </li>
   );
 }
 

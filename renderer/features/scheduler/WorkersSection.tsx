@@ -69,63 +69,77 @@ function WorkersTables({ view }: { view: WorkersView }) {
       <p className="field-hint" data-testid="workers-listener">
         Workers connect at {view.listener ?? '—'}; lease {formatMs(view.leaseMs)}.
       </p>
-      <table className="scheduler-table" data-testid="workers-pools">
-        <thead>
-          <tr>
-            <th>Pool</th>
-            <th>Workers</th>
-            <th>Slots used</th>
-            <th>Waiting</th>
-          </tr>
-        </thead>
-        <tbody>
-          {view.pools.map((p) => (
-            <tr key={p.pool} data-testid={`workers-pool-${p.pool}`}>
-              <td>{p.pool}</td>
-              <td>
-                {p.workers}
-                {p.draining ? ` (${p.draining} draining)` : ''}
-              </td>
-              <td>
-                {p.used} / {p.slots}
-              </td>
-              <td>{p.waiting}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <table className="scheduler-table" data-testid="workers-list">
-        <thead>
-          <tr>
-            <th>Worker</th>
-            <th>Pool</th>
-            <th>Slots used / free</th>
-            <th>Running</th>
-            <th>Lease age</th>
-            <th>Ended (ok / failed / lost)</th>
-            <th>Version</th>
-            <th>State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {view.workers.map((w) => (
-            <tr key={w.name} data-testid={`worker-${w.name}`} title={`from ${w.peer}; runs ${w.allow.join(', ')}`}>
-              <td>{w.name}</td>
-              <td>{w.pool}</td>
-              <td>
-                {w.used} / {w.free}
-              </td>
-              <td data-testid={`worker-${w.name}-running`}>{w.used}</td>
-              <td>{formatMs(w.leaseAgeMs)}</td>
-              <td>
-                {w.attempts.SUCCESS} / {w.attempts.FAILURE} / {w.attempts.LOST}
-              </td>
-              <td>{w.version}</td>
-              <td data-testid={`worker-${w.name}-state`}>{w.draining ? 'draining' : 'taking attempts'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PoolsTable pools={view.pools} />
+      <WorkersTable workers={view.workers} />
     </>
+  );
+}
+
+/** Each pool: its workers (and how many drain), slots used of all, attempts waiting for a slot. */
+function PoolsTable({ pools }: { pools: WorkersView['pools'] }) {
+  return (
+    <table className="scheduler-table" data-testid="workers-pools">
+      <thead>
+        <tr>
+          <th>Pool</th>
+          <th>Workers</th>
+          <th>Slots used</th>
+          <th>Waiting</th>
+        </tr>
+      </thead>
+      <tbody>
+        {pools.map((p) => (
+          <tr key={p.pool} data-testid={`workers-pool-${p.pool}`}>
+            <td>{p.pool}</td>
+            <td>
+              {p.workers}
+              {p.draining ? ` (${p.draining} draining)` : ''}
+            </td>
+            <td>
+              {p.used} / {p.slots}
+            </td>
+            <td>{p.waiting}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Each worker: slots used/free, attempts running and ended, lease age, version, draining. */
+function WorkersTable({ workers }: { workers: WorkersView['workers'] }) {
+  return (
+    <table className="scheduler-table" data-testid="workers-list">
+      <thead>
+        <tr>
+          <th>Worker</th>
+          <th>Pool</th>
+          <th>Slots used / free</th>
+          <th>Running</th>
+          <th>Lease age</th>
+          <th>Ended (ok / failed / lost)</th>
+          <th>Version</th>
+          <th>State</th>
+        </tr>
+      </thead>
+      <tbody>
+        {workers.map((w) => (
+          <tr key={w.name} data-testid={`worker-${w.name}`} title={`from ${w.peer}; runs ${w.allow.join(', ')}`}>
+            <td>{w.name}</td>
+            <td>{w.pool}</td>
+            <td>
+              {w.used} / {w.free}
+            </td>
+            <td data-testid={`worker-${w.name}-running`}>{w.used}</td>
+            <td>{formatMs(w.leaseAgeMs)}</td>
+            <td>
+              {w.attempts.SUCCESS} / {w.attempts.FAILURE} / {w.attempts.LOST}
+            </td>
+            <td>{w.version}</td>
+            <td data-testid={`worker-${w.name}-state`}>{w.draining ? 'draining' : 'taking attempts'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -71,14 +71,21 @@ export function SettingRow({ entry, actions, disabled }: { entry: SettingEntry; 
   );
 }
 
+type EditorProps = { entry: SettingEntry; disabled: string | null; onSend: (value: unknown) => Promise<boolean>; onTyped: () => void };
+
 /** The editor of one row: a switch, a choice, or text checked as it is typed (Apply or Enter sends it). */
-function SettingEditor({ entry, disabled, onSend, onTyped }: { entry: SettingEntry; disabled: string | null; onSend: (value: unknown) => Promise<boolean>; onTyped: () => void }) {
-  const kind = editorKind(entry);
+function SettingEditor(props: EditorProps) {
+  const kind = editorKind(props.entry);
+  if (kind === 'switch') return <SwitchEditor {...props} />;
+  if (kind === 'choice') return <ChoiceEditor {...props} />;
+  return <TextEditor {...props} json={kind === 'json'} />;
+}
+
+/** What the editor shows, its label and test id, and sending a value (the editor is off while it is sent). */
+function useEditor({ entry, disabled, onSend }: EditorProps) {
   const id = `setting-${entry.key}`;
   // The editor shows what the next start will use when a value is saved for it.
   const shown = entry.pending ? { ...entry, value: entry.pending.value, shown: entry.pending.shown } : entry;
-  const initial = textOf(shown);
-  const [text, setText] = useState(initial);
   const [busy, setBusy] = useState(false);
   const send = async (value: unknown) => {
     setBusy(true);
@@ -87,29 +94,40 @@ function SettingEditor({ entry, disabled, onSend, onTyped }: { entry: SettingEnt
   };
   const off = disabled !== null || busy;
   const labelled = { 'aria-labelledby': `${id}-label`, 'data-testid': `${id}-input` };
+  return { id, shown, busy, send, off, labelled };
+}
 
-  if (kind === 'switch') {
-    return (
-      <div className="setting-editor">
-        <Switch.Root className="switch" checked={shown.value === true} disabled={off} onCheckedChange={(on) => void send(on)} {...labelled}>
-          <Switch.Thumb className="switch-thumb" />
-        </Switch.Root>
-      </div>
-    );
-  }
-  if (kind === 'choice') {
-    return (
-      <div className="setting-editor">
-        <select value={String(shown.value)} disabled={off} onChange={(e) => void send(e.target.value)} {...labelled}>
-          {choicesOf(entry.key).map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </div>
-    );
-  }
+function SwitchEditor(props: EditorProps) {
+  const { shown, send, off, labelled } = useEditor(props);
+  return (
+    <div className="setting-editor">
+      <Switch.Root className="switch" checked={shown.value === true} disabled={off} onCheckedChange={(on) => void send(on)} {...labelled}>
+        <Switch.Thumb className="switch-thumb" />
+      </Switch.Root>
+    </div>
+  );
+}
+
+function ChoiceEditor(props: EditorProps) {
+  const { shown, send, off, labelled } = useEditor(props);
+  return (
+    <div className="setting-editor">
+      <select value={String(shown.value)} disabled={off} onChange={(e) => void send(e.target.value)} {...labelled}>
+        {choicesOf(props.entry.key).map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function TextEditor({ json, ...props }: EditorProps & { json: boolean }) {
+  const { entry, onTyped } = props;
+  const { id, shown, busy, send, off, labelled } = useEditor(props);
+  const initial = textOf(shown);
+  const [text, setText] = useState(initial);
   const parsed = text === initial ? null : parseInput(entry.key, text);
   const problem = parsed && !parsed.ok ? parsed.error : null;
   const submit = (e: FormEvent) => {
@@ -123,7 +141,7 @@ function SettingEditor({ entry, disabled, onSend, onTyped }: { entry: SettingEnt
   };
   return (
     <form className="setting-editor" onSubmit={submit}>
-      {kind === 'json' ? (
+      {json ? (
         <textarea value={text} rows={entry.secret ? 2 : 4} spellCheck={false} disabled={off} placeholder={placeholder} onChange={(e) => change(e.target.value)} aria-invalid={problem !== null} {...labelled} />
       ) : (
         <input type={entry.secret ? 'password' : 'text'} value={text} spellCheck={false} autoComplete="off" disabled={off} placeholder={placeholder} onChange={(e) => change(e.target.value)} aria-invalid={problem !== null} {...labelled} />

@@ -1,6 +1,7 @@
 import './settings.css';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { SettingEntry } from '../../../shared/api/settings.schema';
 import { useApi } from '../../api/api-context';
 import { Dialog } from '../../components/Dialog';
 import { useSettings } from '../../store/settings-store';
@@ -10,7 +11,7 @@ import { GeneralSection } from './GeneralSection';
 import { HttpApiSection } from './HttpApiSection';
 import { SecretsSection } from './SecretsSection';
 import { SettingsList, type Refusal } from './SettingsList';
-import { createSettingsActions, roleRefusal, SECURITY_ROLE } from './settings-actions';
+import { createSettingsActions, roleRefusal, SECURITY_ROLE, type SettingsActions } from './settings-actions';
 import { VariablesSection } from './VariablesSection';
 
 const TABS = [
@@ -71,26 +72,7 @@ export function SettingsDialog() {
               Reading the settings…
             </p>
           ) : (
-            <>
-              <Tabs.Content value="general">
-                <GeneralSection />
-              </Tabs.Content>
-              <Tabs.Content value="all">
-                <SettingsList entries={entries} actions={actions} refusal={refusal} />
-              </Tabs.Content>
-              <Tabs.Content value="api-keys">
-                <ApiKeysSection actions={actions} refusal={securityRefusal} />
-              </Tabs.Content>
-              <Tabs.Content value="secrets">
-                <SecretsSection actions={actions} refusal={securityRefusal} />
-              </Tabs.Content>
-              <Tabs.Content value="variables">
-                <VariablesSection entries={entries} actions={actions} refusal={refusal} />
-              </Tabs.Content>
-              <Tabs.Content value="http">
-                <HttpApiSection entries={entries} actions={actions} refusal={refusal} />
-              </Tabs.Content>
-            </>
+            <SettingsPanes entries={entries} actions={actions} refusal={refusal} securityRefusal={securityRefusal} />
           )}
         </div>
       </Tabs.Root>
@@ -101,5 +83,33 @@ export function SettingsDialog() {
         </button>
       </div>
     </Dialog>
+  );
+}
+
+type PanesProps = { entries: SettingEntry[]; actions: SettingsActions; refusal: Refusal; securityRefusal: string | null };
+
+/** One pane per tab; the table's settings are split between All settings, Variables and HTTP API. */
+function SettingsPanes({ entries, actions, refusal, securityRefusal }: PanesProps) {
+  return (
+    <>
+      <Tabs.Content value="general">
+        <GeneralSection />
+      </Tabs.Content>
+      <Tabs.Content value="all">
+        <SettingsList entries={entries} actions={actions} refusal={refusal} />
+      </Tabs.Content>
+      <Tabs.Content value="api-keys">
+        <ApiKeysSection actions={actions} refusal={securityRefusal} />
+      </Tabs.Content>
+      <Tabs.Content value="secrets">
+        <SecretsSection actions={actions} refusal={securityRefusal} />
+      </Tabs.Content>
+      <Tabs.Content value="variables">
+        <VariablesSection entries={entries} actions={actions} refusal={refusal} />
+      </Tabs.Content>
+      <Tabs.Content value="http">
+        <HttpApiSection entries={entries} actions={actions} refusal={refusal} />
+      </Tabs.Content>
+    </>
   );
 }

@@ -22,31 +22,6 @@ const NEW_WORKFLOW = '__new__';
  * payload), the debug controls while a run is shown, and the approval inbox with its count.
  */
 export function AppBar({ actions, runCommand: run }: { actions: StudioActions; runCommand: RunCommand }) {
-  const workflows = useStudio((s) => s.workflows);
-  const session = useStudio((s) => s.session);
-  const storedWorkflowId = useStudio((s) => s.storedWorkflowId);
-  const workflowId = useStudio((s) => s.workflowId);
-  const dirty = useStudio((s) => s.dirty);
-  const saveState = useStudio((s) => s.saveState);
-  const running = useStudio((s) => s.running);
-  const setWorkflowId = useStudio((s) => s.setWorkflowId);
-  const payloadOpen = useStudio((s) => s.dialog === 'run-payload');
-  // SCL-02: on a standby, Run, Save and the run controls are disabled, saying why.
-  const readOnly = useHa((s) => readOnlyReason(s.status));
-
-  const idProblem = workflowId === '' ? null : identifierProblem(workflowId);
-  const pickerValue = storedWorkflowId ? `${session}/${storedWorkflowId}` : NEW_WORKFLOW;
-
-  const openDialog = useStudio((s) => s.openDialog);
-
-  const onPick = async (e: ChangeEvent<HTMLSelectElement>) => {
-    const value = e.target.value;
-    if (!(await confirmDiscard())) return;
-    if (value === NEW_WORKFLOW) return actions.newWorkflow();
-    const picked = workflows.find((w) => `${w.session}/${w.workflowId}` === value);
-    if (picked) void actions.openWorkflow(picked.session, picked.workflowId);
-  };
-
   return (
     <header className="app-bar" data-testid="app-bar">
       <div className="brand">
@@ -56,71 +31,11 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
       <HostBadge />
       <LeaderBadge />
       <SessionPicker actions={actions} />
-      <label className="app-bar-field">
-        <span className="visually-hidden">Open workflow</span>
-        <select value={pickerValue} onChange={(e) => void onPick(e)} data-testid="workflow-picker" aria-label="Open workflow">
-          <option value={NEW_WORKFLOW}>New workflow</option>
-          {storedWorkflowId && !workflows.some((w) => w.session === session && w.workflowId === storedWorkflowId) && (
-            <option value={`${session}/${storedWorkflowId}`}>{storedWorkflowId}</option>
-          )}
-          {workflows.filter((w) => w.session === session).map((w) => (
-            <option key={`${w.session}/${w.workflowId}`} value={`${w.session}/${w.workflowId}`}>
-              {w.workflowId} ({w.nodeCount} nodes)
-            </option>
-          ))}
-        </select>
-      </label>
-      <div className="workflow-id">
-        <input
-          value={workflowId}
-          onChange={(e) => setWorkflowId(e.target.value)}
-          placeholder="workflow-id"
-          spellCheck={false}
-          aria-label="Workflow id"
-          aria-invalid={idProblem !== null}
-          data-testid="workflow-id-input"
-        />
-        {dirty && <span className="unsaved-dot" data-testid="unsaved-dot" title="Unsaved changes" aria-label="Unsaved changes" role="img" />}
-        {idProblem && (
-          <span className="field-error floating" role="alert" data-testid="workflow-id-error">
-            Workflow id {idProblem}.
-          </span>
-        )}
-      </div>
-      <span className="save-status" data-testid="save-status" aria-live="polite">
-        {saveState === 'saving' ? 'Saving…' : dirty ? 'Unsaved changes' : storedWorkflowId ? 'Saved' : 'Not saved yet'}
-      </span>
+      <WorkflowPicker actions={actions} />
+      <WorkflowIdField />
+      <SaveStatus />
       <div className="app-bar-spacer" />
-      <fieldset className="read-only-controls" disabled={readOnly !== null} title={readOnly ?? undefined} data-testid="write-controls">
-        <div className="split-button">
-          <button type="button" className="button" onClick={() => run('file.save')} disabled={saveState === 'saving'} data-testid="save-button" title={readOnly ?? 'Save (Ctrl/Cmd+S)'}>
-            <Save size={15} aria-hidden="true" /> Save
-          </button>
-          <button type="button" className="button caret" onClick={() => openDialog('save-note')} disabled={saveState === 'saving'} aria-label="Save with note…" title="Save with note…" data-testid="save-with-note-button">
-            <ChevronDown size={15} aria-hidden="true" />
-          </button>
-        </div>
-        <div className="split-button">
-          <button type="button" className="button primary" onClick={() => run('run.run')} disabled={running} data-testid="run-button" title={readOnly ?? 'Save if needed and run with an empty payload (F5)'}>
-            <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
-          </button>
-          <RunPayloadPopover
-            open={payloadOpen}
-            onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
-            workflowKey={`${session}/${workflowId}`}
-            onRun={(payload, options) => {
-              openDialog(null);
-              void actions.run(payload, options);
-            }}
-            trigger={
-              <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
-                <ChevronDown size={15} aria-hidden="true" />
-              </button>
-            }
-          />
-        </div>
-        <DebugControls actions={actions} />
-      </fieldset>
+      <WriteControls actions={actions} run={run} />
       <InboxButton actions={actions} />
       <ThemeMenu />
       <button type="button" className="icon-button" onClick={() => run('file.settings')} aria-label="Settings (Ctrl/Cmd+,)" title="Settings (Ctrl/Cmd+,)" data-testid="settings-button">
@@ -128,6 +43,118 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
       </button>
       <AccountBadge />
     </header>
+  );
+}
+
+/** The open workflow, or New workflow; picking another asks first when the canvas has unsaved changes. */
+function WorkflowPicker({ actions }: { actions: StudioActions }) {
+  const workflows = useStudio((s) => s.workflows);
+  const session = useStudio((s) => s.session);
+  const storedWorkflowId = useStudio((s) => s.storedWorkflowId);
+  const pickerValue = storedWorkflowId ? `${session}/${storedWorkflowId}` : NEW_WORKFLOW;
+  const onPick = async (e: ChangeEvent<HTMLSelectElement>) => {
+    const value = e.target.value;
+    if (!(await confirmDiscard())) return;
+    if (value === NEW_WORKFLOW) return actions.newWorkflow();
+    const picked = workflows.find((w) => `${w.session}/${w.workflowId}` === value);
+    if (picked) void actions.openWorkflow(picked.session, picked.workflowId);
+  };
+  return (
+    <label className="app-bar-field">
+      <span className="visually-hidden">Open workflow</span>
+      <select value={pickerValue} onChange={(e) => void onPick(e)} data-testid="workflow-picker" aria-label="Open workflow">
+        <option value={NEW_WORKFLOW}>New workflow</option>
+        {storedWorkflowId && !workflows.some((w) => w.session === session && w.workflowId === storedWorkflowId) && (
+          <option value={`${session}/${storedWorkflowId}`}>{storedWorkflowId}</option>
+        )}
+        {workflows.filter((w) => w.session === session).map((w) => (
+          <option key={`${w.session}/${w.workflowId}`} value={`${w.session}/${w.workflowId}`}>
+            {w.workflowId} ({w.nodeCount} nodes)
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The id the workflow is saved under, with the unsaved dot and the id's problem. */
+function WorkflowIdField() {
+  const workflowId = useStudio((s) => s.workflowId);
+  const dirty = useStudio((s) => s.dirty);
+  const setWorkflowId = useStudio((s) => s.setWorkflowId);
+  const idProblem = workflowId === '' ? null : identifierProblem(workflowId);
+  return (
+    <div className="workflow-id">
+      <input
+        value={workflowId}
+        onChange={(e) => setWorkflowId(e.target.value)}
+        placeholder="workflow-id"
+        spellCheck={false}
+        aria-label="Workflow id"
+        aria-invalid={idProblem !== null}
+        data-testid="workflow-id-input"
+      />
+      {dirty && <span className="unsaved-dot" data-testid="unsaved-dot" title="Unsaved changes" aria-label="Unsaved changes" role="img" />}
+      {idProblem && (
+        <span className="field-error floating" role="alert" data-testid="workflow-id-error">
+          Workflow id {idProblem}.
+        </span>
+      )}
+    </div>
+  );
+}
+
+function SaveStatus() {
+  const saveState = useStudio((s) => s.saveState);
+  const dirty = useStudio((s) => s.dirty);
+  const storedWorkflowId = useStudio((s) => s.storedWorkflowId);
+  return (
+    <span className="save-status" data-testid="save-status" aria-live="polite">
+      {saveState === 'saving' ? 'Saving…' : dirty ? 'Unsaved changes' : storedWorkflowId ? 'Saved' : 'Not saved yet'}
+    </span>
+  );
+}
+
+/** Save, Run and the debug controls: disabled on a standby (SCL-02), saying why. */
+function WriteControls({ actions, run }: { actions: StudioActions; run: RunCommand }) {
+  const session = useStudio((s) => s.session);
+  const workflowId = useStudio((s) => s.workflowId);
+  const saveState = useStudio((s) => s.saveState);
+  const running = useStudio((s) => s.running);
+  const payloadOpen = useStudio((s) => s.dialog === 'run-payload');
+  const openDialog = useStudio((s) => s.openDialog);
+  const readOnly = useHa((s) => readOnlyReason(s.status));
+  return (
+    <fieldset className="read-only-controls" disabled={readOnly !== null} title={readOnly ?? undefined} data-testid="write-controls">
+      <div className="split-button">
+        <button type="button" className="button" onClick={() => run('file.save')} disabled={saveState === 'saving'} data-testid="save-button" title={readOnly ?? 'Save (Ctrl/Cmd+S)'}>
+          <Save size={15} aria-hidden="true" /> Save
+        </button>
+        <button type="button" className="button caret" onClick={() => openDialog('save-note')} disabled={saveState === 'saving'} aria-label="Save with note…" title="Save with note…" data-testid="save-with-note-button">
+          <ChevronDown size={15} aria-hidden="true" />
+        </button>
+      </div>
+      <div className="split-button">
+        <button type="button" className="button primary" onClick={() => run('run.run')} disabled={running} data-testid="run-button" title={readOnly ?? 'Save if needed and run with an empty payload (F5)'}>
+          <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
+        </button>
+        <RunPayloadPopover
+          open={payloadOpen}
+          onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
+          workflowKey={`${session}/${workflowId}`}
+          onRun={(payload, options) => {
+            openDialog(null);
+            void actions.run(payload, options);
+          }}
+          trigger={
+            <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
+              <ChevronDown size={15} aria-hidden="true" />
+            </button>
+          }
+        />
+      </div>
+      <DebugControls actions={actions} />
+    </fieldset>
   );
 }
 
