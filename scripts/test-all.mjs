@@ -22,6 +22,7 @@ mkdirSync(REPORTS, { recursive: true });
 const steps = [
   ['lint', 'npx', ['eslint', '.']],
   ['dependency rules', 'npm', ['run', '--silent', 'deps:check']],
+  ['tests beside their files', 'npm', ['run', '--silent', 'tests:placement']],
   ['electron security (electronegativity)', 'npm', ['run', '--silent', 'lint:electron']],
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
   ['reference page', 'npm', ['run', '--silent', 'test:reference']],
