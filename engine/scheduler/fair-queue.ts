@@ -1,4 +1,5 @@
 import { BinaryHeap } from './binary-heap';
+import { FairKey, heapFix, heapInsert, heapRemove, KeyRecord, keyLess, PriorityLevel } from './fair-keys';
 
 /**
  * A waiting start as the fair queue orders it. Subclasses carry the scheduler's data; the links are the
@@ -22,80 +23,10 @@ export class FairEntry {
 const MIN_SWEEP = 1024;
 /** Empty priority levels kept (with their keys' virtual times) before they are all forgotten. */
 export const MAX_EMPTY_LEVELS = 64;
-
-/** One fairness key within one priority level: its FIFO and its virtual time (`pass`). */
-export class FairKey {
-  pass = 0;
-  /** Arrival of the head, kept here so heap comparisons touch only keys. */
-  headSeq = 0;
-  head: FairEntry | null = null;
-  tail: FairEntry | null = null;
-  count = 0;
-  heapIndex = -1;
-  /** Weight → waiting entries with it, made only when the key holds more than one weight. */
-  private mixed: Map<number, number> | null = null;
-  private single = 0;
-
-  constructor(
-    readonly level: PriorityLevel,
-    readonly id: string,
-  ) {}
-
-  /** The key admits at the lowest weight among its waiting entries (ADM-04). */
-  get weight(): number {
-    if (this.mixed === null) return this.single;
-    let min = Infinity;
-    for (const w of this.mixed.keys()) if (w < min) min = w;
-    return min;
-  }
-
-  addWeight(w: number): void {
-    if (this.mixed === null) {
-      if (this.count === 0 || w === this.single) return void (this.single = w);
-      this.mixed = new Map([[this.single, this.count]]);
-    }
-    this.mixed.set(w, (this.mixed.get(w) ?? 0) + 1);
-  }
-
-  /** Called after `count` has dropped for the removed entry. */
-  removeWeight(w: number): void {
-    if (this.mixed === null) return;
-    const left = (this.mixed.get(w) ?? 1) - 1;
-    if (left > 0) this.mixed.set(w, left);
-    else this.mixed.delete(w);
-    if (this.mixed.size === 1) {
-      this.single = this.mixed.keys().next().value as number;
-      this.mixed = null;
-    }
-  }
-
-  /** True while the key's waiting entries carry more than one weight. */
-  get isMixed(): boolean {
-    return this.mixed !== null;
-  }
-
-  weightCounts(): Map<number, number> {
-    return this.mixed ? new Map(this.mixed) : new Map([[this.single, this.count]]);
-  }
-}
-
-/** The starts of one priority: weighted fair queueing across keys (start-time fair queueing). */
-export class PriorityLevel {
-  readonly keys = new Map<string, FairKey>();
-  /** Active keys (with waiting entries), a min-heap on (pass, head arrival). */
-  readonly heap: FairKey[] = [];
-  /** The start tag of the latest admission: a key that (re)joins starts here, with no old credit or debt. */
-  vtime = 0;
-  count = 0;
-  /** Sweep idle keys once the map grows past this. */
-  sweepAt = MIN_SWEEP;
-
-  constructor(readonly priority: number) {}
-}
-
-function keyLess(a: FairKey, b: FairKey): boolean {
-  return a.pass < b.pass || (a.pass === b.pass && a.headSeq < b.headSeq);
-}
+/** Idle FairKey objects kept for reuse (a key joins and leaves a level about once per admission). */
+const MAX_SPARE_KEYS = 1024;
+/** Priorities 0…SMALL_PRIORITIES-1 (integers) find their level in an array instead of the map. */
+const SMALL_PRIORITIES = 64;
 
 /**
  * The admission order of waiting starts (ADM-01, ADM-04): higher priority first; within a priority,
@@ -106,9 +37,20 @@ function keyLess(a: FairKey, b: FairKey): boolean {
 export class FairQueue<E extends FairEntry> {
   /** Every level seen lately: an empty one keeps its keys' virtual times, so strict priority's churn at the top is cheap. */
   private readonly levels = new Map<number, PriorityLevel>();
+  /** The same levels for small integer priorities, by priority (most priorities are). */
+  private readonly smallLevels: (PriorityLevel | null)[] = new Array<PriorityLevel | null>(SMALL_PRIORITIES).fill(null);
   /** Non-empty levels, highest priority first. */
   private readonly order: PriorityLevel[] = [];
+  /** Levels by slot (null: a free slot, once its level was forgotten). */
+  private readonly slots: (PriorityLevel | null)[] = [];
+  private readonly freeSlots: number[] = [];
+  private generations = 0;
   private emptyLevels = 0;
+  /** Every fairness key seen lately, with its state in all levels. */
+  private readonly records = new Map<string, KeyRecord>();
+  /** Sweep records of idle keys once the map grows past this. */
+  private sweepAt = MIN_SWEEP;
+  private readonly spareKeys: FairKey[] = [];
   private count = 0;
 
   get size(): number {
@@ -116,23 +58,21 @@ export class FairQueue<E extends FairEntry> {
   }
 
   push(entry: E): void {
-    const level = this.levels.get(entry.priority) ?? this.newLevel(entry.priority);
+    const p = entry.priority;
+    const level = (p >>> 0 === p && p < SMALL_PRIORITIES ? this.smallLevels[p] : this.levels.get(p)) ?? this.newLevel(p);
     if (level.count === 0) this.activate(level);
-    let key = level.keys.get(entry.key);
-    if (key === undefined) {
-      key = new FairKey(level, entry.key);
-      level.keys.set(entry.key, key);
-    }
-    const wasIdle = key.count === 0;
+    const record = this.records.get(entry.key) ?? this.newRecord(entry.key);
+    if (level.slot >= record.live.length) record.grow(level.slot + 1);
+    let key = record.live[level.slot]!;
+    const wasIdle = key === null;
+    if (wasIdle) key = this.wake(record, level);
     key.addWeight(entry.weight);
     const first = link(key, entry);
     key.count++;
     level.count++;
     this.count++;
-    if (wasIdle) {
-      if (key.pass < level.vtime) key.pass = level.vtime;
-      heapInsert(level.heap, key);
-    } else if (first) heapFix(level.heap, key.heapIndex);
+    if (wasIdle) heapInsert(level.heap, key);
+    else if (first) heapFix(level.heap, key.heapIndex);
   }
 
   /** Takes a start out of the queue without admitting it (cancelled, timed out, re-prioritised). */
@@ -146,10 +86,8 @@ export class FairQueue<E extends FairEntry> {
     key.removeWeight(entry.weight);
     level.count--;
     this.count--;
-    if (key.count === 0) {
-      heapRemove(level.heap, key.heapIndex);
-      this.forgetIdle(level);
-    } else if (wasHead) heapFix(level.heap, key.heapIndex);
+    if (key.count === 0) this.sleep(key);
+    else if (wasHead) heapFix(level.heap, key.heapIndex);
     if (level.count === 0) this.deactivate(level);
     return true;
   }
@@ -198,10 +136,42 @@ export class FairQueue<E extends FairEntry> {
   }
 
   private newLevel(priority: number): PriorityLevel {
-    const level = new PriorityLevel(priority);
+    const slot = this.freeSlots.pop() ?? this.slots.length;
+    const level = new PriorityLevel(priority, slot, ++this.generations);
+    this.slots[slot] = level;
     this.levels.set(priority, level);
+    if (priority >>> 0 === priority && priority < SMALL_PRIORITIES) this.smallLevels[priority] = level;
     this.emptyLevels++;
     return level;
+  }
+
+  private newRecord(id: string): KeyRecord {
+    const record = new KeyRecord(id);
+    this.records.set(id, record);
+    return record;
+  }
+
+  /** A key gets its first entry in a level: it starts at its kept virtual time, or the level's when that is later. */
+  private wake(record: KeyRecord, level: PriorityLevel): FairKey {
+    const key = this.spareKeys.pop() ?? new FairKey(level, record);
+    key.level = level;
+    key.record = record;
+    key.pass = Math.max(record.keptPass(level), level.vtime);
+    record.live[level.slot] = key;
+    record.liveCount++;
+    return key;
+  }
+
+  /** A key's last entry in a level left: the record keeps its virtual time there, the FairKey is reused. */
+  private sleep(key: FairKey): void {
+    const { level, record } = key;
+    heapRemove(level.heap, key.heapIndex);
+    record.kept[2 * level.slot] = level.generation;
+    record.kept[2 * level.slot + 1] = key.pass;
+    record.live[level.slot] = null;
+    record.liveCount--;
+    if (this.spareKeys.length < MAX_SPARE_KEYS) this.spareKeys.push(key);
+    this.forgetIdle();
   }
 
   /** A level gets its first entry: it joins the order (shifted by hand: `splice` makes an array per call). */
@@ -221,19 +191,25 @@ export class FairQueue<E extends FairEntry> {
     for (let i = order.indexOf(level); i < last; i++) order[i] = order[i + 1]!;
     order.pop();
     if (++this.emptyLevels <= MAX_EMPTY_LEVELS) return;
-    for (const [p, l] of this.levels) if (l.count === 0) this.levels.delete(p);
+    for (const [p, l] of this.levels) {
+      if (l.count > 0) continue;
+      this.levels.delete(p);
+      if (p >>> 0 === p && p < SMALL_PRIORITIES) this.smallLevels[p] = null;
+      this.slots[l.slot] = null;
+      this.freeSlots.push(l.slot);
+    }
     this.emptyLevels = 0;
   }
 
   /**
-   * An idle key is worth keeping only while it is ahead of the level's virtual time (otherwise it would
-   * rejoin there anyway). Stale ones are swept when the level's keys have doubled since the last sweep, so
-   * churning keys cannot grow the map without bound and a sweep costs O(1) per admission on average.
+   * An idle key is worth keeping only while it is ahead of some level's virtual time (otherwise it would
+   * rejoin there anyway). Stale ones are swept when the records have doubled since the last sweep, so
+   * churning keys cannot grow the map without bound and a sweep costs O(levels) per new key on average.
    */
-  private forgetIdle(level: PriorityLevel): void {
-    if (level.keys.size <= level.sweepAt) return;
-    for (const [id, k] of level.keys) if (k.count === 0 && k.pass <= level.vtime) level.keys.delete(id);
-    level.sweepAt = Math.max(MIN_SWEEP, 2 * level.keys.size);
+  private forgetIdle(): void {
+    if (this.records.size <= this.sweepAt) return;
+    for (const [id, r] of this.records) if (r.liveCount === 0 && !r.aheadIn(this.slots)) this.records.delete(id);
+    this.sweepAt = Math.max(MIN_SWEEP, 2 * this.records.size);
   }
 }
 
@@ -302,74 +278,4 @@ function minWeight(c: Cursor): number {
   let min = Infinity;
   for (const w of c.weights.keys()) if (w < min) min = w;
   return min;
-}
-
-// --- an indexed min-heap of keys (each key knows its index, so it can be moved or removed) ---------
-
-function heapInsert(heap: FairKey[], key: FairKey): void {
-  key.heapIndex = heap.length;
-  heap.push(key);
-  siftUp(heap, key.heapIndex);
-}
-
-function heapRemove(heap: FairKey[], index: number): void {
-  const last = heap.pop()!;
-  const removed = index < heap.length ? heap[index]! : last;
-  removed.heapIndex = -1;
-  if (index < heap.length) {
-    heap[index] = last;
-    last.heapIndex = index;
-    heapFix(heap, index);
-  }
-}
-
-function heapFix(heap: FairKey[], index: number): void {
-  if (!siftUp(heap, index)) siftDown(heap, index);
-}
-
-function siftUp(heap: FairKey[], index: number): boolean {
-  const key = heap[index]!;
-  let i = index;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    const p = heap[parent]!;
-    if (!keyLess(key, p)) break;
-    heap[i] = p;
-    p.heapIndex = i;
-    i = parent;
-  }
-  heap[i] = key;
-  key.heapIndex = i;
-  return i !== index;
-}
-
-/**
- * Moves a key down after its virtual time grew. An admitted key usually sinks to the bottom, so the hole
- * goes down to a leaf along the smaller children (one comparison per level) and the key then climbs back
- * the little it must (Floyd's bottom-up heap): about half the comparisons of the textbook sift-down.
- */
-function siftDown(heap: FairKey[], index: number): void {
-  const key = heap[index]!;
-  const n = heap.length;
-  let i = index;
-  for (;;) {
-    const l = 2 * i + 1;
-    if (l >= n) break;
-    const r = l + 1;
-    const child = r < n && keyLess(heap[r]!, heap[l]!) ? r : l;
-    const c = heap[child]!;
-    heap[i] = c;
-    c.heapIndex = i;
-    i = child;
-  }
-  while (i > index) {
-    const parent = (i - 1) >> 1;
-    const p = heap[parent]!;
-    if (!keyLess(key, p)) break;
-    heap[i] = p;
-    p.heapIndex = i;
-    i = parent;
-  }
-  heap[i] = key;
-  key.heapIndex = i;
 }
