@@ -7,7 +7,7 @@ import { summaryRunsToDrop, type RunSummary } from './log-retention';
  * of 400 nodes that scan read 400,000 rows every `compactAfter` appends). Read from the table (`load`) the
  * first time and again after anything that may have put the two out of step (a row dropped unwritten).
  * The log appends in order and its writer stores rows in that order, so the order of first appends is the
- * order of first stored entries.
+ * order of first stored entries; one host writes a data folder's log (the data-folder lock, EXT-04).
  */
 export class RunSummaries {
   private readonly runs = new Map<string, RunSummary>();
