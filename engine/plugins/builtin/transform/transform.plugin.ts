@@ -25,10 +25,7 @@ export const transformPlugin = definePlugin({
     const scope = {
       payload: message.payload,
       metadata: message.metadata,
-      // Made only when a template reads it (most configs set constants or payload fields: an object per message otherwise).
-      get context() {
-        return { executionId: ctx.executionId, nodeId: ctx.nodeId, workflowId: ctx.workflowId, session: ctx.session };
-      },
+      context: { executionId: ctx.executionId, nodeId: ctx.nodeId, workflowId: ctx.workflowId, session: ctx.session },
       variables: ctx.services.variables,
     };
     const fields = renderDeep(config.set, scope) as Record<string, unknown>;
