@@ -3,7 +3,7 @@ import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
 import { parseEndStatus } from '../checkpoint-codec';
 import { EMPTY_METADATA, executionsWithQueued, messageOfStored, withQueued, type QueuedCheckpointWrite, type StoredMessageRow } from '../checkpoint-rows';
-import { serializeForStore } from '../unwritable-entry-error';
+import { UnwritableEntryError } from '../unwritable-entry-error';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
 
 /** A recorded message as it will be stored: serialized when it is queued, so a value that cannot be is the caller's error. */
@@ -14,10 +14,15 @@ interface QueuedMessage {
   messageId: string | null;
 }
 
+/**
+ * A queued write. `bytes` is the change the row made to the stored payload bytes when it was written (0
+ * until then), taken back if its transaction rolls back: kept on the row, a field write per row instead of
+ * a WeakMap entry.
+ */
 type Row =
-  | { kind: 'message'; executionId: string; nodeId: string; seq: number; message: QueuedMessage }
+  | { kind: 'message'; executionId: string; nodeId: string; seq: number; message: QueuedMessage; bytes: number }
   | { kind: 'end'; executionId: string; nodeId: string; status: Status | null }
-  | { kind: 'drop'; executionId: string };
+  | { kind: 'drop'; executionId: string; bytes: number };
 
 const SQL = {
   insertMessage: 'INSERT OR REPLACE INTO checkpoint_messages (execution_id, node_id, seq, port, payload, metadata, message_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -47,8 +52,6 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly seqs = new Map<string, number>();
   /** Payload bytes stored (`yukta.checkpoint.bytes`, a gauge): read at open, moved by each committed write. */
   private bytes: number;
-  /** The change each written row made to `bytes`, taken back if its transaction rolls back. */
-  private readonly byteDeltas = new WeakMap<Row, number>();
   private errors = 0;
   /** Nodes with a message row the writer dropped: their output is incomplete, so they never get an end marker. */
   private readonly incomplete = new Set<string>();
@@ -80,7 +83,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     }
     const queued = queuedMessage(nodeId, message);
     this.seqs.set(key, ++seq);
-    this.queue.push({ kind: 'message', executionId, nodeId, seq, message: queued });
+    this.queue.push({ kind: 'message', executionId, nodeId, seq, message: queued, bytes: 0 });
   }
 
   /**
@@ -88,16 +91,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
    * state row read as a node that has not ended; `executions` looks in both tables).
    */
   writer(executionId: string, nodeId: string): CheckpointWriter {
-    const queue = this.queue;
-    let seq = 0;
-    return {
-      full: false,
-      append(message) {
-        const queued = queuedMessage(nodeId, message);
-        queue.push({ kind: 'message', executionId, nodeId, seq: ++seq, message: queued });
-      },
-      markDone: (status) => queue.push({ kind: 'end', executionId, nodeId, status }),
-    };
+    return new NodeRowWriter(this.queue, executionId, nodeId);
   }
 
   markDone(executionId: string, nodeId: string, status: Status): void {
@@ -115,7 +109,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   drop(executionId: string): void {
     for (const key of this.seqs.keys()) if (key.startsWith(`${executionId}\u0000`)) this.seqs.delete(key);
     for (const key of this.incomplete) if (key.startsWith(`${executionId}\u0000`)) this.incomplete.delete(key);
-    this.queue.push({ kind: 'drop', executionId });
+    this.queue.push({ kind: 'drop', executionId, bytes: 0 });
   }
 
   async executions(): Promise<string[]> {
@@ -141,7 +135,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
       if (m.payload !== null) this.moveBytes(row, Buffer.byteLength(m.payload));
       this.sql.insertMessage.run(row.executionId, row.nodeId, row.seq, m.port, m.payload, m.metadata, m.messageId);
     } else if (row.kind === 'end') {
-      const incomplete = row.status !== null && this.incomplete.has(`${row.executionId}\u0000${row.nodeId}`);
+      const incomplete = row.status !== null && this.incomplete.size > 0 && this.incomplete.has(`${row.executionId}\u0000${row.nodeId}`);
       this.sql.putState.run(row.executionId, row.nodeId, incomplete ? null : row.status);
     } else {
       this.moveBytes(row, -(this.sql.runBytes.get(row.executionId) as { bytes: number }).bytes);
@@ -150,17 +144,18 @@ export class SqliteCheckpointStore implements CheckpointStore {
     }
   }
 
-  private moveBytes(row: Row, delta: number): void {
+  /** A written row changed the stored bytes (the change is kept on the row until its transaction commits or rolls back). */
+  private moveBytes(row: Row & { bytes: number }, delta: number): void {
     this.bytes += delta;
-    this.byteDeltas.set(row, delta);
+    row.bytes = delta;
   }
 
   /** A transaction rolled back: its rows' byte changes are undone; end markers among the waiting rows count as errors. */
   private rolledBack(rows: readonly Row[]): void {
     for (const row of rows) {
-      const delta = this.byteDeltas.get(row);
-      if (delta !== undefined) this.bytes -= delta;
-      this.byteDeltas.delete(row);
+      if (row.kind === 'end') continue;
+      this.bytes -= row.bytes;
+      row.bytes = 0;
     }
     this.errors += rows.filter((r) => r.kind === 'end' && r.status !== null).length;
   }
@@ -183,12 +178,44 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 }
 
+/** A node's writer on the hot path: its rows go straight to the queue, numbered from 1. */
+class NodeRowWriter implements CheckpointWriter {
+  readonly full = false;
+  private seq = 0;
+
+  constructor(
+    private readonly queue: SqliteWriteQueue<Row>,
+    private readonly executionId: string,
+    private readonly nodeId: string,
+  ) {}
+
+  append(message: RecordedMessage): void {
+    const queued = queuedMessage(this.nodeId, message);
+    this.queue.push({ kind: 'message', executionId: this.executionId, nodeId: this.nodeId, seq: ++this.seq, message: queued, bytes: 0 });
+  }
+
+  markDone(status: Status): void {
+    this.queue.push({ kind: 'end', executionId: this.executionId, nodeId: this.nodeId, status });
+  }
+}
+
 /** Serializes a message for its row; throws `UnwritableEntryError` (nothing queued) when it cannot be. */
 function queuedMessage(nodeId: string, m: RecordedMessage): QueuedMessage {
-  const what = `a checkpoint of node "${nodeId}"`;
-  const payload = m.payload === undefined ? null : (serializeForStore(what, m.payload) ?? null);
-  const metadata = Object.keys(m.metadata).length === 0 ? EMPTY_METADATA : serializeForStore(what, m.metadata);
+  let payload: string | null;
+  let metadata: string;
+  try {
+    payload = m.payload === undefined ? null : (JSON.stringify(m.payload) ?? null);
+    metadata = isEmpty(m.metadata) ? EMPTY_METADATA : JSON.stringify(m.metadata);
+  } catch (error) {
+    // The description is only made when it is needed: a string per message otherwise.
+    throw new UnwritableEntryError(`a checkpoint of node "${nodeId}"`, error);
+  }
   return { port: m.port, payload, metadata, messageId: m.messageId ?? null };
+}
+
+function isEmpty(record: Record<string, string>): boolean {
+  for (const _key in record) return false;
+  return true;
 }
 
 /** A queued row as a read merges it: a message as the recorded message its row will read back as. */

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { SCHEDULER_RUN, type ControlAuditPage, type ControlAuditQuery } from '../../../shared/api/control.schema';
 import { DEFAULT_LOG_RETENTION, RUN_END_TYPES, toAuditEntry, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
-import { summaryRunsToDrop, SCHEDULER_ENTRIES_KEPT } from '../log-retention';
+import { SCHEDULER_ENTRIES_KEPT } from '../log-retention';
 import { auditPageOf, auditWhere, entryOfQueued, entryOfStored, queuedLogRow, type QueuedLogRow, type StoredLogRow } from '../log-rows';
+import { RunSummaries } from '../run-summaries';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
 
 const SQL = {
@@ -22,7 +23,8 @@ type Statements = { [K in keyof typeof SQL]: Database.Statement };
 /**
  * The execution log in SQLite (DUR-01; the desktop default, `<data>/yukta.db`): rows are queued and written
  * by the database's one writer (`SqliteWriter`) in batched transactions; `fsync=true` is the connection's
- * `synchronous=FULL`. Every `compactAfter` appends the runs beyond retention are deleted in one transaction.
+ * `synchronous=FULL`. Every `compactAfter` appends the runs beyond retention are deleted in one transaction
+ * (which runs: `RunSummaries`, kept in step with the appends, the table summed up only at the first trim).
  * Reads first write what is queued, so they see every append.
  */
 export class SqliteExecutionLog implements ExecutionLog {
@@ -30,6 +32,7 @@ export class SqliteExecutionLog implements ExecutionLog {
   private readonly queue: SqliteWriteQueue<QueuedLogRow>;
   private readonly retention: LogRetentionOptions;
   private sinceTrim = 0;
+  private readonly summaries: RunSummaries;
 
   constructor(
     private readonly writer: SqliteWriter,
@@ -39,13 +42,25 @@ export class SqliteExecutionLog implements ExecutionLog {
     this.sql = Object.fromEntries(Object.entries(SQL).map(([k, text]) => [k, db.prepare(text)])) as Statements;
     this.retention = { ...DEFAULT_LOG_RETENTION, ...retention };
     const insert = this.sql.insert;
-    this.queue = new SqliteWriteQueue<QueuedLogRow>(writer, (r) => {
-      insert.run(r.runId, r.type, r.status, r.actor, r.at, r.data);
-    });
+    const summary = this.sql.summary;
+    const summaries = new RunSummaries(() =>
+      (summary.all() as Array<{ run_id: string; started: number; ended: number }>).map((r) => ({ runId: r.run_id, started: r.started === 1, ended: r.ended === 1 })),
+    );
+    this.summaries = summaries;
+    this.queue = new SqliteWriteQueue<QueuedLogRow>(
+      writer,
+      (r) => {
+        insert.run(r.runId, r.type, r.status, r.actor, r.at, r.data);
+      },
+      undefined,
+      // A row dropped unwritten: the table no longer holds what was appended.
+      () => summaries.invalidate(),
+    );
   }
 
   append(entry: ExecutionLogEntry): void {
     this.queue.push(queuedLogRow(entry));
+    this.summaries.appended(entry);
     if (++this.sinceTrim >= this.retention.compactAfter) {
       this.sinceTrim = 0;
       setImmediate(() => this.trimQuietly());
@@ -89,14 +104,14 @@ export class SqliteExecutionLog implements ExecutionLog {
   /** Deletes the runs beyond retention (and old scheduler rows) in one transaction. */
   trim(): void {
     this.writer.drainNow();
-    const runs = (this.sql.summary.all() as Array<{ run_id: string; started: number; ended: number }>).map((r) => ({ runId: r.run_id, started: r.started === 1, ended: r.ended === 1 }));
-    const drop = summaryRunsToDrop(runs, this.retention);
+    const drop = this.summaries.toDrop(this.retention);
     this.writer.db
       .transaction(() => {
         for (const runId of drop) this.sql.deleteRun.run(runId);
         this.sql.trimScheduler.run({ run: SCHEDULER_RUN, keep: SCHEDULER_ENTRIES_KEPT });
       })
       .immediate();
+    this.summaries.deleted(drop);
   }
 
   async close(): Promise<void> {
