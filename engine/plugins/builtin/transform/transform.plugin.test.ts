@@ -14,3 +14,15 @@ describe('EXT-01 TRANSFORM', () => {
     expect(out!.metadata).not.toBe(message.metadata);
   });
 });
+
+describe('EXT-01 TRANSFORM with plain values', () => {
+  it('writes plain numbers, booleans, null and text as they are, over the payload, without touching the input', async () => {
+    const [out] = (await run({ step: 3, ok: true, none: null, note: 'plain $ text' })) as Array<{ payload: unknown }>;
+    expect(out!.payload).toEqual({ name: 'Ada', step: 3, ok: true, none: null, note: 'plain $ text' });
+    expect(message.payload).toEqual({ name: 'Ada' });
+  });
+  it('still renders templates nested inside objects and arrays beside plain values', async () => {
+    const [out] = (await run({ step: 3, nested: { who: '${payload.name}' }, list: ['${metadata.source}', 1] })) as Array<{ payload: unknown }>;
+    expect(out!.payload).toEqual({ name: 'Ada', step: 3, nested: { who: 'Ada' }, list: ['api', 1] });
+  });
+});

@@ -20,17 +20,34 @@ export const transformPlugin = definePlugin({
   defaultConfig: { set: {}, mode: 'merge' },
   outputs: [DEFAULT_PORT],
   process(message, config, ctx) {
+    const set = config.set;
     // Nothing to set: the message passes through unchanged (no copy).
-    if (config.mode === 'merge' && Object.keys(config.set).length === 0) return [{ payload: message.payload, metadata: message.metadata }];
-    const scope = {
-      payload: message.payload,
-      metadata: message.metadata,
-      context: { executionId: ctx.executionId, nodeId: ctx.nodeId, workflowId: ctx.workflowId, session: ctx.session },
-      variables: ctx.services.variables,
-    };
-    const fields = renderDeep(config.set, scope) as Record<string, unknown>;
+    if (config.mode === 'merge' && isEmpty(set)) return [{ payload: message.payload, metadata: message.metadata }];
+    // Only plain values (no template, nothing nested): they are the fields as they stand, with no scope to build.
+    const fields = isLiteral(set)
+      ? set
+      : (renderDeep(set, {
+          payload: message.payload,
+          metadata: message.metadata,
+          context: { executionId: ctx.executionId, nodeId: ctx.nodeId, workflowId: ctx.workflowId, session: ctx.session },
+          variables: ctx.services.variables,
+        }) as Record<string, unknown>);
     const input = message.payload;
     const base = config.mode === 'merge' && input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
     return [{ payload: { ...base, ...fields }, metadata: { ...message.metadata } }];
   },
 });
+
+function isEmpty(set: Record<string, unknown>): boolean {
+  for (const _key in set) return false;
+  return true;
+}
+
+/** True when every field is a number, boolean, null or a string without `${`: rendering would return them unchanged. */
+function isLiteral(set: Record<string, unknown>): boolean {
+  for (const key in set) {
+    const value = set[key];
+    if (typeof value === 'string' ? value.includes('${') : value !== null && typeof value === 'object') return false;
+  }
+  return true;
+}
