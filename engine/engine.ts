@@ -5,6 +5,7 @@ import type { RemoteAttemptInfo, WorkersView } from '../shared/api/workers.schem
 import type { SaveResult, StoredWorkflow, WorkflowSummary } from '../shared/api/workflows.schema';
 import type { EventFilter, StudioEvent } from '../shared/events/events';
 import type { Status } from '../shared/status/status';
+import type { ExecutionId } from '../shared/workflow/ids';
 import type { NodeTypeInfo } from '../shared/workflow/node-type';
 import { hasErrors, type ValidationIssue } from '../shared/workflow/validation-issue';
 import type { ControlPlane } from './control/control-plane';
@@ -114,7 +115,7 @@ export class Engine {
    * Starts a run of the stored workflow (or of the saved version named by `yukta.version` in the payload);
    * returns once the run is announced, not when it ends.
    */
-  startRun(request: StartRequest): Promise<{ executionId: string }> {
+  startRun(request: StartRequest): Promise<{ executionId: ExecutionId }> {
     return this.parts.starts.start(request);
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ControlCommand, ControlCommandType } from '../../shared/api/control.schema';
+import type { ControlCommandInput, ControlCommandType } from '../../shared/api/control.schema';
 import { EngineError } from '../engine-errors';
 import { chain, gate, harness, processor, recorder } from '../test-support/engine-harness';
 import type { CommandHandler, CommandTable } from './command-handler';
@@ -114,16 +114,16 @@ describe('CTL-01 command pipeline', () => {
 });
 
 /** Commands the property test draws: all valid on a live run with nodes t, hold, x, out. */
-const arbitraryCommand: fc.Arbitrary<ControlCommand> = fc.oneof(
-  fc.constant<ControlCommand>({ type: 'PauseWorkflow' }),
-  fc.constant<ControlCommand>({ type: 'ResumeWorkflow' }),
-  fc.constantFrom('x', 'out').map((nodeId): ControlCommand => ({ type: 'PauseNode', nodeId })),
-  fc.constantFrom('x', 'out').map((nodeId): ControlCommand => ({ type: 'ResumeNode', nodeId })),
-  fc.integer({ min: 1, max: 5 }).map((count): ControlCommand => ({ type: 'Step', nodeId: 'x', count })),
-  fc.boolean().map((skip): ControlCommand => (skip ? { type: 'Skip', nodeId: 'x' } : { type: 'Unskip', nodeId: 'x' })),
-  fc.string({ maxLength: 3 }).map((equals): ControlCommand => ({ type: 'SetBreakpoint', nodeId: 'out', path: 'payload.k', equals })),
-  fc.constant<ControlCommand>({ type: 'ClearBreakpoint', nodeId: 'out' }),
-  fc.constant<ControlCommand>({ type: 'Skip', nodeId: 't' }), // always refused: a trigger
+const arbitraryCommand: fc.Arbitrary<ControlCommandInput> = fc.oneof(
+  fc.constant<ControlCommandInput>({ type: 'PauseWorkflow' }),
+  fc.constant<ControlCommandInput>({ type: 'ResumeWorkflow' }),
+  fc.constantFrom('x', 'out').map((nodeId): ControlCommandInput => ({ type: 'PauseNode', nodeId })),
+  fc.constantFrom('x', 'out').map((nodeId): ControlCommandInput => ({ type: 'ResumeNode', nodeId })),
+  fc.integer({ min: 1, max: 5 }).map((count): ControlCommandInput => ({ type: 'Step', nodeId: 'x', count })),
+  fc.boolean().map((skip): ControlCommandInput => (skip ? { type: 'Skip', nodeId: 'x' } : { type: 'Unskip', nodeId: 'x' })),
+  fc.string({ maxLength: 3 }).map((equals): ControlCommandInput => ({ type: 'SetBreakpoint', nodeId: 'out', path: 'payload.k', equals })),
+  fc.constant<ControlCommandInput>({ type: 'ClearBreakpoint', nodeId: 'out' }),
+  fc.constant<ControlCommandInput>({ type: 'Skip', nodeId: 't' }), // always refused: a trigger
 );
 
 describe('CTL-01 command sequences (property)', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StudioEvent } from '../../shared/events/events';
+import { NodeId } from '../../shared/workflow/ids';
 import { chain, gate, harness, processor, recorder } from '../test-support/engine-harness';
 import type { Supervisor, SupervisorCommand } from './supervisors/supervisor';
 import { SUPERVISOR_BUFFER } from './supervisors/supervisor-host';
@@ -123,7 +124,7 @@ describe('CTL-07 supervisors', () => {
     const hold = processor('HOLD', async (m) => (await release.opened, [{ payload: m.payload }]));
     const h = harness([hold, recorder().plugin]);
     expect(() => h.engine.control.setRules('test', [{ when: 'status ==', then: { type: 'PauseWorkflow' } }])).toThrow(/rules\.0\.when: not a valid CEL condition/);
-    h.engine.control.setRules('test', [{ name: 'hold x', when: "event.type == 'NODE_STATUS' && event.nodeId == 'x' && event.status == 'RUNNING'", then: { type: 'PauseNode', nodeId: 'out' } }]);
+    h.engine.control.setRules('test', [{ name: 'hold x', when: "event.type == 'NODE_STATUS' && event.nodeId == 'x' && event.status == 'RUNNING'", then: { type: 'PauseNode', nodeId: NodeId.parse('out') } }]);
     h.engine.control.setRules('other', [{ when: "event.type == 'EXECUTION_STATUS'", then: { type: 'StopWorkflow', mode: 'KILL' } }]);
     expect(h.engine.control.getRules('test')).toHaveLength(1);
     const id = await h.run(chain('rules', [{ nodeId: 'x', type: 'HOLD' }]));

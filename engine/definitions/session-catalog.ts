@@ -96,7 +96,7 @@ export class SessionCatalog {
     });
     const existed = session === DEFAULT_SESSION || (await this.options.store.getSession(session)) !== null;
     const previous = new Map((await this.options.store.list(session)).map((w) => [w.definition.workflowId, w.version]));
-    const saves: SessionWorkflowSave[] = definitions.map((definition) => ({ definition, options: this.options.workflows.saveOptions(definition, config.note) }));
+    const saves = definitions.map((definition) => ({ definition, options: this.options.workflows.saveOptions(definition, config.note) })) satisfies SessionWorkflowSave[];
     const results = await this.options.store.applySession(session, { defaultExecutionTimeoutSeconds: seconds }, saves);
     saves.forEach((s, i) => {
       const old = previous.get(s.definition.workflowId);

@@ -1,12 +1,13 @@
 import { NotFoundError, ValidationError } from '../engine-errors';
 import type { SaveResult, StoredWorkflow, WorkflowSummary, WorkflowVersion } from '../../shared/api/workflows.schema';
 import type { WorkflowDefinition } from '../../shared/workflow/definition.schema';
+import type { VersionId } from '../../shared/workflow/ids';
 import { hasErrors, type ValidationIssue } from '../../shared/workflow/validation-issue';
 import { diffWorkflows, type WorkflowDiff } from '../../shared/workflow/workflow-diff';
 import type { PluginRegistry } from '../plugins/registry';
 import type { Clock } from '../runtime/clock';
 import type { DefinitionStore, SaveOptions } from '../store/definition-store';
-import { contentHash } from './content-hash';
+import { definitionVersion } from './definition-version';
 import { requireIdentifier, requireVersion } from './input-checks';
 import { validateDefinition } from './validate-definition';
 
@@ -41,8 +42,8 @@ export class WorkflowDefinitions {
   }
 
   /** How a definition is stored: its content hash, the clock's time, the note and the retention. */
-  saveOptions(definition: WorkflowDefinition, note?: string): SaveOptions {
-    const options: SaveOptions = { version: contentHash(definition), savedAt: this.options.clock.now(), maxVersions: this.options.maxVersions };
+  saveOptions(definition: WorkflowDefinition, note?: string): SaveOptions & { version: VersionId } {
+    const options: SaveOptions & { version: VersionId } = { version: definitionVersion(definition), savedAt: this.options.clock.now(), maxVersions: this.options.maxVersions };
     if (note !== undefined) options.note = note;
     return options;
   }

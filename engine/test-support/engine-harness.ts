@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StudioEvent } from '../../shared/events/events';
 import type { WorkflowDefinitionInput } from '../../shared/workflow/definition.schema';
+import type { ExecutionId } from '../../shared/workflow/ids';
 import { Engine, type EngineOptions } from '../engine';
 import { builtinPlugins } from '../plugins/builtin';
 import { definePlugin, type Plugin, type PluginContext, type PluginResult } from '../plugins/contract';
@@ -14,8 +15,8 @@ export interface Harness {
   clock: ManualClock;
   events: StudioEvent[];
   /** Saves the workflow and starts it; returns the execution id. */
-  run(definition: WorkflowDefinitionInput, payload?: Record<string, unknown>, debug?: RunDebugSettings): Promise<string>;
-  statuses(executionId: string): Record<string, string>;
+  run(definition: WorkflowDefinitionInput, payload?: Record<string, unknown>, debug?: RunDebugSettings): Promise<ExecutionId>;
+  statuses(executionId: ExecutionId): Record<string, string>;
   /** Lets pending promise callbacks run (no time passes). */
   settle(): Promise<void>;
 }

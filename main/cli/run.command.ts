@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { RunDetail } from '../../shared/api/runs.schema';
+import { STUDIO_API } from '../../shared/api/contract';
 import type { SaveResult } from '../../shared/api/workflows.schema';
 import type { StudioEvent } from '../../shared/events/events';
 import { CLI_CALLER, StudioHost } from '../host/studio-host';
@@ -52,7 +53,7 @@ async function runWorkflow(host: StudioHost, io: CliIo, session: string, definit
       for (const line of formatApiError(started.error)) io.err(line);
       return EXIT_FAILED;
     }
-    const { executionId } = started.value as { executionId: string };
+    const { executionId } = STUDIO_API['runs.start'].output.parse(started.value);
     io.out(`Running ${workflowId} (session ${session}), execution ${executionId}`);
     printer.follow(executionId);
     const status = await host.engine.waitForRun(executionId);

@@ -154,7 +154,7 @@ describe('DUR-01/DUR-02 host settings: yukta.execution-log.* and yukta.restart.*
     const one = host({ dataDir }, [first.plugin]);
     const api = clientOf(one);
     await api['workflows.save']({ definition: FLOW });
-    const ids = [(await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b' } })).executionId, (await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b', n: 2 } })).executionId];
+    const ids: string[] = [(await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b' } })).executionId, (await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b', n: 2 } })).executionId];
     await until(() => ids.every((id) => first.calls.includes(`${id}/b`)), 'both at b');
     await crash(one);
 

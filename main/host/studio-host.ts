@@ -22,6 +22,7 @@ import { haSettingsOf, HostLease } from './ha-lease';
 import { describeLeaseStatus } from './ha-log';
 import { keyedSecretStore, type SecretStore } from './secret-store';
 import { withSessionScope } from './session-scope';
+import { ExecutionId } from '../../shared/workflow/ids';
 
 /** Where definitions, the execution log and checkpoints live (DEF-01, DUR-01, DUR-02). */
 export { STORE_KINDS, type StoreKind };
@@ -200,10 +201,12 @@ export class StudioHost {
     this.options.onInternalError?.(error, id);
   }
 
-  /** The session of a run the host knows (live, queued or in history), or null. */
+  /** The session of a run the host knows (live, queued or in history), or null. The id is the caller's, not yet parsed. */
   runSession(executionId: string): string | null {
+    const parsed = ExecutionId.safeParse(executionId);
+    if (!parsed.success) return null;
     try {
-      return this.engine.getRun(executionId).session;
+      return this.engine.getRun(parsed.data).session;
     } catch {
       return null;
     }

@@ -2,6 +2,7 @@ import { StudioApiError } from '../../shared/api/errors';
 import type { SessionSummary } from '../../shared/api/sessions.schema';
 import type { SaveResult, StoredWorkflow, WorkflowVersion } from '../../shared/api/workflows.schema';
 import type { WorkflowDefinition } from '../../shared/workflow/definition.schema';
+import { VersionId } from '../../shared/workflow/ids';
 
 interface Entry {
   version: string;
@@ -24,7 +25,7 @@ export function createFakeHistory(seed: readonly StoredWorkflow[]) {
 
   const key = (session: string, workflowId: string) => `${session}/${workflowId}`;
   const save = (session: string, definition: WorkflowDefinition, note?: string): SaveResult => {
-    const version = fakeHash(definition);
+    const version = VersionId.parse(fakeHash(definition));
     const k = key(session, definition.workflowId);
     sessions.add(session);
     if (current.get(k)?.version === version) return { workflowId: definition.workflowId, version, changed: false };

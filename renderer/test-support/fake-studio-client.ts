@@ -5,6 +5,7 @@ import { StudioApiError } from '../../shared/api/errors';
 import type { StoredBreakpoint } from '../../shared/api/breakpoints.schema';
 import type { RunDetail } from '../../shared/api/runs.schema';
 import type { StoredWorkflow } from '../../shared/api/workflows.schema';
+import { ExecutionId } from '../../shared/workflow/ids';
 import type { StudioEvent } from '../../shared/events/events';
 import type { WorkflowDefinition } from '../../shared/workflow/definition.schema';
 import type { NodeTypeInfo } from '../../shared/workflow/node-type';
@@ -92,7 +93,7 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     }),
     'workflows.validate': vi.fn(async () => ({ valid: true, issues: [] })),
     'runs.start': vi.fn(async ({ session = 'default', workflowId }) => {
-      const executionId = `run-${++runCounter}`;
+      const executionId = ExecutionId.parse(`run-${++runCounter}`);
       const stored = workflows.get(`${session}/${workflowId}`)!;
       runs.set(executionId, {
         executionId,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Identifier } from '../workflow/identifier';
+import { NodeId } from '../workflow/ids';
 import { BreakpointPath } from './control.schema';
 
 /** Most breakpoints kept for one workflow (as many as it may have nodes). */
@@ -11,7 +11,7 @@ export const MAX_BREAKPOINTS = 500;
  * with a run.
  */
 export const StoredBreakpoint = z.strictObject({
-  nodeId: Identifier,
+  nodeId: NodeId,
   enabled: z.boolean().default(true),
   condition: z.strictObject({ path: BreakpointPath, equals: z.string().max(10_000) }).nullable().default(null),
 });

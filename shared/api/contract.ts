@@ -16,7 +16,8 @@ import { CronTriggerInfo, TriggersQuery } from './triggers.schema';
 import { WorkflowBreakpoints } from './breakpoints.schema';
 import { ApplySessionResult, ExecutionTimeoutSeconds, SessionConfig, SessionSummary } from './sessions.schema';
 import { SupervisorInfo, SupervisorRule, SupervisorRules } from './supervisors.schema';
-import { SaveResult, StoredWorkflow, VersionId, WorkflowSummary, WorkflowVersion } from './workflows.schema';
+import { SaveResult, StoredWorkflow, WorkflowSummary, WorkflowVersion } from './workflows.schema';
+import { ExecutionId, ExecutionIdOutput, NodeId, VersionId } from '../workflow/ids';
 import { RemoteAttemptInfo, WorkersView } from './workers.schema';
 
 export type { OperationSpec } from './operation-spec';
@@ -110,13 +111,13 @@ export const STUDIO_API = {
       /** Breakpoints, pauses and skips applied before the first message moves (CTL-02). */
       debug: RunDebug.optional(),
     }),
-    output: z.object({ executionId: z.string() }),
+    output: z.object({ executionId: ExecutionIdOutput }),
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/workflow/start' },
   }),
   'runs.get': op({
     summary: 'Read a run: its status, every node\'s status and counts, and its results.',
-    input: z.strictObject({ executionId: Identifier }),
+    input: z.strictObject({ executionId: ExecutionId }),
     output: RunDetail,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId' },
@@ -124,7 +125,7 @@ export const STUDIO_API = {
   'runs.wait': op({
     summary: 'Wait until a run ends (any terminal status), at most timeoutSeconds (0 reads it now), then read it; timedOut says the run was still going.',
     input: z.strictObject({
-      executionId: Identifier,
+      executionId: ExecutionId,
       timeoutSeconds: z.coerce.number().int().min(0).max(MAX_RUN_WAIT_SECONDS).default(DEFAULT_RUN_WAIT_SECONDS),
     }),
     output: RunWaitResult,
@@ -146,8 +147,8 @@ export const STUDIO_API = {
   'runs.recorded': op({
     summary: 'What a node of a run received and sent, as recorded (STU-04): its outputs and its parents\' outputs on the edges into it, a page at a time.',
     input: z.strictObject({
-      executionId: Identifier,
-      nodeId: Identifier,
+      executionId: ExecutionId,
+      nodeId: NodeId,
       offset: z.coerce.number().int().min(0).default(0),
       limit: z.coerce.number().int().min(1).max(MAX_RECORDED_PAGE).default(50),
     }),
@@ -157,21 +158,21 @@ export const STUDIO_API = {
   }),
   'runs.recordedSummary': op({
     summary: 'Every node\'s recorded output of a run in short (count, digest, end marker), to compare two runs node by node (STU-04).',
-    input: z.strictObject({ executionId: Identifier }),
+    input: z.strictObject({ executionId: ExecutionId }),
     output: RecordedSummary,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId/recorded' },
   }),
   'runs.resume': op({
     summary: 'Resume a run the last crash or kill interrupted (ABORTED), once, as a new run of the same version that skips the nodes that finished and replays their output (DUR-03); CONFLICT when the run was not aborted, was resumed already or its workflow changed.',
-    input: z.strictObject({ executionId: Identifier }),
+    input: z.strictObject({ executionId: ExecutionId }),
     output: ResumeResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/resume' },
   }),
   'runs.setPriority': op({
     summary: 'Move a QUEUED start to another priority (higher first); refused unless the run is waiting for a slot.',
-    input: z.strictObject({ executionId: Identifier, priority: z.number() }),
+    input: z.strictObject({ executionId: ExecutionId, priority: z.number() }),
     output: SetPriorityResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/priority' },
@@ -206,7 +207,7 @@ export const STUDIO_API = {
   }),
   'workers.attempts': op({
     summary: 'Which worker ran each attempt of a run\'s placed nodes (SCL-01), with its outcome; the newest 500 per run, kept in memory.',
-    input: z.strictObject({ executionId: Identifier, nodeId: Identifier.optional() }),
+    input: z.strictObject({ executionId: ExecutionId, nodeId: NodeId.optional() }),
     output: z.array(RemoteAttemptInfo),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId/worker-attempts' },
@@ -241,14 +242,14 @@ export const STUDIO_API = {
   }),
   'control.send': op({
     summary: 'Send a command to a run (CTL-01): answered once applied, in the run\'s order; reviewed and audited.',
-    input: z.strictObject({ executionId: Identifier, command: ControlCommand }),
+    input: z.strictObject({ executionId: ExecutionId, command: ControlCommand }),
     output: ControlResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/control' },
   }),
   'control.state': op({
     summary: 'A run\'s valves for the debugger (CTL-02): per node paused, skipped, steps left, breakpoint, held message.',
-    input: z.strictObject({ executionId: Identifier }),
+    input: z.strictObject({ executionId: ExecutionId }),
     output: ControlState,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId/control' },
@@ -262,14 +263,14 @@ export const STUDIO_API = {
   }),
   'approvals.list': op({
     summary: 'Open approvals across runs, oldest first (CTL-05): messages waiting at WAIT_FOR_SIGNAL nodes.',
-    input: z.strictObject({ executionId: Identifier.optional(), limit: z.coerce.number().int().min(1).max(1000).default(200) }),
+    input: z.strictObject({ executionId: ExecutionId.optional(), limit: z.coerce.number().int().min(1).max(1000).default(200) }),
     output: z.array(Approval),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/approvals' },
   }),
   'signals.send': op({
     summary: 'Approve or reject at a WAIT_FOR_SIGNAL node (a Signal command): ACCEPTED, or QUEUED until the node waits.',
-    input: z.strictObject({ executionId: Identifier, nodeId: Identifier, decision: SignalDecision.default('APPROVE'), data: z.unknown().optional() }),
+    input: z.strictObject({ executionId: ExecutionId, nodeId: NodeId, decision: SignalDecision.default('APPROVE'), data: z.unknown().optional() }),
     output: ControlResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/signal' },
@@ -297,7 +298,7 @@ export const STUDIO_API = {
   }),
   'plugins.control': op({
     summary: 'A plugin-level control message to a node of a workflow, in every live run (CTL-08): heartbeat, statistics, or a plugin\'s own kind.',
-    input: PluginControlInput.extend({ session: Identifier, workflowId: Identifier, nodeId: Identifier }),
+    input: PluginControlInput.extend({ session: Identifier, workflowId: Identifier, nodeId: NodeId }),
     output: PluginControlReply,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/workflows/:session/:workflowId/nodes/:nodeId/control' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Identifier } from '../workflow/identifier';
+import { ExecutionIdOutput, NodeId } from '../workflow/ids';
 import { SchedulerLimitsPatch } from './scheduler.schema';
 
 /** How a run (or a node) is stopped (CTL-03). */
@@ -9,7 +10,6 @@ export type StopMode = z.infer<typeof StopMode>;
 /** Largest step count accepted in one Step command. */
 export const MAX_STEP = 1_000_000;
 
-const NodeId = Identifier;
 const Node = { nodeId: NodeId };
 
 /** `payload`, `payload.a.b` or `metadata.key` (CTL-02). */
@@ -97,7 +97,7 @@ export const ControlResult = z.object({
   /** Signal: ACCEPTED or QUEUED. */
   signal: SignalOutcome.optional(),
   /** Restart, RestartFromNode, RetryNode: the new run, and whether it waits for a slot. */
-  newExecutionId: z.string().optional(),
+  newExecutionId: ExecutionIdOutput.optional(),
   queued: z.boolean().optional(),
   /** SetLimits: the limits now in force; SetPriority: the new queue position. */
   value: z.unknown().optional(),
@@ -118,6 +118,7 @@ export const ControlAuditEntry = z.object({
 export type ControlAuditEntry = z.infer<typeof ControlAuditEntry>;
 
 export const ControlAuditQuery = z.strictObject({
+  /** A run, or a pseudo-run such as `scheduler` (its audit rows are not a run's): an identifier, not an ExecutionId. */
   executionId: Identifier.optional(),
   actor: z.string().optional(),
   type: AuditType.optional(),

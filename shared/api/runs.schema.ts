@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExecutionIdOutput } from '../workflow/ids';
 import { ErrorInfo, NodeCounts } from '../events/events';
 import { Status } from '../status/status';
 
@@ -46,7 +47,7 @@ export const RunWaitResult = RunDetail.extend({ timedOut: z.boolean() });
 export type RunWaitResult = z.infer<typeof RunWaitResult>;
 
 /** The answer to `runs.resume` (DUR-03): the new run continuing the ABORTED one, and whether it waits for a slot. */
-export const ResumeResult = z.object({ executionId: z.string(), resumedFrom: z.string(), queued: z.boolean() });
+export const ResumeResult = z.object({ executionId: ExecutionIdOutput, resumedFrom: z.string(), queued: z.boolean() });
 export type ResumeResult = z.infer<typeof ResumeResult>;
 
 /** Largest page of recorded messages one `runs.recorded` call returns. */

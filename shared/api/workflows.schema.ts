@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { WorkflowDefinition } from '../workflow/definition.schema';
 
-/**
- * A definition version (DEF-01): the SHA-256 content hash of the canonical graph, 64 lowercase hex
- * characters. Checked at every boundary because it becomes a file name (`history/<version>.json`).
- */
-export const VersionId = z.string().regex(/^[0-9a-f]{64}$/, 'version must be 64 lowercase hex characters (a content hash)');
+/** A definition version (DEF-01), declared with the other branded ids. */
+export { VersionId } from '../workflow/ids';
+import { VersionIdOutput } from '../workflow/ids';
 
 /** Newest versions kept per workflow (`yukta.definitions.max-versions`). */
 export const DEFAULT_MAX_VERSIONS = 20;
@@ -43,7 +41,7 @@ export type WorkflowVersion = z.infer<typeof WorkflowVersion>;
 
 export const SaveResult = z.object({
   workflowId: z.string(),
-  version: z.string(),
+  version: VersionIdOutput,
   /** False when the graph was identical to the current version (no new version). */
   changed: z.boolean(),
 });

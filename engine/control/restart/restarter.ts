@@ -1,15 +1,16 @@
 import { ConflictError, NotFoundError } from '../../engine-errors';
 import type { Status } from '../../../shared/status/status';
+import type { ExecutionId } from '../../../shared/workflow/ids';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
 import { replayGraph } from '../../runtime/replay-graph';
 import { planRestart } from './restart-plan';
 import type { ArchivedRun, RunArchive } from './run-archive';
 
 /** A start of a prepared graph through admission: the one entry restarts use (see docs/development.md). */
-export type StartPrepared = (request: { session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown> }) => Promise<{ executionId: string; queued: boolean }>;
+export type StartPrepared = (request: { session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown> }) => Promise<{ executionId: ExecutionId; queued: boolean }>;
 
 export interface RestartStarted {
-  newExecutionId: string;
+  newExecutionId: ExecutionId;
   queued: boolean;
 }
 

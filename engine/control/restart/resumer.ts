@@ -1,3 +1,4 @@
+import type { ExecutionId } from '../../../shared/workflow/ids';
 import { ConflictError, NotFoundError, UnavailableError } from '../../engine-errors';
 import type { PreparedStart } from '../../runtime/start/start-types';
 import type { PreparedWorkflow } from '../../runtime/prepared-workflow';
@@ -15,7 +16,7 @@ export interface ResumerOptions {
   currentVersion(session: string, workflowId: string): Promise<string | null>;
   prepared(session: string, workflowId: string, version: string): Promise<PreparedWorkflow>;
   /** Admission like any start (`StartPipeline.startPrepared`). */
-  startPrepared(start: PreparedStart): Promise<{ executionId: string; queued: boolean }>;
+  startPrepared(start: PreparedStart): Promise<{ executionId: ExecutionId; queued: boolean }>;
   /** Cancels a run whose resume could not be stored. */
   cancel(executionId: string): void;
   /** Runs resumed before this process (boot recovery), by the run they continue. */
@@ -23,7 +24,7 @@ export interface ResumerOptions {
 }
 
 export interface Resumed {
-  executionId: string;
+  executionId: ExecutionId;
   resumedFrom: string;
   queued: boolean;
 }
@@ -73,7 +74,7 @@ export class Resumer {
     return run;
   }
 
-  private async start(run: LoggedRun): Promise<{ executionId: string; queued: boolean }> {
+  private async start(run: LoggedRun): Promise<{ executionId: ExecutionId; queued: boolean }> {
     const { session, workflowId, version, payload, scope, inputs } = run.record;
     const full = await this.options.prepared(session, workflowId, version);
     const { checkpoints } = this.options;

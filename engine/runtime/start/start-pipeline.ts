@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { toExecutionId, type ExecutionId } from '../../../shared/workflow/ids';
 import { BadInputError, UnavailableError } from '../../engine-errors';
 import type { PluginServices } from '../../plugins/services';
 import type { AdmissionScheduler } from '../../scheduler/admission-scheduler';
@@ -10,6 +10,7 @@ import { toErrorInfo } from '../errors';
 import type { RunLauncher } from '../run-launcher';
 import type { WorkflowRun } from '../workflow-run';
 import type { DefinitionResolver } from './definition-resolver';
+import { newExecutionId } from './execution-id';
 import { checkIdempotency, rememberStart } from './idempotent-start';
 import { resolvePreparedStart, resolveStart } from './resolve-start';
 import type { RunFactory } from './run-factory';
@@ -56,13 +57,13 @@ export class StartPipeline {
    * UNAVAILABLE) and gets no id. With an idempotency key, a repeat (even a concurrent one) gets the first
    * run's id; the same key with a different payload is a CONFLICT.
    */
-  async start(request: StartRequest): Promise<{ executionId: string }> {
+  async start(request: StartRequest): Promise<{ executionId: ExecutionId }> {
     const { options } = this;
     // A standby refuses before it waits for recovery, which waits for it to lead (SCL-02).
     options.scheduler.refuseUnlessLeader();
     await options.ready;
     const checked = checkIdempotency(options.idempotency, await resolveStart(options.resolver, request, options.services), request.idempotencyKey);
-    if ('repeat' in checked) return { executionId: await checked.repeat };
+    if ('repeat' in checked) return { executionId: toExecutionId(await checked.repeat) };
     const started = this.acknowledged(checked.plan);
     if (checked.record) rememberStart(options.idempotency, checked.record, started);
     return { executionId: await started };
@@ -92,9 +93,10 @@ export class StartPipeline {
         granted: (slot) => this.startGranted(plan, slot),
         dropped: (reason, executionId) => registry.queued.end(executionId, reason),
       },
-      randomUUID,
+      newExecutionId,
     );
-    const { executionId } = ticket;
+    // Admission keeps ids as plain strings; this one is the id `newExecutionId` just made.
+    const executionId = toExecutionId(ticket.executionId);
     if (ticket.state === 'queued') {
       const unwritten = this.record(executionId, plan);
       registry.queued.announce(ticket, plan.prepared);
@@ -146,7 +148,7 @@ export class StartPipeline {
    * the run is cancelled and the start refused with UNAVAILABLE; a start record no store can write is the
    * caller's input (BAD_INPUT on `payload`). Nothing unsaved is ever acknowledged.
    */
-  private async acknowledged(plan: StartPlan): Promise<string> {
+  private async acknowledged(plan: StartPlan): Promise<ExecutionId> {
     const { executionId, unwritten } = this.launch(plan);
     const acknowledge = this.options.acknowledge;
     if (acknowledge === null) return executionId;

@@ -1,3 +1,4 @@
+import type { ExecutionId } from '../../../shared/workflow/ids';
 import type { StartOptions } from '../../scheduler/start-options';
 import type { IdempotencyRecord, StartRecord } from '../../store/start-record';
 import type { UnwritableEntryError } from '../../store/unwritable-entry-error';
@@ -81,7 +82,7 @@ export interface StartPlan extends RunSpec {
 
 /** The answer to a start that took (or waits for) a slot. */
 export interface Launched {
-  executionId: string;
+  executionId: ExecutionId;
   queued: boolean;
   /** Why its start record can never be written (DUR-01), or null: recorded. */
   unwritten: UnwritableEntryError | null;

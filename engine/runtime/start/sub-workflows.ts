@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { SubWorkflowResult, SubWorkflowRunner } from '../../plugins/contract';
 import { BadInputError } from '../errors';
 import type { RunLauncher } from '../run-launcher';
 import type { DefinitionResolver } from './definition-resolver';
+import { newExecutionId } from './execution-id';
 import { resolveChild } from './resolve-start';
 import type { RunFactory } from './run-factory';
 import { DEPTH_KEY, MAX_DEPTH, PARENT_KEY } from './start-types';
@@ -41,7 +41,7 @@ export class SubWorkflows {
     if (depth > MAX_DEPTH) throw new BadInputError(`sub-workflow "${request.workflowId}" would nest ${depth} levels deep (at most ${MAX_DEPTH})`);
     const payload = { ...request.payload, [DEPTH_KEY]: depth, [PARENT_KEY]: parent.executionId };
     const spec = await resolveChild(this.options.resolver, { session: request.session ?? parent.session, workflowId: request.workflowId, payload }, parent.timeBudgetMs);
-    const executionId = randomUUID();
+    const executionId = newExecutionId();
     const child = this.options.factory.create(executionId, spec, this.runnerFor({ executionId, session: spec.session, depth, timeBudgetMs: spec.timeBudgetMs }));
     child.announce();
     this.options.registry.track(child, null);
