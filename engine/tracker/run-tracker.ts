@@ -5,7 +5,7 @@ import { isTerminal, type Status } from '../../shared/status/status';
 import type { TrackerCounters, TrackerObserver } from '../observability/tracker-observer';
 import { inMicrotask } from '../runtime/microtask';
 import { NodeLayout, NodeLayouts } from './node-layout';
-import { RunRecord, type LogEvent, type NodeView, type ProgressSnapshot, type RunEvent } from './run-record';
+import { RunRecord, type LogEvent, type NodeChange, type NodeView, type ProgressSnapshot, type RunEvent } from './run-record';
 import type { NodeEvent } from './status-rows';
 
 export type { ProgressSnapshot };
@@ -66,6 +66,7 @@ export class RunTracker implements TrackerCounters {
   private readonly runs = new Map<string, RunRecord>();
   private readonly layouts = new NodeLayouts();
   /** Observers see node changes through this one object (OBS-04/05 read it in passing). */
+  private readonly nodeChange: NodeChange = { index: 0, before: 'PENDING' };
   private readonly nodeView: NodeView = { nodeId: '', status: 'PENDING', counts: { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 } };
   /** Sessions with live state, least recently active first. */
   private readonly sessions = new Map<string, SessionLive>();
@@ -290,8 +291,8 @@ export class RunTracker implements TrackerCounters {
   private applyNodeStatus(event: NodeEvent): void {
     const run = this.runs.get(event.executionId);
     if (!run) return;
-    const change = run.applyNode(event, this.o.maxSnapshotsPerRun);
-    if (change === null || this.observers.length === 0) return;
+    const change = this.nodeChange;
+    if (!run.applyNode(event, this.o.maxSnapshotsPerRun, change) || this.observers.length === 0) return;
     const node = run.viewNode(change.index, this.nodeView);
     for (const o of this.observers) {
       try {

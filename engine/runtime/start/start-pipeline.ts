@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newExecutionId } from '../execution-id';
 import { BadInputError, UnavailableError } from '../../engine-errors';
 import type { PluginServices } from '../../plugins/services';
 import type { AdmissionScheduler } from '../../scheduler/admission-scheduler';
@@ -92,7 +92,7 @@ export class StartPipeline {
         granted: (slot) => this.startGranted(plan, slot),
         dropped: (reason, executionId) => registry.queued.end(executionId, reason),
       },
-      randomUUID,
+      newExecutionId,
     );
     const { executionId } = ticket;
     if (ticket.state === 'queued') {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newExecutionId } from '../execution-id';
 import type { SubWorkflowResult, SubWorkflowRunner } from '../../plugins/contract';
 import { BadInputError } from '../errors';
 import type { RunLauncher } from '../run-launcher';
@@ -41,7 +41,7 @@ export class SubWorkflows {
     if (depth > MAX_DEPTH) throw new BadInputError(`sub-workflow "${request.workflowId}" would nest ${depth} levels deep (at most ${MAX_DEPTH})`);
     const payload = { ...request.payload, [DEPTH_KEY]: depth, [PARENT_KEY]: parent.executionId };
     const spec = await resolveChild(this.options.resolver, { session: request.session ?? parent.session, workflowId: request.workflowId, payload }, parent.timeBudgetMs);
-    const executionId = randomUUID();
+    const executionId = newExecutionId();
     const child = this.options.factory.create(executionId, spec, this.runnerFor({ executionId, session: spec.session, depth, timeBudgetMs: spec.timeBudgetMs }));
     child.announce();
     this.options.registry.track(child, null);
