@@ -70,6 +70,8 @@ export class RunTracker implements TrackerCounters {
   private readonly nodeView: NodeView = { nodeId: '', status: 'PENDING', counts: { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 } };
   /** Sessions with live state, least recently active first. */
   private readonly sessions = new Map<string, SessionLive>();
+  /** The session last moved to the end of `sessions` (the end while it is still there). */
+  private newestSession: string | null = null;
   /** Finished runs still in live state, in end order (cleanup reads the head). */
   private endedIds: string[] = [];
   private endedAt: number[] = [];
@@ -317,9 +319,15 @@ export class RunTracker implements TrackerCounters {
 
   /** Moves the session to the most recently active end; evicts beyond `max-sessions`. */
   private enterSession(session: string, executionId: string): void {
-    const live = this.sessions.get(session) ?? { runs: new Set<string>() };
-    this.sessions.delete(session);
-    this.sessions.set(session, live);
+    let live = this.sessions.get(session);
+    // Moved to the end only when another session is there: a map that deletes and sets its one key at every
+    // run makes a new table each time, and the scavenger copies it.
+    if (live === undefined || this.newestSession !== session) {
+      live ??= { runs: new Set<string>() };
+      this.sessions.delete(session);
+      this.sessions.set(session, live);
+      this.newestSession = session;
+    }
     live.runs.add(executionId);
     if (this.o.maxSessions <= 0 || this.sessions.size <= this.o.maxSessions) return;
     for (const [name, s] of this.sessions) {

@@ -14,6 +14,7 @@ interface MoreMessages {
 
 /** Numbers per node: messages kept, bytes kept. */
 const NUMS = 2;
+const NO_NUMS = new Float64Array(0);
 /** References per node: end status, first message's port, payload, metadata, id. */
 const REFS = 5;
 /**
@@ -33,7 +34,8 @@ export class RunRecordings {
     private readonly orders: NodeOrders,
   ) {}
 
-  private nums: number[] = [];
+  /** Off the JS heap (a typed array of this size), so a retained run costs the scavenger no copy of it. */
+  private nums: Float64Array = NO_NUMS;
   private refs: unknown[] = [];
   private more: Map<number, MoreMessages> | null = null;
   /** Why recording stopped, by node (a cap was passed). */
@@ -48,11 +50,11 @@ export class RunRecordings {
     if (this.order === null) {
       this.order = this.orders.startingWith(nodeId);
       // Room for as many nodes as the runs before it wrote (no growth on the way).
-      this.nums = new Array<number>(this.order.ids.length * NUMS);
+      this.nums = new Float64Array(this.order.ids.length * NUMS);
       this.refs = new Array<unknown>(this.order.ids.length * REFS);
     } else this.order = this.order.extended(this.size, nodeId);
     const n = this.size * NUMS;
-    this.nums[n] = this.nums[n + 1] = 0;
+    if (n + NUMS > this.nums.length) this.nums = grown(this.nums, n + NUMS);
     const r = this.size * REFS;
     this.refs[r] = null;
     this.refs[r + 1] = '';
@@ -154,4 +156,10 @@ export class RunRecordings {
 
 function recorded(port: string, payload: unknown, metadata: Metadata, messageId: string | undefined): RecordedMessage {
   return messageId === undefined ? { port, payload, metadata } : { port, payload, metadata, messageId };
+}
+
+function grown(nums: Float64Array, needed: number): Float64Array {
+  const next = new Float64Array(Math.max(needed, 2 * nums.length));
+  next.set(nums);
+  return next;
 }
