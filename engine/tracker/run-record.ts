@@ -8,9 +8,27 @@ export type RunEvent = Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>;
 export type ResultEvent = Extract<StudioEvent, { type: 'NODE_RESULT' }>;
 export type LogEvent = Extract<StudioEvent, { type: 'LOG' }>;
 
-/** A reusable node state (`RunRecord.viewNode`): every field is set at each use. */
-export interface NodeView extends NodeRunState {
-  counts: Required<NodeRunState['counts']>;
+/**
+ * A reusable node state (`RunRecord.viewNode`): every field is set at each use. Its times are read through
+ * getters, so a time is made a number object only when an observer reads it (a field that is a number or
+ * undefined by turns would box every time written into it).
+ */
+export class NodeView implements Readonly<NodeRunState> {
+  nodeId = '';
+  status: Status = 'PENDING';
+  readonly counts: Required<NodeRunState['counts']> = { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 };
+  error: ErrorInfo | undefined = undefined;
+  /** NaN: not yet. */
+  started = Number.NaN;
+  ended = Number.NaN;
+
+  get startedAt(): number | undefined {
+    return Number.isNaN(this.started) ? undefined : this.started;
+  }
+
+  get endedAt(): number | undefined {
+    return Number.isNaN(this.ended) ? undefined : this.ended;
+  }
 }
 
 /** Which node a status change moved, and from where (`RunRecord.applyNode`). */
@@ -184,7 +202,7 @@ export class RunRecord {
   }
 
   /** The node's state written into `view` (its counts object reused too), for observers told in passing. */
-  viewNode(index: number, view: NodeView): NodeRunState {
+  viewNode(index: number, view: NodeView): Readonly<NodeRunState> {
     const row = this.nodes;
     const base = index * NODE_STRIDE + EVENT;
     view.nodeId = this.layout.ids[index]!;
@@ -196,10 +214,8 @@ export class RunRecord {
     counts.failed = extras?.failed ?? 0;
     counts.retried = extras?.retried ?? 0;
     counts.dropped = extras?.dropped ?? 0;
-    const started = row[index * NODE_STRIDE + STARTED]!;
-    const ended = row[index * NODE_STRIDE + ENDED]!;
-    view.startedAt = Number.isNaN(started) ? undefined : started;
-    view.endedAt = Number.isNaN(ended) ? undefined : ended;
+    view.started = row[index * NODE_STRIDE + STARTED]!;
+    view.ended = row[index * NODE_STRIDE + ENDED]!;
     view.error = this.nodeErrors?.get(index);
     return view;
   }

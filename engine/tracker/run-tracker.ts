@@ -5,7 +5,7 @@ import { isTerminal, type Status } from '../../shared/status/status';
 import type { TrackerCounters, TrackerObserver } from '../observability/tracker-observer';
 import { inMicrotask } from '../runtime/microtask';
 import { NodeLayout, NodeLayouts } from './node-layout';
-import { RunRecord, type LogEvent, type NodeChange, type NodeView, type ProgressSnapshot, type RunEvent } from './run-record';
+import { NodeView, RunRecord, type LogEvent, type NodeChange, type ProgressSnapshot, type RunEvent } from './run-record';
 import type { NodeEvent } from './status-rows';
 
 export type { ProgressSnapshot };
@@ -67,7 +67,7 @@ export class RunTracker implements TrackerCounters {
   private readonly layouts = new NodeLayouts();
   /** Observers see node changes through this one object (OBS-04/05 read it in passing). */
   private readonly nodeChange: NodeChange = { index: 0, before: 'PENDING' };
-  private readonly nodeView: NodeView = { nodeId: '', status: 'PENDING', counts: { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 } };
+  private readonly nodeView = new NodeView();
   /** Sessions with live state, least recently active first. */
   private readonly sessions = new Map<string, SessionLive>();
   /** The session last moved to the end of `sessions` (the end while it is still there). */
