@@ -7,7 +7,8 @@
 // With two adapters (e.g. an older checkout's bench/anchors-adapter.mjs, renamed, then this one) the rounds
 // alternate and the ratio last/first is taken per round, then its median. GC share is measured twice: the
 // V8 GC pauses seen by a PerformanceObserver (what --trace-gc prints) over the wall time of the timed loop,
-// and the "(garbage collector)" samples of the CPU profile.
+// and the "(garbage collector)" samples of the CPU profile. CPU µs per task is the process's user + system
+// time over the loop (GC helper threads included): steadier than wall time on a shared, loaded machine.
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
@@ -40,7 +41,7 @@ for (const path of values.adapter) {
   const adapter = await (await import(pathToFileURL(resolve(path)).href)).default({ chainLengths: [n] });
   await adapter.setup?.({ chainLengths: [n] });
   for (let i = 0; i < 2000; i++) await adapter.one(n); // warm-up: JIT and the prepared workflow's stage pool
-  adapters.push({ adapter, perTask: [], gcShare: [] });
+  adapters.push({ adapter, perTask: [], cpuPerTask: [], gcShare: [] });
 }
 
 let gcMs = 0;
@@ -57,11 +58,14 @@ for (let r = 0; r < rounds; r++) {
     globalThis.gc?.();
     await settle(); // let the observer report the forced collection first
     gcMs = 0;
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < reps; i++) await side.adapter.one(n);
     const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     await settle();
     side.perTask.push((wall * 1000) / (reps * n));
+    side.cpuPerTask.push((cpu.user + cpu.system) / (reps * n));
     side.gcShare.push(gcMs / wall);
   }
   if (adapters.length > 1) ratios.push(adapters.at(-1).perTask[r] / adapters[0].perTask[r]);
@@ -69,10 +73,10 @@ for (let r = 0; r < rounds; r++) {
 observer.disconnect();
 
 console.log(`chain of ${n}, ${reps} runs of one message per round, ${rounds} rounds, load average ${loadavg()[0].toFixed(1)}\n`);
-console.log('| engine | µs per task, median (min–max) | GC share (V8 GC pauses / wall), median (min–max) |\n| - | -: | -: |');
+console.log('| engine | µs per task, median (min–max) | CPU µs per task (process, GC threads too) | GC share (V8 GC pauses / wall), median (min–max) |\n| - | -: | -: | -: |');
 const range = (xs, f) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
-for (const { adapter, perTask, gcShare } of adapters) {
-  console.log(`| ${adapter.name} | ${range(perTask, (x) => x.toFixed(2))} | ${range(gcShare, (x) => (100 * x).toFixed(1) + ' %')} |`);
+for (const { adapter, perTask, cpuPerTask, gcShare } of adapters) {
+  console.log(`| ${adapter.name} | ${range(perTask, (x) => x.toFixed(2))} | ${range(cpuPerTask, (x) => x.toFixed(2))} | ${range(gcShare, (x) => (100 * x).toFixed(1) + ' %')} |`);
 }
 if (ratios.length) console.log(`\n${adapters.at(-1).adapter.name} / ${adapters[0].adapter.name} per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}×`);
 

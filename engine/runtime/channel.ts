@@ -154,9 +154,10 @@ export class Channel<T> {
   cancel(): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.items = [];
+    // A run's end cancels every input, mostly empty ones: no new arrays then.
+    if (this.items.length > 0) this.items = [];
     this.head = 0;
-    for (const sender of this.waitingSenders.splice(0)) sender();
+    if (this.waitingSenders.length > 0) for (const sender of this.waitingSenders.splice(0)) sender();
     this.wakeTaker();
   }
 

@@ -10,9 +10,15 @@ export interface Clock {
   clearTimer(handle: TimerHandle): void;
 }
 
+/** A timer of the wall clock: its handle holds Node's timeout (no map of timers to keep in step). */
+class SystemTimer implements TimerHandle {
+  timeout: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(readonly id: number) {}
+}
+
 /** The wall clock. */
 export class SystemClock implements Clock {
-  private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
   private nextId = 1;
 
   now(): number {
@@ -20,20 +26,20 @@ export class SystemClock implements Clock {
   }
 
   setTimer(callback: () => void, delayMs: number): TimerHandle {
-    const id = this.nextId++;
+    const timer = new SystemTimer(this.nextId++);
     const t = setTimeout(() => {
-      this.timers.delete(id);
+      timer.timeout = null;
       callback();
     }, delayMs);
     t.unref?.();
-    this.timers.set(id, t);
-    return { id };
+    timer.timeout = t;
+    return timer;
   }
 
   clearTimer(handle: TimerHandle): void {
-    const t = this.timers.get(handle.id);
-    if (t !== undefined) clearTimeout(t);
-    this.timers.delete(handle.id);
+    if (!(handle instanceof SystemTimer) || handle.timeout === null) return;
+    clearTimeout(handle.timeout);
+    handle.timeout = null;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorInfo, NodeCounts, UnnumberedEvent } from '../../shared/events/events';
+import type { ErrorInfo, NodeCounts, StudioEvent, UnnumberedEvent } from '../../shared/events/events';
 import type { Status } from '../../shared/status/status';
 import type { NodeTimers } from './node-timers';
 
@@ -75,9 +75,11 @@ export class NodeReport {
     if (c.retried) counts.retried = c.retried;
     if (c.dropped) counts.dropped = c.dropped;
     const buffer = this.buffer;
-    // The common event is made whole in one literal (no property added after: no second allocation).
+    // The common event is made whole in one literal, its `seq` too (the bus numbers it; last, where the bus
+    // would add it): no property is added after, so no second allocation for the added properties.
     if (buffer !== null && error === undefined && held === undefined && this.attempt <= 1) {
-      this.emit({ type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts, buffer: { used: buffer.length, size: buffer.capacity } });
+      const common: StudioEvent = { type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts, buffer: { used: buffer.length, size: buffer.capacity }, seq: 0 };
+      this.emit(common);
       return;
     }
     const event: UnnumberedEvent = { type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts };

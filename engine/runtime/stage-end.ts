@@ -1,5 +1,5 @@
 import type { ErrorInfo } from '../../shared/events/events';
-import { isFailure, type Status } from '../../shared/status/status';
+import { isFailure, Status } from '../../shared/status/status';
 import { failedMessageInfo, toErrorInfo, type FailedMessage } from './errors';
 import type { Message } from './message';
 import type { PreparedNode } from './prepared-workflow';
@@ -12,9 +12,12 @@ export interface NodeHalt {
 
 /** How a node ended: its status and, unless it was cancelled, why. */
 export interface NodeEnd {
-  status: Status;
-  error?: ErrorInfo;
+  readonly status: Status;
+  readonly error?: ErrorInfo;
 }
+
+/** The ends without an error, made once (every node of every run ends; most end like this). */
+const BARE_ENDS = Object.fromEntries(Status.options.map((status) => [status, Object.freeze({ status })])) as { readonly [K in Status]: NodeEnd };
 
 /**
  * What decides how a node ends (ENG-03, ENG-06): a halt from outside (a stop or a timeout), its parents'
@@ -92,9 +95,9 @@ export class StageEnd {
   /** The node's end once its work is over; `threw` with what the work threw, if it did. */
   end(threw: boolean, thrown?: unknown): NodeEnd {
     const status = this.halt?.status ?? this.statusOf(threw);
-    if (status === 'CANCELLED') return { status };
+    if (status === 'CANCELLED') return BARE_ENDS[status];
     if (this.halt !== null) return { status, error: toErrorInfo(this.halt.error) };
-    if (!threw) return { status };
+    if (!threw) return BARE_ENDS[status];
     const error = toErrorInfo(thrown);
     const failed = status === 'FAILURE' ? this.failedMessage() : null;
     return failed === null ? { status, error } : { status, error: { ...error, ...failedMessageInfo(failed) } };

@@ -28,6 +28,7 @@ export interface OutputStage {
  */
 export class StageOutput {
   private nextMessageId = 1;
+  private firstMessageId: string | null = null;
   /** Dropped once it says it keeps nothing more: past a cap, recording costs one null check per message. */
   private recorder: NodeRecorder | null = null;
   private freezeMessages = false;
@@ -140,12 +141,18 @@ export class StageOutput {
     if (at < 0) return undefined;
     const targets = this.targets[at]!;
     const payload = this.freezeMessages ? deepFreeze(out.payload) : out.payload;
-    const message: Message = { id: `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
+    const message: Message = { id: this.nextMessageId === 1 ? this.firstId() : `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
     if (this.recorder !== null && !this.recorder.record(port, payload, message.metadata)) this.recorder = null;
     for (let i = 0; i < targets.length; i++) {
       if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);
     }
     return undefined;
+  }
+
+  /** The id of a run's first output, the same in every run of the node: made once. */
+  private firstId(): string {
+    this.nextMessageId = 2;
+    return (this.firstMessageId ??= `${this.node.nodeId}#1`);
   }
 
   private async sendSlow(message: Message, targets: ReadonlyArray<Channel<Message>>, from: number): Promise<void> {

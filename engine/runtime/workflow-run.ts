@@ -1,5 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import type { ErrorInfo, UnnumberedEvent } from '../../shared/events/events';
+import type { ErrorInfo, StudioEvent, UnnumberedEvent } from '../../shared/events/events';
+
+type RunStatusEvent = Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>;
 import { isFailure, isTerminal, type Status } from '../../shared/status/status';
 import type { SubWorkflowRunner } from '../plugins/contract';
 import type { Clock } from './clock';
@@ -291,18 +293,18 @@ export class WorkflowRun implements StageRun {
   private setRunStatus(status: Status, error?: ErrorInfo, nodeIds?: readonly string[]): void {
     this.runStatus = status;
     const { prepared, clock } = this.options;
-    const event: UnnumberedEvent = {
-      type: 'EXECUTION_STATUS',
-      executionId: this.executionId,
-      at: clock.now(),
-      session: this.session,
-      workflowId: this.workflowId,
-      definitionVersion: prepared.version,
-      status,
-    };
-    if (error) event.error = error;
-    // The prepared workflow's own array, shared by its runs: subscribers read it, never change it.
-    if (nodeIds) event.nodeIds = nodeIds as string[];
+    const at = clock.now();
+    const { executionId, session, workflowId } = this;
+    const definitionVersion = prepared.version;
+    let event: RunStatusEvent | UnnumberedEvent;
+    // The common events are made whole, `seq` too (0 until the bus numbers it; last, where the bus would add
+    // it): no property is added after, so no second allocation for the added properties.
+    // The prepared workflow's own node-id array is shared by its runs: subscribers read it, never change it.
+    if (!error) event = nodeIds ? { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, nodeIds: nodeIds as string[], seq: 0 } : { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, seq: 0 };
+    else {
+      event = { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, error };
+      if (nodeIds) event.nodeIds = nodeIds as string[];
+    }
     this.emit(event);
   }
 }

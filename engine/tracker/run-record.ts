@@ -2,15 +2,39 @@ import type { NodeRunState, RunDetail, RunSummary } from '../../shared/api/runs.
 import type { ErrorInfo, StudioEvent } from '../../shared/events/events';
 import { advanceStatus, isTerminal, type Status } from '../../shared/status/status';
 import type { NodeLayout } from './node-layout';
-import { countsAt, EVENT_FIELDS, readEvent, statusAt, statusCode, writeCounts, writeEvent, type EventExtras, type NodeEvent } from './status-rows';
+import { countsAt, EVENT_FIELDS, readEvent, statusAt, statusCode, writeCounts, writeEvent, type EventExtras, type NodeEvent, type Rows } from './status-rows';
 
 export type RunEvent = Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>;
 export type ResultEvent = Extract<StudioEvent, { type: 'NODE_RESULT' }>;
 export type LogEvent = Extract<StudioEvent, { type: 'LOG' }>;
 
-/** A reusable node state (`RunRecord.viewNode`): every field is set at each use. */
-export interface NodeView extends NodeRunState {
-  counts: Required<NodeRunState['counts']>;
+/**
+ * A reusable node state (`RunRecord.viewNode`): every field is set at each use. Its times are read through
+ * getters, so a time is made a number object only when an observer reads it (a field that is a number or
+ * undefined by turns would box every time written into it).
+ */
+export class NodeView implements Readonly<NodeRunState> {
+  nodeId = '';
+  status: Status = 'PENDING';
+  readonly counts: Required<NodeRunState['counts']> = { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 };
+  error: ErrorInfo | undefined = undefined;
+  /** NaN: not yet. */
+  started = Number.NaN;
+  ended = Number.NaN;
+
+  get startedAt(): number | undefined {
+    return Number.isNaN(this.started) ? undefined : this.started;
+  }
+
+  get endedAt(): number | undefined {
+    return Number.isNaN(this.ended) ? undefined : this.ended;
+  }
+}
+
+/** Which node a status change moved, and from where (`RunRecord.applyNode`). */
+export interface NodeChange {
+  index: number;
+  before: Status;
 }
 
 /** A progress snapshot of a run's history (OBS-01): a status event, always with the run's `definitionVersion`. */
@@ -43,12 +67,12 @@ export class RunRecord {
   private logs: LogEvent[] | null = null;
   private logsDropped = false;
   /** NODE_STRIDE numbers per node, made at its full size at once (no growth while events arrive). */
-  private nodes: number[];
+  private nodes: Rows;
   /** The newest applied run event, replayed to a late subscriber (null for a run restored from the log). */
   private runEvent: RunEvent | null = null;
   private readonly runEvents: RunEvent[] = [];
   /** SNAP_STRIDE numbers per snapshot row; `snapLength` of them are used. */
-  private snaps: number[];
+  private snaps: Rows;
   private snapLength = 0;
   /** Absolute number of the first snapshot row kept (rows are numbered from the run's first event). */
   private snapFirst = 0;
@@ -64,7 +88,7 @@ export class RunRecord {
   ) {
     this.nodes = nodeRows(layout.size);
     // Room for the status events of a plain run (RUNNING and an end per node, four run events): no growth then.
-    this.snaps = rowsOfCapacity((2 * layout.size + 4) * SNAP_STRIDE);
+    this.snaps = new Float64Array((2 * layout.size + 4) * SNAP_STRIDE);
   }
 
   /** A run first seen through an event of the feed. */
@@ -101,8 +125,11 @@ export class RunRecord {
     return before;
   }
 
-  /** Applies a node event (ENG-06: a step back is ignored, its data still merged); returns the node's index and the status it moved from, or null. */
-  applyNode(event: NodeEvent, maxSnapshots: number): { index: number; before: Status } | null {
+  /**
+   * Applies a node event (ENG-06: a step back is ignored, its data still merged); returns whether the node's
+   * status moved, and then writes its index and the status it moved from into `change` (reused by the caller).
+   */
+  applyNode(event: NodeEvent, maxSnapshots: number, change: NodeChange): boolean {
     const index = this.indexOf(event.nodeId);
     this.snapshot(index, event.seq, event.at, event, maxSnapshots);
     const row = this.nodes;
@@ -114,13 +141,15 @@ export class RunRecord {
     row[base + AT] = event.at;
     if (extras !== null) (this.latestExtras ??= new Map()).set(index, extras);
     else this.latestExtras?.delete(index);
-    if (after === before) return null;
+    if (after === before) return false;
     if (after === 'RUNNING') row[base + STARTED] = event.at;
     if (isTerminal(after)) {
       row[base + ENDED] = event.at;
       if (event.error) (this.nodeErrors ??= new Map()).set(index, event.error);
     }
-    return { index, before };
+    change.index = index;
+    change.before = before;
+    return true;
   }
 
   addResult(event: ResultEvent, max: number): void {
@@ -173,7 +202,7 @@ export class RunRecord {
   }
 
   /** The node's state written into `view` (its counts object reused too), for observers told in passing. */
-  viewNode(index: number, view: NodeView): NodeRunState {
+  viewNode(index: number, view: NodeView): Readonly<NodeRunState> {
     const row = this.nodes;
     const base = index * NODE_STRIDE + EVENT;
     view.nodeId = this.layout.ids[index]!;
@@ -185,10 +214,8 @@ export class RunRecord {
     counts.failed = extras?.failed ?? 0;
     counts.retried = extras?.retried ?? 0;
     counts.dropped = extras?.dropped ?? 0;
-    const started = row[index * NODE_STRIDE + STARTED]!;
-    const ended = row[index * NODE_STRIDE + ENDED]!;
-    view.startedAt = Number.isNaN(started) ? undefined : started;
-    view.endedAt = Number.isNaN(ended) ? undefined : ended;
+    view.started = row[index * NODE_STRIDE + STARTED]!;
+    view.ended = row[index * NODE_STRIDE + ENDED]!;
     view.error = this.nodeErrors?.get(index);
     return view;
   }
@@ -244,7 +271,9 @@ export class RunRecord {
   }
 
   private addNodeRow(): void {
-    this.nodes = this.nodes.concat(nodeRows(1));
+    const nodes = nodeRows(this.layout.size);
+    nodes.set(this.nodes);
+    this.nodes = nodes;
   }
 
   private restoreNode(index: number, node: NodeRunState): void {
@@ -309,8 +338,8 @@ export class RunRecord {
 }
 
 /** Rows of `count` nodes in their first state (no event yet: PENDING, no times), in one array of doubles. */
-function nodeRows(count: number): number[] {
-  const rows = rowsOfCapacity(count * NODE_STRIDE);
+function nodeRows(count: number): Rows {
+  const rows = new Float64Array(count * NODE_STRIDE);
   const pending = statusCode('PENDING'); // no optional part, attempt 0
   for (let base = 0; base < rows.length; base += NODE_STRIDE) {
     rows[base + STARTED] = Number.NaN;
@@ -320,17 +349,8 @@ function nodeRows(count: number): number[] {
   return rows;
 }
 
-/** An array of `length` doubles (0), made at its size at once. */
-function rowsOfCapacity(length: number): number[] {
-  const rows = new Array<number>(length);
-  // A double first, so V8 keeps the elements unboxed from the start; then the zeros.
-  if (length > 0) rows[0] = 0.5;
-  for (let i = 0; i < length; i++) rows[i] = 0;
-  return rows;
-}
-
-function grown(rows: number[], needed: number): number[] {
-  const next = rowsOfCapacity(Math.max(needed, rows.length * 2));
-  for (let i = 0; i < rows.length; i++) next[i] = rows[i]!;
+function grown(rows: Rows, needed: number): Rows {
+  const next = new Float64Array(Math.max(needed, rows.length * 2));
+  next.set(rows);
   return next;
 }

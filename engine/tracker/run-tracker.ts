@@ -5,7 +5,7 @@ import { isTerminal, type Status } from '../../shared/status/status';
 import type { TrackerCounters, TrackerObserver } from '../observability/tracker-observer';
 import { inMicrotask } from '../runtime/microtask';
 import { NodeLayout, NodeLayouts } from './node-layout';
-import { RunRecord, type LogEvent, type NodeView, type ProgressSnapshot, type RunEvent } from './run-record';
+import { NodeView, RunRecord, type LogEvent, type NodeChange, type ProgressSnapshot, type RunEvent } from './run-record';
 import type { NodeEvent } from './status-rows';
 
 export type { ProgressSnapshot };
@@ -66,9 +66,12 @@ export class RunTracker implements TrackerCounters {
   private readonly runs = new Map<string, RunRecord>();
   private readonly layouts = new NodeLayouts();
   /** Observers see node changes through this one object (OBS-04/05 read it in passing). */
-  private readonly nodeView: NodeView = { nodeId: '', status: 'PENDING', counts: { received: 0, emitted: 0, failed: 0, retried: 0, dropped: 0 } };
+  private readonly nodeChange: NodeChange = { index: 0, before: 'PENDING' };
+  private readonly nodeView = new NodeView();
   /** Sessions with live state, least recently active first. */
   private readonly sessions = new Map<string, SessionLive>();
+  /** The session last moved to the end of `sessions` (the end while it is still there). */
+  private newestSession: string | null = null;
   /** Finished runs still in live state, in end order (cleanup reads the head). */
   private endedIds: string[] = [];
   private endedAt: number[] = [];
@@ -290,8 +293,8 @@ export class RunTracker implements TrackerCounters {
   private applyNodeStatus(event: NodeEvent): void {
     const run = this.runs.get(event.executionId);
     if (!run) return;
-    const change = run.applyNode(event, this.o.maxSnapshotsPerRun);
-    if (change === null || this.observers.length === 0) return;
+    const change = this.nodeChange;
+    if (!run.applyNode(event, this.o.maxSnapshotsPerRun, change) || this.observers.length === 0) return;
     const node = run.viewNode(change.index, this.nodeView);
     for (const o of this.observers) {
       try {
@@ -316,9 +319,15 @@ export class RunTracker implements TrackerCounters {
 
   /** Moves the session to the most recently active end; evicts beyond `max-sessions`. */
   private enterSession(session: string, executionId: string): void {
-    const live = this.sessions.get(session) ?? { runs: new Set<string>() };
-    this.sessions.delete(session);
-    this.sessions.set(session, live);
+    let live = this.sessions.get(session);
+    // Moved to the end only when another session is there: a map that deletes and sets its one key at every
+    // run makes a new table each time, and the scavenger copies it.
+    if (live === undefined || this.newestSession !== session) {
+      live ??= { runs: new Set<string>() };
+      this.sessions.delete(session);
+      this.sessions.set(session, live);
+      this.newestSession = session;
+    }
     live.runs.add(executionId);
     if (this.o.maxSessions <= 0 || this.sessions.size <= this.o.maxSessions) return;
     for (const [name, s] of this.sessions) {

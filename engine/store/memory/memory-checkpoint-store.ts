@@ -1,5 +1,6 @@
 import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
+import { NodeOrders } from './node-order';
 import { RunRecordings } from './run-recordings';
 import { SpillFolder } from './spill-folder';
 
@@ -39,6 +40,8 @@ export interface MemoryCheckpointOptions extends Partial<CheckpointCaps> {
  */
 export class MemoryCheckpointStore implements CheckpointStore {
   private readonly runs = new Map<string, RunRecordings>();
+  /** Node orders shared by the runs that write the same nodes in the same order (no index per run). */
+  private readonly orders = new NodeOrders();
   private readonly caps: CheckpointCaps;
   private readonly spill: SpillFolder | null;
   private bytes = 0;
@@ -65,7 +68,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   /** @internal A node's append (its writer's path: no lookup per message). */
   appendTo(run: RunRecordings, node: number, message: RecordedMessage): void {
     if (run.overCap(node) !== null) return;
-    if (run.spilled(node)) return this.spilling(run, node, () => this.spill!.append(run.executionId, run.nodeIds[node]!, message));
+    if (run.spilled(node)) return this.spilling(run, node, () => this.spill!.append(run.executionId, run.nodeId(node), message));
     const size = payloadBytes(message.payload);
     if (run.count(node) >= this.caps.maxMessagesPerNode) return this.over(run, node, message, `more than ${this.caps.maxMessagesPerNode} messages`);
     if (run.bytes(node) + size > this.caps.maxBytesPerNode) return this.over(run, node, message, `more than ${this.caps.maxBytesPerNode} bytes`);
@@ -117,7 +120,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   private run(executionId: string): RunRecordings {
     if (this.lastRunId === executionId) return this.lastRun!;
     let run = this.runs.get(executionId);
-    if (!run) this.runs.set(executionId, (run = new RunRecordings(executionId)));
+    if (!run) this.runs.set(executionId, (run = new RunRecordings(executionId, this.orders)));
     this.lastRunId = executionId;
     this.lastRun = run;
     return run;
@@ -129,7 +132,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     // The whole output moves to the spill folder and recording goes on there.
     const messages = [...run.messages(node), message];
     run.forget(node, 'spilled');
-    this.spilling(run, node, () => this.spill!.move(run.executionId, run.nodeIds[node]!, messages));
+    this.spilling(run, node, () => this.spill!.move(run.executionId, run.nodeId(node), messages));
   }
 
   /**

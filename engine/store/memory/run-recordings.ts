@@ -1,5 +1,6 @@
 import type { Status } from '../../../shared/status/status';
 import type { RecordedMessage } from '../checkpoint-store';
+import type { NodeOrder, NodeOrders } from './node-order';
 
 type Metadata = Readonly<Record<string, string>>;
 
@@ -13,25 +14,29 @@ interface MoreMessages {
 
 /** Numbers per node: messages kept, bytes kept. */
 const NUMS = 2;
+const NO_NUMS = new Float64Array(0);
 /** References per node: end status, first message's port, payload, metadata, id. */
 const REFS = 5;
-/** Beyond this many nodes a run looks its nodes up in a map (few nodes: a scan is cheaper than a map per run). */
-const SCAN_LIMIT = 16;
-
 /**
  * One run's recordings in the memory store (DUR-02), as a few arrays indexed by node (in the order its
- * nodes were first written): counts and bytes, end markers and each node's first message; later messages
- * keep only their payloads. A retained run of n nodes costs a handful of objects, not several per node, so
+ * nodes were first written, an order shared with the runs before it that wrote the same nodes): counts
+ * and bytes, end markers and each node's first message; later messages keep only their payloads. A
+ * retained run of n nodes costs a handful of objects, not several per node and no index of its own, so
  * the archive's newest 100 runs weigh little on garbage collection.
  */
 export class RunRecordings {
-  readonly nodeIds: string[] = [];
+  /** The nodes written so far: the first `size` of `order`. */
+  private order: NodeOrder | null = null;
+  private size = 0;
 
-  constructor(readonly executionId: string) {}
+  constructor(
+    readonly executionId: string,
+    private readonly orders: NodeOrders,
+  ) {}
 
-  private index: Map<string, number> | null = null;
-  private readonly nums: number[] = [];
-  private readonly refs: unknown[] = [];
+  /** Off the JS heap (a typed array of this size), so a retained run costs the scavenger no copy of it. */
+  private nums: Float64Array = NO_NUMS;
+  private refs: unknown[] = [];
   private more: Map<number, MoreMessages> | null = null;
   /** Why recording stopped, by node (a cap was passed). */
   private overCaps: Map<number, string> | null = null;
@@ -40,15 +45,28 @@ export class RunRecordings {
 
   /** The node's index, made at the first write for it. */
   nodeIndex(nodeId: string, create: boolean): number {
-    let at = this.index !== null ? (this.index.get(nodeId) ?? -1) : this.nodeIds.indexOf(nodeId);
-    if (at >= 0 || !create) return at;
-    at = this.nodeIds.length;
-    this.nodeIds.push(nodeId);
-    this.nums.push(0, 0);
-    this.refs.push(null, '', undefined, null, undefined);
-    if (this.index !== null) this.index.set(nodeId, at);
-    else if (at >= SCAN_LIMIT) this.index = new Map(this.nodeIds.map((id, i) => [id, i]));
-    return at;
+    const at = this.order === null ? -1 : this.order.indexOf(nodeId);
+    if ((at >= 0 && at < this.size) || !create) return at < this.size ? at : -1;
+    if (this.order === null) {
+      this.order = this.orders.startingWith(nodeId);
+      // Room for as many nodes as the runs before it wrote (no growth on the way).
+      this.nums = new Float64Array(this.order.ids.length * NUMS);
+      this.refs = new Array<unknown>(this.order.ids.length * REFS);
+    } else this.order = this.order.extended(this.size, nodeId);
+    const n = this.size * NUMS;
+    if (n + NUMS > this.nums.length) this.nums = grown(this.nums, n + NUMS);
+    const r = this.size * REFS;
+    this.refs[r] = null;
+    this.refs[r + 1] = '';
+    this.refs[r + 2] = undefined;
+    this.refs[r + 3] = null;
+    this.refs[r + 4] = undefined;
+    return this.size++;
+  }
+
+  /** The id of the node at `node`. */
+  nodeId(node: number): string {
+    return this.order!.ids[node]!;
   }
 
   count(node: number): number {
@@ -131,11 +149,17 @@ export class RunRecordings {
   /** Bytes kept by every node of the run. */
   totalBytes(): number {
     let total = 0;
-    for (let n = 1; n < this.nums.length; n += NUMS) total += this.nums[n]!;
+    for (let n = 1; n < this.size * NUMS; n += NUMS) total += this.nums[n]!;
     return total;
   }
 }
 
 function recorded(port: string, payload: unknown, metadata: Metadata, messageId: string | undefined): RecordedMessage {
   return messageId === undefined ? { port, payload, metadata } : { port, payload, metadata, messageId };
+}
+
+function grown(nums: Float64Array, needed: number): Float64Array {
+  const next = new Float64Array(Math.max(needed, 2 * nums.length));
+  next.set(nums);
+  return next;
 }
