@@ -15,6 +15,13 @@ export class NodeReport {
   private lastProgressAt = 0;
   /** The attempt running now (ENG-04); reported while above 1. */
   private attempt = 1;
+  /**
+   * The last event sent, kept (one per node, replaced by the next; `reset` keeps it) so that between runs a
+   * live object still has each event shape: V8 drops a hidden class no live object has after two full GCs and
+   * throws away the optimized code that embeds it (the bus's, the tracker's, the channel's), to be made again
+   * in the next run (docs/performance.md, issue 16 round 2).
+   */
+  private lastSent: UnnumberedEvent | null = null;
 
   constructor(
     private executionId: string,
@@ -79,6 +86,7 @@ export class NodeReport {
     // would add it): no property is added after, so no second allocation for the added properties.
     if (buffer !== null && error === undefined && held === undefined && this.attempt <= 1) {
       const common: StudioEvent = { type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts, buffer: { used: buffer.length, size: buffer.capacity }, seq: 0 };
+      this.lastSent = common;
       this.emit(common);
       return;
     }
@@ -87,6 +95,7 @@ export class NodeReport {
     if (held !== undefined) event.held = held;
     if (buffer !== null) event.buffer = { used: buffer.length, size: buffer.capacity };
     if (this.attempt > 1) event.attempt = this.attempt;
+    this.lastSent = event;
     this.emit(event);
   }
 }
