@@ -13,7 +13,17 @@ import { build } from 'esbuild';
 const root = new URL('..', import.meta.url).pathname;
 const outfile = join(root, 'dist', 'bench', `engine-${process.pid}.mjs`);
 mkdirSync(join(root, 'dist', 'bench'), { recursive: true });
-await build({ entryPoints: [new URL('../engine/index.ts', import.meta.url).pathname], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, packages: 'external', absWorkingDir: root, logLevel: 'error' });
+await build({
+  entryPoints: [new URL('../engine/index.ts', import.meta.url).pathname],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile,
+  packages: 'external',
+  absWorkingDir: root,
+  logLevel: 'error',
+});
 const { Engine, builtinPlugins, definePlugin } = await import(pathToFileURL(outfile).href);
 const { z } = await import('zod');
 
@@ -26,7 +36,13 @@ export default async function createAdapter() {
   let done = null;
 
   const source = definePlugin({
-    type: 'ANCHOR_SOURCE', kind: 'trigger', title: '', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+    type: 'ANCHOR_SOURCE',
+    kind: 'trigger',
+    title: '',
+    description: '',
+    configSchema: Empty,
+    defaultConfig: {},
+    outputs: ['out'],
     *process(message) {
       const count = message.payload.count;
       for (let i = 0; i < count; i++) yield { payload: { i } };
@@ -34,14 +50,26 @@ export default async function createAdapter() {
   });
   // The harness's stage: set payload.k in place (a chain, so no other child shares the message).
   const stage = definePlugin({
-    type: 'ANCHOR_STAGE', kind: 'processor', title: '', description: '', configSchema: z.object({ k: z.number() }), defaultConfig: { k: 1 }, outputs: ['out'],
+    type: 'ANCHOR_STAGE',
+    kind: 'processor',
+    title: '',
+    description: '',
+    configSchema: z.object({ k: z.number() }),
+    defaultConfig: { k: 1 },
+    outputs: ['out'],
     process(message, config) {
       message.payload.k = config.k;
       return [message];
     },
   });
   const sink = definePlugin({
-    type: 'ANCHOR_SINK', kind: 'processor', title: '', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+    type: 'ANCHOR_SINK',
+    kind: 'processor',
+    title: '',
+    description: '',
+    configSchema: Empty,
+    defaultConfig: {},
+    outputs: ['out'],
     process(message) {
       if (message.payload.k !== expectedK) errors++;
       if (++arrived === want && done) done();

@@ -21,7 +21,11 @@ const { values } = parseArgs({
 });
 const n = Number(values.n);
 const runs = Number(values.runs);
-const gc = globalThis.gc ?? (() => { throw new Error('run with node --expose-gc'); });
+const gc =
+  globalThis.gc ??
+  (() => {
+    throw new Error('run with node --expose-gc');
+  });
 
 const adapter = await (await import(pathToFileURL(resolve(values.adapter)).href)).default({ chainLengths: [n] });
 await adapter.setup?.({ chainLengths: [n] });
@@ -29,7 +33,11 @@ for (let i = 0; i < 3000; i++) await adapter.one(n); // warm-up: JIT, the stage 
 const session = new Session();
 session.connect();
 
-for (const [title, major, minor] of [['allocated', true, true], ['survived a scavenge', true, false], ['live at the end', false, false]]) {
+for (const [title, major, minor] of [
+  ['allocated', true, true],
+  ['survived a scavenge', true, false],
+  ['live at the end', false, false],
+]) {
   gc();
   await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: major, includeObjectsCollectedByMinorGC: minor });
   for (let i = 0; i < runs; i++) await adapter.one(n);
@@ -45,7 +53,12 @@ function report(title, profile) {
   let total = 0;
   const visit = (node, caller) => {
     const f = node.callFrame;
-    const file = f.url ? f.url.split('/').pop().replace(/^engine-\d+\.mjs$/, 'engine bundle') : '';
+    const file = f.url
+      ? f.url
+          .split('/')
+          .pop()
+          .replace(/^engine-\d+\.mjs$/, 'engine bundle')
+      : '';
     let site = `${f.functionName || '(anonymous)'}${file ? ` (${file}:${f.lineNumber + 1})` : ''}`;
     if (!file && caller) site = `${caller} > ${site}`; // a builtin (Map set, …): name who called it
     total += node.selfSize;
@@ -54,5 +67,6 @@ function report(title, profile) {
   };
   visit(profile.head, null);
   console.log(`\n${adapter.name}, chain of ${n}, ${runs} runs: ${title}, ${(total / runs).toFixed(0)} bytes per run\n\n| bytes per run | site |\n| -: | - |`);
-  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`| ${(bytes / runs).toFixed(0)} | \`${site}\` |`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+    console.log(`| ${(bytes / runs).toFixed(0)} | \`${site}\` |`);
 }

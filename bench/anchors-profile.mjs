@@ -73,12 +73,19 @@ for (let r = 0; r < rounds; r++) {
 observer.disconnect();
 
 console.log(`chain of ${n}, ${reps} runs of one message per round, ${rounds} rounds, load average ${loadavg()[0].toFixed(1)}\n`);
-console.log('| engine | µs per task, median (min–max) | CPU µs per task (process, GC threads too) | GC share (V8 GC pauses / wall), median (min–max) |\n| - | -: | -: | -: |');
+console.log(
+  '| engine | µs per task, median (min–max) | CPU µs per task (process, GC threads too) | GC share (V8 GC pauses / wall), median (min–max) |\n| - | -: | -: | -: |',
+);
 const range = (xs, f) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 for (const { adapter, perTask, cpuPerTask, gcShare } of adapters) {
-  console.log(`| ${adapter.name} | ${range(perTask, (x) => x.toFixed(2))} | ${range(cpuPerTask, (x) => x.toFixed(2))} | ${range(gcShare, (x) => (100 * x).toFixed(1) + ' %')} |`);
+  console.log(
+    `| ${adapter.name} | ${range(perTask, (x) => x.toFixed(2))} | ${range(cpuPerTask, (x) => x.toFixed(2))} | ${range(gcShare, (x) => (100 * x).toFixed(1) + ' %')} |`,
+  );
 }
-if (ratios.length) console.log(`\n${adapters.at(-1).adapter.name} / ${adapters[0].adapter.name} per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}×`);
+if (ratios.length)
+  console.log(
+    `\n${adapters.at(-1).adapter.name} / ${adapters[0].adapter.name} per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}×`,
+  );
 
 for (const { adapter } of adapters) {
   await adapter.teardown?.();
@@ -93,7 +100,12 @@ function printTop(name, profile) {
     const f = byId.get(profile.samples[i]).callFrame;
     const dt = profile.timeDeltas[i] ?? 0;
     total += dt;
-    const file = f.url ? f.url.split('/').slice(-1)[0].replace(/^engine-\d+\.mjs$/, 'engine bundle') : '';
+    const file = f.url
+      ? f.url
+          .split('/')
+          .slice(-1)[0]
+          .replace(/^engine-\d+\.mjs$/, 'engine bundle')
+      : '';
     const key = `${f.functionName || '(anonymous)'}${file ? ` (${file})` : ''}`;
     selfUs.set(key, (selfUs.get(key) ?? 0) + dt);
   }

@@ -11,21 +11,39 @@ const Empty = z.strictObject({});
 
 let sinkCount = 0;
 const burst = definePlugin({
-  type: 'BENCH_BURST', kind: 'trigger', title: 'Burst', description: '', configSchema: z.strictObject({ count: z.number() }), defaultConfig: { count: 1 }, outputs: ['out'],
+  type: 'BENCH_BURST',
+  kind: 'trigger',
+  title: 'Burst',
+  description: '',
+  configSchema: z.strictObject({ count: z.number() }),
+  defaultConfig: { count: 1 },
+  outputs: ['out'],
   // A synchronous generator: the engine pulls it only as fast as the chain takes messages.
   *process(_m, config) {
     for (let i = 0; i < config.count; i++) yield { payload: { i } };
   },
 });
 const pass = definePlugin({
-  type: 'BENCH_PASS', kind: 'processor', title: 'Pass', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'BENCH_PASS',
+  kind: 'processor',
+  title: 'Pass',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process(m) {
     return [{ payload: m.payload }];
   },
 });
 // A processor without outputs wired acts as the sink, so no result event is published per message.
 const count = definePlugin({
-  type: 'BENCH_COUNT', kind: 'processor', title: 'Count', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'BENCH_COUNT',
+  kind: 'processor',
+  title: 'Count',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process() {
     sinkCount++;
   },

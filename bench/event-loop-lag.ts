@@ -11,17 +11,35 @@ const N = 10;
 const Empty = z.strictObject({});
 
 const source = definePlugin({
-  type: 'LAG_SOURCE', kind: 'trigger', title: '', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'LAG_SOURCE',
+  kind: 'trigger',
+  title: '',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   *process() {
     for (let i = 0; i < M; i++) yield { payload: { i } };
   },
 });
 const pass = definePlugin({
-  type: 'LAG_PASS', kind: 'processor', title: '', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'LAG_PASS',
+  kind: 'processor',
+  title: '',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process: (m) => [{ payload: m.payload }],
 });
 const sink = definePlugin({
-  type: 'LAG_SINK', kind: 'processor', title: '', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'LAG_SINK',
+  kind: 'processor',
+  title: '',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process: () => undefined,
 });
 
@@ -52,7 +70,11 @@ async function withMonitor(body: () => Promise<void>): Promise<{ p50: number; p9
 }
 
 const engine = new Engine({ plugins: [...builtinPlugins(), source, pass, sink] as Array<Plugin<never>>, freezeMessages: false });
-const nodes = [{ nodeId: 'src', type: 'LAG_SOURCE' }, ...Array.from({ length: N }, (_, i) => ({ nodeId: `p${i}`, type: 'LAG_PASS' })), { nodeId: 'sink', type: 'LAG_SINK' }];
+const nodes = [
+  { nodeId: 'src', type: 'LAG_SOURCE' },
+  ...Array.from({ length: N }, (_, i) => ({ nodeId: `p${i}`, type: 'LAG_PASS' })),
+  { nodeId: 'sink', type: 'LAG_SINK' },
+];
 await engine.saveWorkflow('bench', { workflowId: 'lag', nodes, edges: nodes.slice(1).map((n, i) => ({ source: nodes[i]!.nodeId, target: n.nodeId })) });
 
 const ours = await withMonitor(async () => {
@@ -75,7 +97,11 @@ const idle = await withMonitor(() => new Promise((resolve) => setTimeout(resolve
 console.log(`\n### event-loop lag: ${M.toLocaleString('en-US')} messages through ${N} pass-through nodes (Node ${process.version})\n`);
 console.log('| case | run time s | lag p50 ms | lag p99 ms | lag max ms |');
 console.log('| - | - | - | - | - |');
-for (const [name, r] of [['ours (engine)', ours], ['bare async-generator chain', baseline], ['idle loop, 1 s', idle]] as const) {
+for (const [name, r] of [
+  ['ours (engine)', ours],
+  ['bare async-generator chain', baseline],
+  ['idle loop, 1 s', idle],
+] as const) {
   console.log(`| ${name} | ${r.seconds.toFixed(2)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} |`);
 }
 console.log(`\nratio p99 ours / idle: ${(ours.p99 / idle.p99).toFixed(2)}×; target p99 < 20 ms: ${ours.p99 < 20 ? 'met' : 'missed'}`);

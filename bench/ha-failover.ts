@@ -41,7 +41,9 @@ try {
   const sorted = [...rounds].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const worst = sorted.at(-1)!;
-  console.log(`median ${median.toFixed(0)} ms (${(median / leaseMs).toFixed(2)}× the lease), worst ${worst.toFixed(0)} ms (${(worst / leaseMs).toFixed(2)}×); bound by design: lease + one renewal period = ${((leaseMs * 4) / 3).toFixed(0)} ms (1.33×)`);
+  console.log(
+    `median ${median.toFixed(0)} ms (${(median / leaseMs).toFixed(2)}× the lease), worst ${worst.toFixed(0)} ms (${(worst / leaseMs).toFixed(2)}×); bound by design: lease + one renewal period = ${((leaseMs * 4) / 3).toFixed(0)} ms (1.33×)`,
+  );
 } finally {
   for (const host of [leader, standby]) if (host) await killHost(host);
   await schema.drop().catch(() => undefined);

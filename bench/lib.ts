@@ -30,7 +30,9 @@ export function printTable(title: string, rows: Array<{ label: string; ours: Mea
   for (const { label, ours, baseline, perUnitDivisor = 1 } of rows) {
     const o = (ours.seconds * 1e6) / ours.units / perUnitDivisor;
     const b = (baseline.seconds * 1e6) / baseline.units / perUnitDivisor;
-    console.log(`| ${label} | ${fmt(ours.units / ours.seconds)} | ${fmt(baseline.units / baseline.seconds)} | ${o.toFixed(3)} | ${b.toFixed(3)} | ${(o / b).toFixed(2)}× |`);
+    console.log(
+      `| ${label} | ${fmt(ours.units / ours.seconds)} | ${fmt(baseline.units / baseline.seconds)} | ${o.toFixed(3)} | ${b.toFixed(3)} | ${(o / b).toFixed(2)}× |`,
+    );
   }
 }
 

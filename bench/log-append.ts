@@ -145,19 +145,26 @@ async function rawJsonl(n: number, fsync: boolean, batch: number): Promise<Resul
   }
 }
 
-const pairs: Pair[] = ([
-  { label: 'SQLite, synchronous=NORMAL', ours: (n) => oursSqlite(n, false), raw: (n, b) => rawSqlite(n, false, b) },
-  { label: 'SQLite, synchronous=FULL (fsync)', ours: (n) => oursSqlite(n, true), raw: (n, b) => rawSqlite(n, true, b) },
-  { label: 'JSONL, no fsync', ours: (n) => oursJsonl(n, false), raw: (n, b) => rawJsonl(n, false, b) },
-  { label: 'JSONL, group fsync per batch', ours: (n) => oursJsonl(n, true), raw: (n, b) => rawJsonl(n, true, b) },
-  ...postgresPairs(postgresServer, CHUNK),
-] satisfies Pair[]).filter((p) => ONLY === undefined || p.label.toLowerCase().startsWith(ONLY));
+const pairs: Pair[] = (
+  [
+    { label: 'SQLite, synchronous=NORMAL', ours: (n) => oursSqlite(n, false), raw: (n, b) => rawSqlite(n, false, b) },
+    { label: 'SQLite, synchronous=FULL (fsync)', ours: (n) => oursSqlite(n, true), raw: (n, b) => rawSqlite(n, true, b) },
+    { label: 'JSONL, no fsync', ours: (n) => oursJsonl(n, false), raw: (n, b) => rawJsonl(n, false, b) },
+    { label: 'JSONL, group fsync per batch', ours: (n) => oursJsonl(n, true), raw: (n, b) => rawJsonl(n, true, b) },
+    ...postgresPairs(postgresServer, CHUNK),
+  ] satisfies Pair[]
+).filter((p) => ONLY === undefined || p.label.toLowerCase().startsWith(ONLY));
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number): string => Math.round(x).toLocaleString('en-US');
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
-console.log(`log-append: ${N.toLocaleString('en-US')} events, ${ROUNDS} rounds, ${CHUNK} appends per turn (Node ${process.version}); load average at start ${load()}`);
+console.log(
+  `log-append: ${N.toLocaleString('en-US')} events, ${ROUNDS} rounds, ${CHUNK} appends per turn (Node ${process.version}); load average at start ${load()}`,
+);
 // Warm-up (JIT, file system caches): a small run of every case, not recorded.
 for (const p of pairs) {
   const o = await p.ours(Math.min(N, 20_000));
@@ -190,7 +197,9 @@ for (let round = 0; round < ROUNDS; round++) {
     }
     const o = r.ours.at(-1)!;
     const w = r.raw.at(-1)!;
-    console.log(`  round ${round + 1} ${p.label}: ours ${fmt(N / o.seconds)}/s, raw ${fmt(N / w.seconds)}/s, ratio ${((w.seconds / o.seconds) * 100).toFixed(0)} %, batch ${fmt(o.batch)}, lag p99 ${o.lag!.p99.toFixed(2)} ms (load ${load()})`);
+    console.log(
+      `  round ${round + 1} ${p.label}: ours ${fmt(N / o.seconds)}/s, raw ${fmt(N / w.seconds)}/s, ratio ${((w.seconds / o.seconds) * 100).toFixed(0)} %, batch ${fmt(o.batch)}, lag p99 ${o.lag!.p99.toFixed(2)} ms (load ${load()})`,
+    );
   }
 }
 
@@ -206,10 +215,16 @@ for (const [i, p] of pairs.entries()) {
   const p99 = median(ours.map((r) => r.lag!.p99));
   worstRatio = Math.min(worstRatio, w / o);
   worstLag = Math.max(worstLag, p99);
-  console.log(`| ${p.label} | ${fmt(N / o)} | ${fmt(N / w)} | ${((w / o) * 100).toFixed(0)} % | ${fmt(median(ours.map((r) => r.batch)))} | ${median(ours.map((r) => r.lag!.p50)).toFixed(2)} | ${p99.toFixed(2)} | ${median(ours.map((r) => r.lag!.max)).toFixed(2)} |`);
+  console.log(
+    `| ${p.label} | ${fmt(N / o)} | ${fmt(N / w)} | ${((w / o) * 100).toFixed(0)} % | ${fmt(median(ours.map((r) => r.batch)))} | ${median(ours.map((r) => r.lag!.p50)).toFixed(2)} | ${p99.toFixed(2)} | ${median(ours.map((r) => r.lag!.max)).toFixed(2)} |`,
+  );
 }
-console.log(`| idle loop, 1 s (reference) | | | | | ${median(idle.map((l) => l.p50)).toFixed(2)} | ${median(idle.map((l) => l.p99)).toFixed(2)} | ${median(idle.map((l) => l.max)).toFixed(2)} |`);
-console.log(`\ntarget ≥ 80 % of raw: ${worstRatio >= 0.8 ? 'met' : 'missed'} (worst ${(worstRatio * 100).toFixed(0)} %); target lag p99 < 20 ms: ${worstLag < 20 ? 'met' : 'missed'} (worst ${worstLag.toFixed(2)} ms); load average at end ${load()}`);
+console.log(
+  `| idle loop, 1 s (reference) | | | | | ${median(idle.map((l) => l.p50)).toFixed(2)} | ${median(idle.map((l) => l.p99)).toFixed(2)} | ${median(idle.map((l) => l.max)).toFixed(2)} |`,
+);
+console.log(
+  `\ntarget ≥ 80 % of raw: ${worstRatio >= 0.8 ? 'met' : 'missed'} (worst ${(worstRatio * 100).toFixed(0)} %); target lag p99 < 20 ms: ${worstLag < 20 ? 'met' : 'missed'} (worst ${worstLag.toFixed(2)} ms); load average at end ${load()}`,
+);
 // Assigned inside postgresServer: read through a widened type (the compiler cannot see that assignment here).
 const started = server as Promise<BenchServer> | null;
 if (started) await (await started).stop();

@@ -21,7 +21,14 @@ export class Entries {
     this.at += 0.25;
     if (k === 0) {
       this.runId = `00000000-0000-4000-8000-${String(this.i).padStart(12, '0')}`;
-      return { runId: this.runId, type: 'RUN_STARTED', status: 'RUNNING', actor: 'engine', at: this.at, data: { session: 'bench', workflowId: 'chain-40', version: 'a3f9c2d17b5e4c08', payload: { i: this.i }, scope: SCOPE, inputs: [] } };
+      return {
+        runId: this.runId,
+        type: 'RUN_STARTED',
+        status: 'RUNNING',
+        actor: 'engine',
+        at: this.at,
+        data: { session: 'bench', workflowId: 'chain-40', version: 'a3f9c2d17b5e4c08', payload: { i: this.i }, scope: SCOPE, inputs: [] },
+      };
     }
     if (k === TASKS + 1) return { runId: this.runId, type: 'RUN_FINISHED', status: 'SUCCESS', actor: 'engine', at: this.at };
     return { runId: this.runId, type: 'NODE_FINISHED', status: 'SUCCESS', actor: 'engine', at: this.at, data: { nodeId: NODE_DATA[k - 1] } };
@@ -41,7 +48,7 @@ export async function produce(log: ExecutionLog, n: number, chunk: number): Prom
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const end = Math.min(n, i + chunk);
     for (; i < end; i++) log.append(entries.next());
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -51,7 +58,6 @@ export async function produce(log: ExecutionLog, n: number, chunk: number): Prom
   h.disable();
   return { seconds, p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
 }
-
 
 /** One case of bench/log-append: ours, and the raw path writing the same rows in batches of ours' size. */
 export interface LogAppendPair {

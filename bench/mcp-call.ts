@@ -18,8 +18,15 @@ const ROUNDS = argNumber('rounds', 5);
 
 const WORKFLOW = {
   workflowId: 'bench',
-  nodes: [{ nodeId: 's', type: 'API_TRIGGER' }, { nodeId: 't', type: 'TRANSFORM', config: { set: { ok: 'yes' } } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 's', target: 't' }, { source: 't', target: 'o' }],
+  nodes: [
+    { nodeId: 's', type: 'API_TRIGGER' },
+    { nodeId: 't', type: 'TRANSFORM', config: { set: { ok: 'yes' } } },
+    { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 's', target: 't' },
+    { source: 't', target: 'o' },
+  ],
 };
 
 async function timed(body: () => Promise<void>): Promise<number> {

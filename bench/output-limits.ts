@@ -18,35 +18,70 @@ const Empty = z.strictObject({});
 /** Payload shapes: a few fields; an order of ~1 KiB; a 20 KiB document 6 levels deep. */
 const SHAPES: Record<string, (i: number) => Record<string, unknown>> = {
   small: (i) => ({ i, name: 'Ada', ok: true }),
-  order: (i) => ({ id: `o-${i}`, customer: { name: 'Ada Lovelace', email: 'ada@example.org', address: { street: '12 Analytical Way', city: 'London' } }, lines: Array.from({ length: 8 }, (_, k) => ({ sku: `sku-${k}`, qty: k + 1, price: 9.99 })), note: 'x'.repeat(200) }),
-  document: (i) => ({ i, sections: Array.from({ length: 20 }, (_, s) => ({ title: `section ${s}`, body: { paragraphs: Array.from({ length: 5 }, (_, p) => ({ text: 'lorem ipsum '.repeat(15), meta: { p, s } })) } })) }),
+  order: (i) => ({
+    id: `o-${i}`,
+    customer: { name: 'Ada Lovelace', email: 'ada@example.org', address: { street: '12 Analytical Way', city: 'London' } },
+    lines: Array.from({ length: 8 }, (_, k) => ({ sku: `sku-${k}`, qty: k + 1, price: 9.99 })),
+    note: 'x'.repeat(200),
+  }),
+  document: (i) => ({
+    i,
+    sections: Array.from({ length: 20 }, (_, s) => ({
+      title: `section ${s}`,
+      body: { paragraphs: Array.from({ length: 5 }, (_, p) => ({ text: 'lorem ipsum '.repeat(15), meta: { p, s } })) },
+    })),
+  }),
 };
 
 let shape = SHAPES.small!;
 let sinkCount = 0;
 const burst = definePlugin({
-  type: 'BENCH_BURST', kind: 'trigger', title: 'Burst', description: '', configSchema: z.strictObject({ count: z.number() }), defaultConfig: { count: 1 }, outputs: ['out'],
+  type: 'BENCH_BURST',
+  kind: 'trigger',
+  title: 'Burst',
+  description: '',
+  configSchema: z.strictObject({ count: z.number() }),
+  defaultConfig: { count: 1 },
+  outputs: ['out'],
   *process(_m, config) {
     for (let i = 0; i < config.count; i++) yield { payload: shape(i) };
   },
 });
 /** A new payload per message (like TRANSFORM), so the check runs at every hop. */
 const stamp = definePlugin({
-  type: 'BENCH_STAMP', kind: 'processor', title: 'Stamp', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'BENCH_STAMP',
+  kind: 'processor',
+  title: 'Stamp',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process(m) {
     return [{ payload: { ...(m.payload as Record<string, unknown>), hop: 1 } }];
   },
 });
 /** The baseline: the same field written into the input's payload, which goes on as it is (not checked again). */
 const mutate = definePlugin({
-  type: 'BENCH_MUTATE', kind: 'processor', title: 'Mutate', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'BENCH_MUTATE',
+  kind: 'processor',
+  title: 'Mutate',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process(m) {
     (m.payload as Record<string, unknown>).hop = 1;
     return [{ payload: m.payload }];
   },
 });
 const count = definePlugin({
-  type: 'BENCH_COUNT', kind: 'processor', title: 'Count', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'BENCH_COUNT',
+  kind: 'processor',
+  title: 'Count',
+  description: '',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process() {
     sinkCount++;
   },
@@ -108,8 +143,12 @@ function median(values: number[]): number {
 
 await saveChain('checked', 'BENCH_STAMP');
 await saveChain('unchecked', 'BENCH_MUTATE');
-console.log(`\n### SEC-03 output check: ${M} messages, ${HOPS} hops, ${ROUNDS} rounds (max-depth ${limits.maxDepth}, max-message-bytes ${limits.maxMessageBytes})\n`);
-console.log('| shape | round | hop, new payload (checked) µs | hop, same payload (not checked) µs | checked / not | check alone µs | JSON.stringify µs | check / stringify |');
+console.log(
+  `\n### SEC-03 output check: ${M} messages, ${HOPS} hops, ${ROUNDS} rounds (max-depth ${limits.maxDepth}, max-message-bytes ${limits.maxMessageBytes})\n`,
+);
+console.log(
+  '| shape | round | hop, new payload (checked) µs | hop, same payload (not checked) µs | checked / not | check alone µs | JSON.stringify µs | check / stringify |',
+);
 console.log('| - | - | - | - | - | - | - | - |');
 const summary: string[] = [];
 for (const [name, make] of Object.entries(SHAPES)) {
@@ -127,7 +166,9 @@ for (const [name, make] of Object.entries(SHAPES)) {
     const s = perMessageMicros(stringify);
     hops.push(checked / unchecked);
     toStringify.push(c / s);
-    console.log(`| ${name} | ${round} | ${checked.toFixed(3)} | ${unchecked.toFixed(3)} | ${(checked / unchecked).toFixed(2)}× | ${c.toFixed(3)} | ${s.toFixed(3)} | ${(c / s).toFixed(2)}× |`);
+    console.log(
+      `| ${name} | ${round} | ${checked.toFixed(3)} | ${unchecked.toFixed(3)} | ${(checked / unchecked).toFixed(2)}× | ${c.toFixed(3)} | ${s.toFixed(3)} | ${(c / s).toFixed(2)}× |`,
+    );
   }
   summary.push(`| ${name} | ${median(hops).toFixed(2)}× | ${median(toStringify).toFixed(2)}× |`);
 }

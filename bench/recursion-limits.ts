@@ -69,7 +69,10 @@ const ROUTINES: Array<[string, (value: unknown) => void]> = [
   ['structuredClone (log copies past 32 levels, IPC)', (v) => structuredClone(v)],
   ['zod z.json() (a recursive schema; ours keep user JSON as z.unknown)', (v) => zodJson.parse(v)],
   ['templates renderDeep (plugin config)', (v) => renderDeep(v, { payload: {}, metadata: {}, context: {} })],
-  ['log entry copy (copyLogEntry: hand copy, then structuredClone)', (v) => copyLogEntry({ runId: 'r', type: 'RUN_STARTED', status: '', actor: '', at: 0, data: v })],
+  [
+    'log entry copy (copyLogEntry: hand copy, then structuredClone)',
+    (v) => copyLogEntry({ runId: 'r', type: 'RUN_STARTED', status: '', actor: '', at: 0, data: v }),
+  ],
   ['secret masking of events (SecretRedactor: stops at 256 levels)', (v) => redactor.redact(v)],
 ];
 
@@ -96,8 +99,15 @@ async function runLimit(): Promise<number> {
   const engine = new Engine({ plugins: builtinPlugins(), security: { settings: { maxDepth: 1 << 30 } }, durability: { log: new MemoryExecutionLog() } });
   await engine.saveWorkflow('bench', {
     workflowId: 'deep',
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'TRANSFORM', config: { set: { stamp: 1 }, mode: 'merge' } }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }],
-    edges: [{ source: 't', target: 'x' }, { source: 'x', target: 'out' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'x', type: 'TRANSFORM', config: { set: { stamp: 1 }, mode: 'merge' } },
+      { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 't', target: 'x' },
+      { source: 'x', target: 'out' },
+    ],
   });
   const succeeds = async (levels: number): Promise<boolean> => {
     try {
@@ -121,7 +131,9 @@ async function runLimit(): Promise<number> {
 
 const FRAMES = 2000;
 console.log(`\n### SEC-03 recursion limits: deepest nesting each routine survives (max-depth allows ${DEFAULT_MAX_DEPTH})\n`);
-console.log(`| routine | arrays, fresh stack | objects, fresh stack | arrays, under ${FRAMES} frames | objects, under ${FRAMES} frames | smallest ÷ ${DEFAULT_MAX_DEPTH} |`);
+console.log(
+  `| routine | arrays, fresh stack | objects, fresh stack | arrays, under ${FRAMES} frames | objects, under ${FRAMES} frames | smallest ÷ ${DEFAULT_MAX_DEPTH} |`,
+);
 console.log('| - | - | - | - | - | - |');
 let smallest = { name: '', levels: Number.POSITIVE_INFINITY };
 for (const [name, work] of ROUTINES) {
@@ -134,6 +146,10 @@ for (const [name, work] of ROUTINES) {
   console.log(`| ${name} | ${shown.join(' | ')} | ${(least / DEFAULT_MAX_DEPTH).toFixed(1)}× |`);
 }
 const run = await runLimit();
-console.log(`| a run end to end (tracker, events, masking, log, checkpoints, TRANSFORM, CONSOLE_TERMINAL) | – | ${run.toLocaleString('en-US')} | – | – | ${(run / DEFAULT_MAX_DEPTH).toFixed(1)}× |`);
+console.log(
+  `| a run end to end (tracker, events, masking, log, checkpoints, TRANSFORM, CONSOLE_TERMINAL) | – | ${run.toLocaleString('en-US')} | – | – | ${(run / DEFAULT_MAX_DEPTH).toFixed(1)}× |`,
+);
 if (run < smallest.levels) smallest = { name: 'a run end to end', levels: run };
-console.log(`\nsmallest: ${smallest.name} at ${smallest.levels.toLocaleString('en-US')} levels = ${(smallest.levels / DEFAULT_MAX_DEPTH).toFixed(1)}× the ${DEFAULT_MAX_DEPTH} allowed`);
+console.log(
+  `\nsmallest: ${smallest.name} at ${smallest.levels.toLocaleString('en-US')} levels = ${(smallest.levels / DEFAULT_MAX_DEPTH).toFixed(1)}× the ${DEFAULT_MAX_DEPTH} allowed`,
+);

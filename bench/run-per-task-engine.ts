@@ -53,7 +53,6 @@ export async function engineSide(name: string, stores: DurableStores | null): Pr
   };
 }
 
-
 /** One store of bench/run-per-task: ours on it, durable, and a loop doing the same writes straight to it. */
 export interface Backend {
   durable: Side;

@@ -38,7 +38,11 @@ function loopSide(pool: pg.Pool): Side & { rowsPerRun(n: number): Promise<number
     pool.query({
       name: 'loop_started',
       text: "INSERT INTO execution_log (run_id, type, status, actor, at, data) VALUES ($1, 'RUN_STARTED', 'PENDING', 'engine', $2, $3)",
-      values: [id, Date.now(), JSON.stringify({ session: 'bench', workflowId: `chain-${n}`, version: BENCH_VERSION, payload: { i }, scope: SCOPES.get(n)!, inputs: [] })],
+      values: [
+        id,
+        Date.now(),
+        JSON.stringify({ session: 'bench', workflowId: `chain-${n}`, version: BENCH_VERSION, payload: { i }, scope: SCOPES.get(n)!, inputs: [] }),
+      ],
     });
   const finished = (id: string, n: number, i: number) => {
     const nodes = SCOPES.get(n)!;

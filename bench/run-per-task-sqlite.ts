@@ -14,7 +14,9 @@ function loopSide(dir: string): Side & { rowsPerRun(n: number): Promise<number> 
   const db = openDatabase(join(dir, 'yukta.db'));
   const log = db.prepare('INSERT INTO execution_log (run_id, type, status, actor, at, data) VALUES (?, ?, ?, ?, ?, ?)');
   const state = db.prepare('INSERT OR REPLACE INTO checkpoint_nodes (execution_id, node_id, end_status) VALUES (?, ?, ?)');
-  const message = db.prepare('INSERT OR REPLACE INTO checkpoint_messages (execution_id, node_id, seq, port, payload, metadata, message_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const message = db.prepare(
+    'INSERT OR REPLACE INTO checkpoint_messages (execution_id, node_id, seq, port, payload, metadata, message_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const dropMessages = db.prepare('DELETE FROM checkpoint_messages WHERE execution_id = ?');
   const dropStates = db.prepare('DELETE FROM checkpoint_nodes WHERE execution_id = ?');
   const dropLog = db.prepare('DELETE FROM execution_log WHERE run_id = ?');
@@ -85,7 +87,6 @@ async function engineRowsPerRun(n: number): Promise<number> {
   rmSync(dir, { recursive: true, force: true });
   return rows;
 }
-
 
 /** The SQLite backend: two data folders, deleted at close. */
 export async function sqliteBackend(): Promise<Backend> {

@@ -34,14 +34,19 @@ const COMMIT = commitAt >= 0 ? process.argv[commitAt + 1] : 'on';
 if (COMMIT !== 'on' && COMMIT !== 'off') throw new Error(`--synchronous-commit must be on or off, not "${COMMIT}"`);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 const backend = STORE === 'postgres' ? await postgresBackend(COMMIT) : await sqliteBackend();
 const { durable, loop } = backend;
 const memory = await engineSide('ours, memory stores', null);
 const sides: Side[] = [durable, loop, memory];
 
-console.log(`run-per-task (${STORE}): chains of ${CHAINS.join(' and ')} TRANSFORM tasks, ${TASKS_PER_CASE} tasks per case per round, ${ROUNDS} rounds (Node ${process.version}); load average at start ${load()}`);
+console.log(
+  `run-per-task (${STORE}): chains of ${CHAINS.join(' and ')} TRANSFORM tasks, ${TASKS_PER_CASE} tasks per case per round, ${ROUNDS} rounds (Node ${process.version}); load average at start ${load()}`,
+);
 for (const n of CHAINS) {
   const engineRows = await backend.engineRowsPerRun(n);
   const loopRows = await loop.rowsPerRun(n);
@@ -80,12 +85,17 @@ const of = (m: Map<string, number[]>, side: Side, n: number): number[] => m.get(
 const ratiosOf = (m: Map<string, number[]>, n: number): number[] => of(m, durable, n).map((d, r) => d / of(m, loop, n)[r]!);
 /** What the stores add to a run against what the same writes cost alone (the loop runs no engine), per round. */
 const addedOf = (m: Map<string, number[]>, n: number): number[] => of(m, durable, n).map((d, r) => (d - of(m, memory, n)[r]!) / of(m, loop, n)[r]!);
-for (const [title, m] of [['wall time', times], ['CPU time of this process (all its threads)', cpu]] as const) {
+for (const [title, m] of [
+  ['wall time', times],
+  ['CPU time of this process (all its threads)', cpu],
+] as const) {
   console.log(`\n### run-per-task (${STORE}), ${title}: µs per task, median (min–max) of ${ROUNDS} rounds (Node ${process.version})\n`);
   console.log(`| chain | ours, durable | ${backend.loopLabel} | ours, memory stores | durable / loop, per round | (durable − memory) / loop, per round |`);
   console.log('| - | - | - | - | - | - |');
   for (const n of CHAINS) {
-    console.log(`| ${n} tasks | ${spread(of(m, durable, n))} | ${spread(of(m, loop, n))} | ${spread(of(m, memory, n))} | ${spread(ratiosOf(m, n))}× | ${spread(addedOf(m, n))}× |`);
+    console.log(
+      `| ${n} tasks | ${spread(of(m, durable, n))} | ${spread(of(m, loop, n))} | ${spread(of(m, memory, n))} | ${spread(ratiosOf(m, n))}× | ${spread(addedOf(m, n))}× |`,
+    );
   }
 }
 const targetChains = backend.targetAt === undefined ? CHAINS : [backend.targetAt];
@@ -93,9 +103,14 @@ const worst = Math.max(...targetChains.map((n) => median(of(times, durable, n)))
 const worstRatio = Math.max(...CHAINS.map((n) => median(ratiosOf(times, n))));
 const worstAdded = Math.max(...CHAINS.map((n) => median(addedOf(times, n))));
 const verdict = (x: number, max: number) => `${x <= max ? 'met' : 'missed'} (worst median ${x.toFixed(2)}×)`;
-const ratioTarget = backend.maxRatio === undefined ? '' : `; target ≤ ${backend.maxRatio}× the loop: durable ${verdict(worstRatio, backend.maxRatio)}, durable − memory ${verdict(worstAdded, backend.maxRatio)}`;
+const ratioTarget =
+  backend.maxRatio === undefined
+    ? ''
+    : `; target ≤ ${backend.maxRatio}× the loop: durable ${verdict(worstRatio, backend.maxRatio)}, durable − memory ${verdict(worstAdded, backend.maxRatio)}`;
 const at = backend.targetAt === undefined ? '' : ` at ${backend.targetAt}`;
-console.log(`\ntarget < ${backend.targetUs} µs per task${at} (durable): ${worst < backend.targetUs ? 'met' : 'missed'} (${worst.toFixed(2)} µs)${ratioTarget}; load average at end ${load()}`);
+console.log(
+  `\ntarget < ${backend.targetUs} µs per task${at} (durable): ${worst < backend.targetUs ? 'met' : 'missed'} (${worst.toFixed(2)} µs)${ratioTarget}; load average at end ${load()}`,
+);
 
 await memory.close();
 await backend.close();

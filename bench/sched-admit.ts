@@ -78,7 +78,11 @@ function measurePair(queued: number, runs: number, ours: () => () => void, basel
     b.push(y);
     ratios.push(o / y);
   }
-  return { ours: { name: `scheduler N=${queued}`, seconds: median(a), units: CYCLES }, baseline: { name: `heap N=${queued}`, seconds: median(b), units: CYCLES }, ratios };
+  return {
+    ours: { name: `scheduler N=${queued}`, seconds: median(a), units: CYCLES },
+    baseline: { name: `heap N=${queued}`, seconds: median(b), units: CYCLES },
+    ratios,
+  };
 }
 
 function prepareScheduler(queued: number, a: { priority: Int32Array; key: Int32Array }): () => void {
@@ -90,7 +94,10 @@ function prepareScheduler(queued: number, a: { priority: Int32Array; key: Int32A
   const newId = () => IDS[n % IDS.length]!;
   const start = (i: number) => {
     n++;
-    const r = s.admit({ session: 'bench', workflowId: 'w', priority: a.priority[i]!, fairnessKey: KEY_NAMES[a.key[i]!], fairnessWeight: 1, granted, dropped }, newId);
+    const r = s.admit(
+      { session: 'bench', workflowId: 'w', priority: a.priority[i]!, fairnessKey: KEY_NAMES[a.key[i]!], fairnessWeight: 1, granted, dropped },
+      newId,
+    );
     if (r.state === 'running') running.push(r);
   };
   for (let i = 0; i < queued + CAP; i++) start(i);
@@ -125,15 +132,29 @@ function prepareHeap(queued: number, a: { priority: Int32Array; key: Int32Array 
 
 const a = arrivals(1_000_000);
 const SIZES = process.argv.includes('--only') ? [argNumber('only', 1000)] : [100, 1_000, 10_000, 100_000];
-const pairs = SIZES.map((queued) => ({ queued, ...measurePair(queued, RUNS, () => prepareScheduler(queued, a), () => prepareHeap(queued, a)) }));
+const pairs = SIZES.map((queued) => ({
+  queued,
+  ...measurePair(
+    queued,
+    RUNS,
+    () => prepareScheduler(queued, a),
+    () => prepareHeap(queued, a),
+  ),
+}));
 const us = (m: Measurement) => (m.seconds * 1e6) / m.units;
-console.log(`\n### sched-admit: ${CYCLES.toLocaleString('en-US')} admit + release cycles, ${PRIORITIES} priorities, ${KEYS} keys, cap ${CAP}, ${RUNS} run pairs (Node ${process.version})\n`);
+console.log(
+  `\n### sched-admit: ${CYCLES.toLocaleString('en-US')} admit + release cycles, ${PRIORITIES} priorities, ${KEYS} keys, cap ${CAP}, ${RUNS} run pairs (Node ${process.version})\n`,
+);
 console.log('| queued | ours µs/cycle (median) | heap µs/cycle (median) | ratio ours/heap, median of the pairs (min–max) |');
 console.log('| - | - | - | - |');
 for (const p of pairs) {
-  console.log(`| ${p.queued.toLocaleString('en-US')} | ${us(p.ours).toFixed(3)} | ${us(p.baseline).toFixed(3)} | ${median(p.ratios).toFixed(2)}× (${Math.min(...p.ratios).toFixed(2)}–${Math.max(...p.ratios).toFixed(2)}) |`);
+  console.log(
+    `| ${p.queued.toLocaleString('en-US')} | ${us(p.ours).toFixed(3)} | ${us(p.baseline).toFixed(3)} | ${median(p.ratios).toFixed(2)}× (${Math.min(...p.ratios).toFixed(2)}–${Math.max(...p.ratios).toFixed(2)}) |`,
+  );
 }
 if (SIZES.length === 4) {
   const growth = (m: (p: Pair) => Measurement) => us(m(pairs[3]!)) / us(m(pairs[0]!));
-  console.log(`\ngrowth of the cost per cycle from 10^2 to 10^5 queued: ours ${growth((p) => p.ours).toFixed(2)}×, heap ${growth((p) => p.baseline).toFixed(2)}× (target: ours no faster than the heap); ratio target ≤ 3× at every N`);
+  console.log(
+    `\ngrowth of the cost per cycle from 10^2 to 10^5 queued: ours ${growth((p) => p.ours).toFixed(2)}×, heap ${growth((p) => p.baseline).toFixed(2)}× (target: ours no faster than the heap); ratio target ≤ 3× at every N`,
+  );
 }

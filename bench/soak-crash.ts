@@ -10,7 +10,10 @@ import { parseArgs } from 'node:util';
 import { startPostgresCluster, type PostgresCluster } from '../engine/test-support/postgres-cluster';
 import { runCrashSoak } from '../main/test-support/crash-soak';
 
-const { values } = parseArgs({ options: { iterations: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' }, store: { type: 'string' } }, strict: true });
+const { values } = parseArgs({
+  options: { iterations: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' }, store: { type: 'string' } },
+  strict: true,
+});
 const iterations = Number(values.iterations ?? 200);
 const seed = Number(values.seed ?? 20261130);
 const store = values.store ?? 'sqlite';
@@ -27,9 +30,24 @@ try {
 } finally {
   await cluster?.stop();
 }
-const mustBeZero = { lost: t.lost, duplicated: t.duplicated, leftRunning: t.leftRunning, resumedTwice: t.resumedTwice, reexecuted: t.reexecuted, integrityFailures: t.integrityFailures };
+const mustBeZero = {
+  lost: t.lost,
+  duplicated: t.duplicated,
+  leftRunning: t.leftRunning,
+  resumedTwice: t.resumedTwice,
+  reexecuted: t.reexecuted,
+  integrityFailures: t.integrityFailures,
+};
 console.log(`\nsoak-crash (${store}): ${t.iterations} kill -9 (seed ${t.seed}) in ${(t.durationMs / 1000).toFixed(1)} s, mean boot ${t.meanBootMs} ms`);
-console.log(`  starts acknowledged ${t.acknowledged}, unacknowledged (killed mid-request) ${t.unacknowledged}, keys re-sent ${t.keysResent}, commands ${t.commands}`);
-console.log(`  runs checked after recovery ${t.runsChecked} (ABORTED by the kill ${t.abortedByKill}), resumed ${t.resumed} (end-marked nodes skipped ${t.markedNodesSkipped}), integrity checks ${t.integrityChecks}`);
-console.log(`  must be 0: ${Object.entries(mustBeZero).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+console.log(
+  `  starts acknowledged ${t.acknowledged}, unacknowledged (killed mid-request) ${t.unacknowledged}, keys re-sent ${t.keysResent}, commands ${t.commands}`,
+);
+console.log(
+  `  runs checked after recovery ${t.runsChecked} (ABORTED by the kill ${t.abortedByKill}), resumed ${t.resumed} (end-marked nodes skipped ${t.markedNodesSkipped}), integrity checks ${t.integrityChecks}`,
+);
+console.log(
+  `  must be 0: ${Object.entries(mustBeZero)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`,
+);
 if (Object.values(mustBeZero).some((v) => v !== 0)) process.exit(1);

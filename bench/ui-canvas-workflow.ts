@@ -8,7 +8,12 @@ export function bigWorkflow(workflowId = 'bench-500'): { workflowId: string; nod
   const edges = [];
   for (let layer = 0; layer < LAYERS; layer++) {
     for (let row = 0; row < WIDTH; row++) {
-      nodes.push({ nodeId: id(layer, row), type: layer === 0 ? 'API_TRIGGER' : 'TRANSFORM', config: layer === 0 ? {} : { set: {}, mode: 'merge' }, position: { x: layer * 260, y: row * 110 } });
+      nodes.push({
+        nodeId: id(layer, row),
+        type: layer === 0 ? 'API_TRIGGER' : 'TRANSFORM',
+        config: layer === 0 ? {} : { set: {}, mode: 'merge' },
+        position: { x: layer * 260, y: row * 110 },
+      });
       if (layer === 0) continue;
       const parents = layer * WIDTH + row - WIDTH < 100 ? 5 : 4;
       for (let k = 0; k < parents; k++) edges.push({ source: id(layer - 1, (row + k * 6) % WIDTH), target: id(layer, row), sourcePort: 'out' });

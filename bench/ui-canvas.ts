@@ -18,7 +18,11 @@ const PAN_MS = argNumber('pan-ms', 3000);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 async function save(definition: unknown): Promise<void> {
-  const response = await fetch(`${BASE}/api/workflows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: 'default', definition }) });
+  const response = await fetch(`${BASE}/api/workflows`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ session: 'default', definition }),
+  });
   if (!response.ok) throw new Error(`save refused: ${await response.text()}`);
 }
 
@@ -57,7 +61,11 @@ async function timeToFirstRender(browser: Browser, workflowId: string): Promise<
   await page.goto(`${BASE}/#/w/default/${workflowId}`);
   await page.waitForFunction(() => (window as unknown as { __shown?: number }).__shown !== undefined, undefined, { timeout: 30_000 });
   const ms = await page.evaluate(() => (window as unknown as { __shown: number }).__shown);
-  await page.waitForFunction(() => (window as unknown as { __edges?: number }).__edges !== undefined || !document.querySelector('.react-flow__node'), undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => (window as unknown as { __edges?: number }).__edges !== undefined || !document.querySelector('.react-flow__node'),
+    undefined,
+    { timeout: 30_000 },
+  );
   const edgesMs = await page.evaluate(() => (window as unknown as { __edges?: number }).__edges ?? 0);
   const nodes = await page.locator('.react-flow__node').count();
   const edges = await page.locator('.react-flow__edge').count();
@@ -113,12 +121,21 @@ async function main(): Promise<void> {
     await timeToFirstRender(browser, 'bench-empty').then((r) => r.page.close()); // warm-up (caches, JIT)
     const empty = await measureCase(browser, 'bench-empty');
     const big = await measureCase(browser, 'bench-500');
-    const load = loadavg().map((l) => l.toFixed(1)).join(' ');
-    console.log(`\n### ui-canvas: Chromium ${browser.version()}, viewport 1440×900, median of ${LOADS} loads, ${PAN_MS} ms of panning (load average ${load})\n`);
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    console.log(
+      `\n### ui-canvas: Chromium ${browser.version()}, viewport 1440×900, median of ${LOADS} loads, ${PAN_MS} ms of panning (load average ${load})\n`,
+    );
     console.log('| case | first render: nodes visible (ms) | edges drawn (ms) | nodes / edges in DOM | fps while panning | worst frame (ms) |');
     console.log('| - | - | - | - | - | - |');
-    for (const [label, r] of [['empty canvas', empty], ['500 nodes / 2000 edges', big]] as const) {
-      console.log(`| ${label} | ${r.loadMs.toFixed(0)} | ${r.edgesMs ? r.edgesMs.toFixed(0) : '–'} | ${r.nodes} / ${r.edges} | ${r.fps.toFixed(1)} | ${r.worstFrameMs.toFixed(1)} |`);
+    for (const [label, r] of [
+      ['empty canvas', empty],
+      ['500 nodes / 2000 edges', big],
+    ] as const) {
+      console.log(
+        `| ${label} | ${r.loadMs.toFixed(0)} | ${r.edgesMs ? r.edgesMs.toFixed(0) : '–'} | ${r.nodes} / ${r.edges} | ${r.fps.toFixed(1)} | ${r.worstFrameMs.toFixed(1)} |`,
+      );
     }
     console.log(`| ratio (500 / empty) | ${(big.loadMs / empty.loadMs).toFixed(2)}× | | | ${(big.fps / empty.fps).toFixed(2)}× | |`);
     console.log(`\nTargets: load < 1500 ms → ${big.loadMs < 1500 ? 'met' : 'MISSED'}; ≥ 50 fps while panning → ${big.fps >= 50 ? 'met' : 'MISSED'}`);

@@ -33,7 +33,11 @@ const RUN_ID = 'bench-live-run';
 const QUIET_NODES = 100;
 
 async function save(definition: unknown): Promise<{ version: string }> {
-  const response = await fetch(`${BASE}/api/workflows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: 'default', definition }) });
+  const response = await fetch(`${BASE}/api/workflows`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ session: 'default', definition }),
+  });
   if (!response.ok) throw new Error(`save refused: ${await response.text()}`);
   return (await response.json()) as { version: string };
 }
@@ -190,18 +194,61 @@ function printProfile(profile: CpuProfile): void {
   for (const [key, msSelf] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${msSelf.toFixed(0).padStart(7)}  ${key}`);
 }
 
-type PhaseResult = { steadyFps: number | null; steadySeconds: number; componentRenders: number; slow: string; fps: number; worst: number; long: number; frames: number; sent: number; batches: number; repeats: number; updates: number; changed: number; statusChanged: number; renders: number; overRendered: number; renderedUnchanged: number; quietRendered: number; nodesChanged: number; nodesRendered: number };
+type PhaseResult = {
+  steadyFps: number | null;
+  steadySeconds: number;
+  componentRenders: number;
+  slow: string;
+  fps: number;
+  worst: number;
+  long: number;
+  frames: number;
+  sent: number;
+  batches: number;
+  repeats: number;
+  updates: number;
+  changed: number;
+  statusChanged: number;
+  renders: number;
+  overRendered: number;
+  renderedUnchanged: number;
+  quietRendered: number;
+  nodesChanged: number;
+  nodesRendered: number;
+};
 
 /** The run the page shows: every node PENDING, the run RUNNING (the REST answers are the bench's). */
 async function fakeRun(page: Page, version: string, nodeIds: string[]): Promise<void> {
   const at = Date.now();
-  const summary = { executionId: RUN_ID, session: 'default', workflowId: WORKFLOW_ID, definitionVersion: version, status: 'RUNNING', createdAt: at, startedAt: at };
-  const detail = { ...summary, nodes: nodeIds.map((nodeId) => ({ nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } })), results: [], resultsTruncated: false };
+  const summary = {
+    executionId: RUN_ID,
+    session: 'default',
+    workflowId: WORKFLOW_ID,
+    definitionVersion: version,
+    status: 'RUNNING',
+    createdAt: at,
+    startedAt: at,
+  };
+  const detail = {
+    ...summary,
+    nodes: nodeIds.map((nodeId) => ({ nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } })),
+    results: [],
+    resultsTruncated: false,
+  };
   const control = { executionId: RUN_ID, live: true, paused: false, stepMode: false, nodes: [] };
   const json = (body: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-  await page.route((url) => url.pathname === '/api/executions', (route) => route.fulfill(json([summary])));
-  await page.route((url) => url.pathname === `/api/executions/${RUN_ID}`, (route) => route.fulfill(json(detail)));
-  await page.route((url) => url.pathname === `/api/executions/${RUN_ID}/control`, (route) => route.fulfill(json(control)));
+  await page.route(
+    (url) => url.pathname === '/api/executions',
+    (route) => route.fulfill(json([summary])),
+  );
+  await page.route(
+    (url) => url.pathname === `/api/executions/${RUN_ID}`,
+    (route) => route.fulfill(json(detail)),
+  );
+  await page.route(
+    (url) => url.pathname === `/api/executions/${RUN_ID}/control`,
+    (route) => route.fulfill(json(control)),
+  );
 }
 
 async function main(): Promise<void> {
@@ -218,8 +265,12 @@ async function main(): Promise<void> {
     const shownNodes = await page.locator('.react-flow__node').count();
     const detail = await page.locator('.studio-node:not(.compact)').count();
     await page.close();
-    const load = loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`\n### ui-live: Chromium ${browser.version()}, viewport 1440×900, ${nodeIds.length} nodes (${shownNodes} in the DOM, ${detail} drawn with details${ZOOM_IN ? ', zoomed in' : ', fit view'}), ${RATE} NODE_STATUS events/s for ${SECONDS} s (load average ${load})\n`);
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `\n### ui-live: Chromium ${browser.version()}, viewport 1440×900, ${nodeIds.length} nodes (${shownNodes} in the DOM, ${detail} drawn with details${ZOOM_IN ? ', zoomed in' : ', fit view'}), ${RATE} NODE_STATUS events/s for ${SECONDS} s (load average ${load})\n`,
+    );
     printReport(phases);
   } finally {
     await browser.close();
@@ -239,7 +290,11 @@ async function openRunView(browser: Browser, version: string, nodeIds: string[])
   await page.getByTestId('runs-tab').click();
   await page.getByTestId(`run-row-${RUN_ID}`).click();
   await page.getByTestId('run-banner').waitFor({ timeout: 30_000 });
-  await page.waitForFunction((n) => Object.keys((window as unknown as { __yuktaLive: { getState(): { nodes: object } } }).__yuktaLive.getState().nodes).length === n, nodeIds.length, { timeout: 30_000 });
+  await page.waitForFunction(
+    (n) => Object.keys((window as unknown as { __yuktaLive: { getState(): { nodes: object } } }).__yuktaLive.getState().nodes).length === n,
+    nodeIds.length,
+    { timeout: 30_000 },
+  );
   if (ZOOM_IN) {
     // Close enough to draw each node's details (counts, buffer), as a user watching part of the run would.
     const canvas = (await page.getByTestId('canvas').boundingBox())!;
@@ -275,24 +330,41 @@ async function measurePhases(page: Page, nodeIds: string[]): Promise<{ idle: Mea
 }
 
 function printReport({ idle, events, idleAgain }: { idle: Measured; events: Measured; idleAgain: Measured }): void {
-  console.log('| case | fps | worst frame (ms) | frames > 50 ms | events delivered (batches) | live-store updates | node changes (of which status/held) | node re-renders | re-renders beyond changes | re-renders of unchanged nodes |');
+  console.log(
+    '| case | fps | worst frame (ms) | frames > 50 ms | events delivered (batches) | live-store updates | node changes (of which status/held) | node re-renders | re-renders beyond changes | re-renders of unchanged nodes |',
+  );
   console.log('| - | - | - | - | - | - | - | - | - | - |');
-  const cases = [['no events (same run view)', idle], [`${RATE} events/s`, events], ['no events, after', idleAgain]] as const;
+  const cases = [
+    ['no events (same run view)', idle],
+    [`${RATE} events/s`, events],
+    ['no events, after', idleAgain],
+  ] as const;
   for (const [label, r] of cases) {
-    console.log(`| ${label} | ${r.fps.toFixed(1)} | ${r.worst.toFixed(1)} | ${r.long} | ${r.sent} (${r.batches}) | ${r.updates} | ${r.changed} (${r.statusChanged}) | ${r.renders} | ${r.overRendered} | ${r.renderedUnchanged} |`);
+    console.log(
+      `| ${label} | ${r.fps.toFixed(1)} | ${r.worst.toFixed(1)} | ${r.long} | ${r.sent} (${r.batches}) | ${r.updates} | ${r.changed} (${r.statusChanged}) | ${r.renders} | ${r.overRendered} | ${r.renderedUnchanged} |`,
+    );
   }
   console.log(`| ratio (events / no events) | ${(events.fps / idle.fps).toFixed(2)}× | | | | | | | | |`);
   console.log('\nMain thread, ms per second of the phase (Chrome Performance metrics):\n');
   console.log('| case | script | style | layout | all tasks |');
   console.log('| - | - | - | - | - |');
-  for (const [label, r] of cases) console.log(`| ${label} | ${r.cost.script.toFixed(0)} | ${r.cost.style.toFixed(0)} | ${r.cost.layout.toFixed(0)} | ${r.cost.task.toFixed(0)} |`);
-  console.log(`\nEvents: ${events.sent}, of which ${events.repeats} repeat a node's last state; ${events.nodesChanged} nodes changed, ${events.nodesRendered} re-rendered; the ${QUIET_NODES} nodes with no event re-rendered ${events.quietRendered} time(s).`);
-  console.log(`Steady state (only counts and buffers change: from the frame that applied the last PENDING → RUNNING to the first SUCCESS event, ${events.steadySeconds.toFixed(1)} s): ${events.steadyFps === null ? 'n/a' : events.steadyFps.toFixed(1)} fps.`);
+  for (const [label, r] of cases)
+    console.log(`| ${label} | ${r.cost.script.toFixed(0)} | ${r.cost.style.toFixed(0)} | ${r.cost.layout.toFixed(0)} | ${r.cost.task.toFixed(0)} |`);
+  console.log(
+    `\nEvents: ${events.sent}, of which ${events.repeats} repeat a node's last state; ${events.nodesChanged} nodes changed, ${events.nodesRendered} re-rendered; the ${QUIET_NODES} nodes with no event re-rendered ${events.quietRendered} time(s).`,
+  );
+  console.log(
+    `Steady state (only counts and buffers change: from the frame that applied the last PENDING → RUNNING to the first SUCCESS event, ${events.steadySeconds.toFixed(1)} s): ${events.steadyFps === null ? 'n/a' : events.steadyFps.toFixed(1)} fps.`,
+  );
   console.log(`Frames over 100 ms while events arrive (ms from the start + duration): ${events.slow || 'none'}.`);
   console.log(`Node components rendered (the node and its figures line counted apart): ${events.componentRenders}.`);
-  console.log(`Re-renders per node change: ${(events.renders / Math.max(1, events.changed)).toFixed(3)} (${events.renders} / ${events.changed}); re-renders per event: ${(events.renders / Math.max(1, events.sent)).toFixed(3)}.`);
+  console.log(
+    `Re-renders per node change: ${(events.renders / Math.max(1, events.changed)).toFixed(3)} (${events.renders} / ${events.changed}); re-renders per event: ${(events.renders / Math.max(1, events.sent)).toFixed(3)}.`,
+  );
   const exact = events.overRendered === 0 && events.renderedUnchanged === 0 && events.quietRendered === 0;
-  console.log(`Targets: ≥ 50 fps with events → ${events.fps >= 50 ? 'met' : 'MISSED'}; re-renders only for nodes whose state changed → ${exact ? 'met' : 'MISSED'}`);
+  console.log(
+    `Targets: ≥ 50 fps with events → ${events.fps >= 50 ? 'met' : 'MISSED'}; re-renders only for nodes whose state changed → ${exact ? 'met' : 'MISSED'}`,
+  );
 }
 
 await main();

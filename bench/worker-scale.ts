@@ -22,7 +22,9 @@ const POOLS = [
 ];
 
 const host = await startWorkerHost({ port: PORT });
-const workers: WorkerChild[] = POOLS.flatMap(({ pool, workers: n }) => Array.from({ length: n }, (_, i) => startWorker({ urls: [host.url], name: `${pool}-${i}`, pool, slots: 1, allow: ['DELAY'] })));
+const workers: WorkerChild[] = POOLS.flatMap(({ pool, workers: n }) =>
+  Array.from({ length: n }, (_, i) => startWorker({ urls: [host.url], name: `${pool}-${i}`, pool, slots: 1, allow: ['DELAY'] })),
+);
 await Promise.all(workers.map((w) => w.registered()));
 const engine = host.host.engine;
 for (const { pool } of POOLS) {
@@ -34,7 +36,11 @@ for (const { pool } of POOLS) {
       { nodeId: 'sleep', type: 'DELAY', config: { ms: DELAY_MS, engine: { placement: { pool } } } },
       { nodeId: 'out', type: 'RESULT_TERMINAL' },
     ],
-    edges: [{ source: 't', target: 'split' }, { source: 'split', target: 'sleep' }, { source: 'sleep', target: 'out' }],
+    edges: [
+      { source: 't', target: 'split' },
+      { source: 'split', target: 'sleep' },
+      { source: 'sleep', target: 'out' },
+    ],
   });
 }
 const items = Array.from({ length: PER_RUN }, (_, i) => ({ i }));
@@ -42,7 +48,9 @@ const items = Array.from({ length: PER_RUN }, (_, i) => ({ i }));
 /** Messages per second through the pool's DELAY node, `RUNS` runs at once. */
 async function throughput(pool: string): Promise<number> {
   const t0 = process.hrtime.bigint();
-  const ids = await Promise.all(Array.from({ length: RUNS }, async () => (await engine.startRun({ session: 'default', workflowId: pool, payload: { items } })).executionId));
+  const ids = await Promise.all(
+    Array.from({ length: RUNS }, async () => (await engine.startRun({ session: 'default', workflowId: pool, payload: { items } })).executionId),
+  );
   for (const id of ids) {
     const status = await engine.waitForRun(id);
     if (status !== 'SUCCESS') throw new Error(`${pool}: a run ended ${status}`);
@@ -50,7 +58,11 @@ async function throughput(pool: string): Promise<number> {
   return (RUNS * PER_RUN) / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
-console.log(`worker-scale: ${RUNS} runs × ${PER_RUN} messages of a ${DELAY_MS} ms remote DELAY per case; one slot per worker; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `worker-scale: ${RUNS} runs × ${PER_RUN} messages of a ${DELAY_MS} ms remote DELAY per case; one slot per worker; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 for (const { pool } of POOLS) await throughput(pool); // warm-up
 const ratios: Record<string, number[]> = { n2: [], n4: [] };
 for (let round = 1; round <= ROUNDS; round++) {
@@ -59,7 +71,9 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const { pool } of order) rate[pool] = await throughput(pool);
   ratios.n2!.push(rate.n2! / rate.n1!);
   ratios.n4!.push(rate.n4! / rate.n1!);
-  console.log(`round ${round}: 1 worker ${rate.n1!.toFixed(1)} msg/s, 2 workers ${rate.n2!.toFixed(1)} msg/s (${(rate.n2! / rate.n1!).toFixed(2)}× = ${(rate.n2! / rate.n1! / 2).toFixed(2)} × 2), 4 workers ${rate.n4!.toFixed(1)} msg/s (${(rate.n4! / rate.n1!).toFixed(2)}× = ${(rate.n4! / rate.n1! / 4).toFixed(2)} × 4)`);
+  console.log(
+    `round ${round}: 1 worker ${rate.n1!.toFixed(1)} msg/s, 2 workers ${rate.n2!.toFixed(1)} msg/s (${(rate.n2! / rate.n1!).toFixed(2)}× = ${(rate.n2! / rate.n1! / 2).toFixed(2)} × 2), 4 workers ${rate.n4!.toFixed(1)} msg/s (${(rate.n4! / rate.n1!).toFixed(2)}× = ${(rate.n4! / rate.n1! / 4).toFixed(2)} × 4)`,
+  );
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 console.log(`median: 2 workers ${median(ratios.n2!).toFixed(2)}× one worker (target ≥ 1.8), 4 workers ${median(ratios.n4!).toFixed(2)}× (target ≥ 3.6)`);

@@ -34,7 +34,11 @@ function workflow(workflowId: string, placed: boolean) {
       { nodeId: 'x', type: 'TRANSFORM', config: { set: { doubled: '${payload.n:int}' }, ...engineConfig } },
       { nodeId: 'out', type: 'RESULT_TERMINAL' },
     ],
-    edges: [{ source: 't', target: 'split' }, { source: 'split', target: 'x' }, { source: 'x', target: 'out' }],
+    edges: [
+      { source: 't', target: 'split' },
+      { source: 'split', target: 'x' },
+      { source: 'x', target: 'out' },
+    ],
   };
 }
 await engine.saveWorkflow('default', workflow('remote', true));
@@ -52,7 +56,15 @@ async function perMessage(workflowId: string): Promise<number> {
   return us;
 }
 
-const START = { type: 'TRANSFORM', config: { set: { doubled: '${payload.n:int}' } }, executionId: 'bench', session: 'default', workflowId: 'bench', nodeId: 'x', attempt: 1 };
+const START = {
+  type: 'TRANSFORM',
+  config: { set: { doubled: '${payload.n:int}' } },
+  executionId: 'bench',
+  session: 'default',
+  workflowId: 'bench',
+  nodeId: 'x',
+  attempt: 1,
+};
 const hooks = { heartbeat: () => undefined, log: () => undefined, ended: () => undefined };
 
 /** One stream on the worker with `inputs`, read to its end; µs it took. */
@@ -76,7 +88,11 @@ async function attemptRoundTrips(): Promise<{ p50: number; p99: number; mean: nu
   return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]!, mean };
 }
 
-console.log(`worker-stream: ${MESSAGES.toLocaleString('en-US')} messages per case per round; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `worker-stream: ${MESSAGES.toLocaleString('en-US')} messages per case per round; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 await perMessage('remote'); // warm-up, both paths
 await perMessage('local');
 await attemptRoundTrips();

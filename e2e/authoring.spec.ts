@@ -104,7 +104,8 @@ test.describe('authoring journey', () => {
     await expect(page.locator('[data-diff="changed"]')).toHaveCount(1);
     await expect(studio.node('transform_2')).toHaveAttribute('data-diff', 'changed');
     await expect(page.locator('[data-diff="added"], [data-diff="removed"]')).toHaveCount(0);
-    for (const id of ['api_trigger_1', 'router_1', 'transform_1', 'console_terminal_1', 'console_terminal_2']) await expect(studio.node(id)).toHaveAttribute('data-diff', 'unchanged');
+    for (const id of ['api_trigger_1', 'router_1', 'transform_1', 'console_terminal_1', 'console_terminal_2'])
+      await expect(studio.node(id)).toHaveAttribute('data-diff', 'unchanged');
     const change = page.getByTestId('diff-change-transform_2-config.mode');
     await expect(change.locator('td').nth(0)).toHaveText('"merge"');
     await expect(change.locator('td').nth(1)).toHaveText('"replace"');

@@ -45,11 +45,24 @@ test.afterAll(() => {
 
 test('STU-08: the studio switches to a team server, lists and runs its workflows, refuses a wrong key, and goes back to Local', async ({ page, request }) => {
   const localId = uniqueId('stu08-local');
-  await seedWorkflow(request, localId, [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'print', type: 'CONSOLE_TERMINAL' }]);
+  await seedWorkflow(request, localId, [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+  ]);
   const teamId = uniqueId('stu08-team');
   const saved = await request.post(`${TEAM_URL}/api/workflows`, {
     headers: { authorization: `Bearer ${TEAM_KEY}` },
-    data: { session: 'default', definition: { workflowId: teamId, nodes: [{ nodeId: 'start', type: 'API_TRIGGER', position: { x: 0, y: 0 } }, { nodeId: 'done', type: 'RESULT_TERMINAL', position: { x: 260, y: 0 } }], edges: [{ source: 'start', target: 'done' }] } },
+    data: {
+      session: 'default',
+      definition: {
+        workflowId: teamId,
+        nodes: [
+          { nodeId: 'start', type: 'API_TRIGGER', position: { x: 0, y: 0 } },
+          { nodeId: 'done', type: 'RESULT_TERMINAL', position: { x: 260, y: 0 } },
+        ],
+        edges: [{ source: 'start', target: 'done' }],
+      },
+    },
   });
   expect(saved.ok(), await saved.text()).toBe(true);
 

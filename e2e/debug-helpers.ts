@@ -12,7 +12,12 @@ export interface SeedNode {
 }
 
 /** Saves a chain (or the given edges) through the REST API, nodes laid out left to right. */
-export async function seedWorkflow(request: APIRequestContext, workflowId: string, nodes: SeedNode[], edges?: Array<{ source: string; target: string; sourcePort?: string }>): Promise<void> {
+export async function seedWorkflow(
+  request: APIRequestContext,
+  workflowId: string,
+  nodes: SeedNode[],
+  edges?: Array<{ source: string; target: string; sourcePort?: string }>,
+): Promise<void> {
   const definition = {
     workflowId,
     nodes: nodes.map((n, i) => ({ config: {}, ...n, position: { x: i * 260, y: (i % 2) * 40 } })),

@@ -46,20 +46,31 @@ const viewport = (page: Page) => page.locator('.react-flow__viewport').getAttrib
 
 test.describe.configure({ mode: 'serial' });
 
-test('STU-08: files, edit and view commands from the menu run the studio\'s own commands', async ({ page, request }) => {
+test("STU-08: files, edit and view commands from the menu run the studio's own commands", async ({ page, request }) => {
   const workflowId = uniqueId('stu08-menu');
-  await seedWorkflow(request, workflowId, [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'shape', type: 'TRANSFORM', config: { set: {}, mode: 'merge' } }, { nodeId: 'print', type: 'CONSOLE_TERMINAL' }]);
+  await seedWorkflow(request, workflowId, [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'shape', type: 'TRANSFORM', config: { set: {}, mode: 'merge' } },
+    { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+  ]);
   await installDesktopBridge(page);
   await openWorkflow(page, workflowId, 'start');
   const workspace = page.locator('main.workspace');
 
-  for (const [id, attribute] of [['view.palette', 'data-palette'], ['view.inspector', 'data-inspector']] as const) {
+  for (const [id, attribute] of [
+    ['view.palette', 'data-palette'],
+    ['view.inspector', 'data-inspector'],
+  ] as const) {
     await menu(page, id);
     await expect(workspace).toHaveAttribute(attribute, 'closed');
     await menu(page, id);
     await expect(workspace).toHaveAttribute(attribute, 'open');
   }
-  for (const [id, tab] of [['view.runs', 'runs-tab'], ['view.logs', 'logs-tab'], ['view.problems', 'problems-tab']] as const) {
+  for (const [id, tab] of [
+    ['view.runs', 'runs-tab'],
+    ['view.logs', 'logs-tab'],
+    ['view.problems', 'problems-tab'],
+  ] as const) {
     await menu(page, id);
     await expect(page.getByTestId(tab)).toHaveAttribute('aria-selected', 'true');
   }
@@ -67,7 +78,12 @@ test('STU-08: files, edit and view commands from the menu run the studio\'s own 
   await expect(page.getByTestId('inbox-panel')).toBeVisible();
   await menu(page, 'view.inbox');
   await expect(page.getByTestId('inbox-panel')).toHaveCount(0);
-  for (const [id, dialog] of [['view.jump-to-node', 'node-search'], ['help.shortcuts', 'shortcuts-dialog'], ['file.connect', 'connect-dialog'], ['file.settings', 'settings-close']] as const) {
+  for (const [id, dialog] of [
+    ['view.jump-to-node', 'node-search'],
+    ['help.shortcuts', 'shortcuts-dialog'],
+    ['file.connect', 'connect-dialog'],
+    ['file.settings', 'settings-close'],
+  ] as const) {
     await menu(page, id);
     await expect(page.getByTestId(dialog)).toBeVisible();
     await page.keyboard.press('Escape');
@@ -134,11 +150,23 @@ test('STU-08: files, edit and view commands from the menu run the studio\'s own 
 
 test('STU-08: Run menu: breakpoint, payload, run, step, pause/resume, stop ▸ drain, cancel, kill', async ({ page, request }) => {
   const stepId = uniqueId('stu08-step');
-  await seedWorkflow(request, stepId, [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'mark', type: 'TRANSFORM', config: { set: { seen: true }, mode: 'merge' } }, { nodeId: 'done', type: 'RESULT_TERMINAL' }]);
+  await seedWorkflow(request, stepId, [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'mark', type: 'TRANSFORM', config: { set: { seen: true }, mode: 'merge' } },
+    { nodeId: 'done', type: 'RESULT_TERMINAL' },
+  ]);
   const waitId = uniqueId('stu08-wait');
-  await seedWorkflow(request, waitId, [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'wait', type: 'DELAY', config: { ms: 600_000 } }, { nodeId: 'print', type: 'CONSOLE_TERMINAL' }]);
+  await seedWorkflow(request, waitId, [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'wait', type: 'DELAY', config: { ms: 600_000 } },
+    { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+  ]);
   const drainId = uniqueId('stu08-drain');
-  await seedWorkflow(request, drainId, [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'wait', type: 'DELAY', config: { ms: 1500 } }, { nodeId: 'print', type: 'CONSOLE_TERMINAL' }]);
+  await seedWorkflow(request, drainId, [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'wait', type: 'DELAY', config: { ms: 1500 } },
+    { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+  ]);
   await installDesktopBridge(page);
   const status = page.getByTestId('run-banner-status');
 
@@ -190,13 +218,23 @@ test('STU-08: a workflow file opened by main, or dropped on the window, is impor
   await installDesktopBridge(page);
   await page.goto('/#/');
   await expect(page.getByTestId('palette-item-API_TRIGGER')).toBeVisible();
-  const definition = { workflowId: 'dropped', nodes: [{ nodeId: 'start', type: 'API_TRIGGER', position: { x: 0, y: 0 } }, { nodeId: 'print', type: 'CONSOLE_TERMINAL', position: { x: 260, y: 0 } }], edges: [{ source: 'start', target: 'print' }] };
+  const definition = {
+    workflowId: 'dropped',
+    nodes: [
+      { nodeId: 'start', type: 'API_TRIGGER', position: { x: 0, y: 0 } },
+      { nodeId: 'print', type: 'CONSOLE_TERMINAL', position: { x: 260, y: 0 } },
+    ],
+    edges: [{ source: 'start', target: 'print' }],
+  };
   const drop = async (name: string, text: string) => {
-    const dataTransfer = await page.evaluateHandle(([n, t]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([t], n, { type: 'application/json' }));
-      return transfer;
-    }, [name, text] as const);
+    const dataTransfer = await page.evaluateHandle(
+      ([n, t]) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([t], n, { type: 'application/json' }));
+        return transfer;
+      },
+      [name, text] as const,
+    );
     await page.dispatchEvent('[data-testid="canvas"]', 'dragover', { dataTransfer });
     await page.dispatchEvent('[data-testid="canvas"]', 'drop', { dataTransfer });
   };
@@ -210,9 +248,15 @@ test('STU-08: a workflow file opened by main, or dropped on the window, is impor
   await expect(page.getByTestId('import-error')).toContainText('IMPORT/too-large');
   await expect(page.getByTestId('workflow-id-input')).toHaveValue('dropped');
 
-  await page.evaluate((file) => (window as unknown as { __desktop: DesktopDriver }).__desktop.open(file), { name: 'opened.yukta.json', text: JSON.stringify({ ...definition, workflowId: 'opened' }) });
+  await page.evaluate((file) => (window as unknown as { __desktop: DesktopDriver }).__desktop.open(file), {
+    name: 'opened.yukta.json',
+    text: JSON.stringify({ ...definition, workflowId: 'opened' }),
+  });
   await page.getByTestId('confirm-ok').click(); // the dropped workflow was never saved
   await expect(page.getByTestId('workflow-id-input')).toHaveValue('opened');
-  await page.evaluate((file) => (window as unknown as { __desktop: DesktopDriver }).__desktop.open(file), { name: 'x.json', refused: 'only files can be opened, not a javascript: link' });
+  await page.evaluate((file) => (window as unknown as { __desktop: DesktopDriver }).__desktop.open(file), {
+    name: 'x.json',
+    refused: 'only files can be opened, not a javascript: link',
+  });
   await expect(page.getByTestId('import-error')).toHaveText('Opening x.json refused — only files can be opened, not a javascript: link. Nothing was changed.');
 });

@@ -60,7 +60,8 @@ test.describe('desktop app (Electron)', () => {
     try {
       await expect(window.locator('main.workspace')).toHaveAttribute('data-palette', 'open');
       await app.evaluate(({ Menu }) => {
-        const find = (items: Electron.MenuItem[]): Electron.MenuItem | undefined => items.map((i) => (i.label === 'Node palette' ? i : i.submenu ? find(i.submenu.items) : undefined)).find(Boolean);
+        const find = (items: Electron.MenuItem[]): Electron.MenuItem | undefined =>
+          items.map((i) => (i.label === 'Node palette' ? i : i.submenu ? find(i.submenu.items) : undefined)).find(Boolean);
         find(Menu.getApplicationMenu()!.items)!.click();
       });
       await expect(window.locator('main.workspace')).toHaveAttribute('data-palette', 'closed');
@@ -72,7 +73,17 @@ test.describe('desktop app (Electron)', () => {
   test('STU-08: open file — a workflow file on the command line is imported into the current session', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'yukta-electron-file-'));
     const file = join(dir, 'opened.yukta.json');
-    writeFileSync(file, JSON.stringify({ workflowId: 'opened', nodes: [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'print', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 'start', target: 'print' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        workflowId: 'opened',
+        nodes: [
+          { nodeId: 'start', type: 'API_TRIGGER' },
+          { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
+        ],
+        edges: [{ source: 'start', target: 'print' }],
+      }),
+    );
     const { app, window } = await launch([file]);
     try {
       await expect(window.getByTestId('workflow-id-input')).toHaveValue('opened');
@@ -85,15 +96,30 @@ test.describe('desktop app (Electron)', () => {
   test('STU-05/STU-08: a notification click (its yukta:// link) opens the approval in the inbox', async () => {
     const { app, window } = await launch();
     try {
-      const workflow = { workflowId: 'approve', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 't', target: 'ok' }, { source: 'ok', target: 'o' }] };
+      const workflow = {
+        workflowId: 'approve',
+        nodes: [
+          { nodeId: 't', type: 'API_TRIGGER' },
+          { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } },
+          { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+        ],
+        edges: [
+          { source: 't', target: 'ok' },
+          { source: 'ok', target: 'o' },
+        ],
+      };
       const executionId = await window.evaluate(async (definition) => {
-        const bridge = (window as unknown as { yukta: { invoke(op: string, input: unknown): Promise<{ ok: boolean; value: { executionId?: string } }> } }).yukta;
+        const bridge = (window as unknown as { yukta: { invoke(op: string, input: unknown): Promise<{ ok: boolean; value: { executionId?: string } }> } })
+          .yukta;
         await bridge.invoke('workflows.save', { definition });
         return (await bridge.invoke('runs.start', { workflowId: 'approve', payload: {} })).value.executionId!;
       }, workflow);
       await expect(window.getByTestId('inbox-count')).toHaveText('1');
       // A notification's click opens the approval's yukta:// link; the OS hands such links to the app like this.
-      await app.evaluate(({ app: electronApp }, link) => electronApp.emit('open-url', { preventDefault: () => undefined }, link), `yukta://approval/${executionId}/ok`);
+      await app.evaluate(
+        ({ app: electronApp }, link) => electronApp.emit('open-url', { preventDefault: () => undefined }, link),
+        `yukta://approval/${executionId}/ok`,
+      );
       await expect(window.getByTestId('inbox-panel')).toBeVisible();
       await expect(window.getByTestId('inbox-item-0')).toHaveAttribute('aria-selected', 'true');
       await expect(window.getByTestId('inbox-item-0')).toContainText(executionId.slice(0, 8));

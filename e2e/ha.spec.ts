@@ -22,8 +22,19 @@ test.beforeAll(async () => {
   const env = { YUKTA_STORE: 'postgres', YUKTA_POSTGRES_URL: url, YUKTA_POSTGRES_SCHEMA: schema, YUKTA_HA_MODE: 'postgres', YUKTA_HA_LEASE: '1500' };
   leader = await startOwnServer({ ...env, YUKTA_HA_HOST_NAME: 'studio-a' }, 'yukta-e2e-ha-a-');
   standby = await startOwnServer({ ...env, YUKTA_HA_HOST_NAME: 'studio-b' }, 'yukta-e2e-ha-b-');
-  const definition = { workflowId: 'ha-hello', nodes: [{ nodeId: 'start', type: 'API_TRIGGER', position: { x: 0, y: 0 } }, { nodeId: 'print', type: 'CONSOLE_TERMINAL', position: { x: 260, y: 0 } }], edges: [{ source: 'start', target: 'print', sourcePort: 'out' }] };
-  const saved = await fetch(`${leader.base}/api/workflows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ definition }) });
+  const definition = {
+    workflowId: 'ha-hello',
+    nodes: [
+      { nodeId: 'start', type: 'API_TRIGGER', position: { x: 0, y: 0 } },
+      { nodeId: 'print', type: 'CONSOLE_TERMINAL', position: { x: 260, y: 0 } },
+    ],
+    edges: [{ source: 'start', target: 'print', sourcePort: 'out' }],
+  };
+  const saved = await fetch(`${leader.base}/api/workflows`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ definition }),
+  });
   expect(saved.status, await saved.text()).toBe(200);
 });
 
@@ -42,14 +53,17 @@ test.afterAll(async () => {
   await cluster?.stop();
 });
 
-test('SCL-02: the standby\'s studio is read-only and names the leader; it leads once the leader stops', async ({ page }) => {
+test("SCL-02: the standby's studio is read-only and names the leader; it leads once the leader stops", async ({ page }) => {
   await page.goto(`${standby!.base}/#/w/default/ha-hello`);
   const badge = page.getByTestId('leader-badge');
   await expect(badge).toHaveText(/Standby \(read-only\) — leader is studio-a/);
   const run = page.getByTestId('run-button');
   await expect(run).toBeDisabled();
   await expect(page.getByTestId('save-button')).toBeDisabled();
-  await expect(page.getByTestId('write-controls')).toHaveAttribute('title', /standby \(read-only\) — leader is studio-a\. Run, save and control on the leader\./);
+  await expect(page.getByTestId('write-controls')).toHaveAttribute(
+    'title',
+    /standby \(read-only\) — leader is studio-a\. Run, save and control on the leader\./,
+  );
   // The definition the leader saved reads fine here.
   await expect(page.getByTestId('workflow-id-input')).toHaveValue('ha-hello');
 

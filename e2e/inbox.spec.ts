@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { openWorkflow, runWithPayload, seedWorkflow, uniqueId } from './debug-helpers';
 
-test('STU-05: a WAIT_FOR_SIGNAL run shows in the inbox (badge 1); approve with data (A) ends it SUCCESS with the data on the message; reject (R) takes the onReject route', async ({ page, request }) => {
+test('STU-05: a WAIT_FOR_SIGNAL run shows in the inbox (badge 1); approve with data (A) ends it SUCCESS with the data on the message; reject (R) takes the onReject route', async ({
+  page,
+  request,
+}) => {
   const workflowId = uniqueId('stu05-inbox');
   await seedWorkflow(
     request,

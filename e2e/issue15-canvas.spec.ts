@@ -16,7 +16,10 @@ async function viewport(page: Page): Promise<string> {
 test('item 2: in a new workflow opened after another, each drop lands under the pointer, also zoomed in, and the view stays put', async ({ page, request }) => {
   const studio = new StudioPage(page);
   const first = uniqueId('i15-first');
-  await seedWorkflow(request, first, [{ nodeId: 'a', type: 'API_TRIGGER' }, { nodeId: 'b', type: 'CONSOLE_TERMINAL' }]);
+  await seedWorkflow(request, first, [
+    { nodeId: 'a', type: 'API_TRIGGER' },
+    { nodeId: 'b', type: 'CONSOLE_TERMINAL' },
+  ]);
   await openWorkflow(page, first, 'a');
   await page.getByTestId('workflow-picker').selectOption({ label: 'New workflow' });
   await expect(page.getByTestId('canvas-empty')).toBeVisible();

@@ -2,11 +2,18 @@ import { expect, test } from '@playwright/test';
 import { openWorkflow, seedWorkflow, uniqueId } from './debug-helpers';
 
 // Issue 15 item 1: a failure shows where the user looks.
-test('item 1: a failed node shows an error strip, an Error block (message, kind, attempt n of m, when, input, Copy), ERROR log lines, "Failed at <node>" with Show node, and an expandable Runs row', async ({ page, request }) => {
+test('item 1: a failed node shows an error strip, an Error block (message, kind, attempt n of m, when, input, Copy), ERROR log lines, "Failed at <node>" with Show node, and an expandable Runs row', async ({
+  page,
+  request,
+}) => {
   const workflowId = uniqueId('i15-fail');
   await seedWorkflow(request, workflowId, [
     { nodeId: 'start', type: 'API_TRIGGER' },
-    { nodeId: 'charge', type: 'SCRIPT', config: { code: 'throw new Error("card declined for " + payload.customer)', engine: { retry: { maxAttempts: 2, backoffMs: 10 } } } },
+    {
+      nodeId: 'charge',
+      type: 'SCRIPT',
+      config: { code: 'throw new Error("card declined for " + payload.customer)', engine: { retry: { maxAttempts: 2, backoffMs: 10 } } },
+    },
     { nodeId: 'done', type: 'RESULT_TERMINAL' },
   ]);
   await openWorkflow(page, workflowId, 'charge');

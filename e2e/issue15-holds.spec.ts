@@ -14,7 +14,10 @@ const gateEdges = [
 ];
 
 // Issue 15 item 4: held and waiting are their own states on the node, the run and the run list.
-test('item 4: a waiting node says "Waiting for approval (signal, n waiting)", never Running; approve with data in its inspector; the run row splits active and waiting time', async ({ page, request }) => {
+test('item 4: a waiting node says "Waiting for approval (signal, n waiting)", never Running; approve with data in its inspector; the run row splits active and waiting time', async ({
+  page,
+  request,
+}) => {
   const workflowId = uniqueId('i15-wait');
   await seedWorkflow(request, workflowId, gate, gateEdges);
   await openWorkflow(page, workflowId, 'gate');
@@ -56,7 +59,10 @@ test('item 4: Reject on the node takes the onReject route', async ({ page, reque
   await expect(page.getByTestId('node-counts-refused')).toHaveText('1 in · 0 out');
 });
 
-test('item 4: a node held at a breakpoint says "Paused at breakpoint", the banner names it, and its time held is shown apart once it ends', async ({ page, request }) => {
+test('item 4: a node held at a breakpoint says "Paused at breakpoint", the banner names it, and its time held is shown apart once it ends', async ({
+  page,
+  request,
+}) => {
   const workflowId = uniqueId('i15-held');
   await seedWorkflow(request, workflowId, [
     { nodeId: 'start', type: 'API_TRIGGER' },

@@ -3,7 +3,10 @@ import { openWorkflow, seedWorkflow, uniqueId } from './debug-helpers';
 import { StudioPage } from './studio-page';
 
 // Issue 15 item 6: labels follow the data.
-test('item 6: the session count and the picker follow save and restore; undo back to the saved graph is clean; the app bar never wraps at 1280 px', async ({ page, request }) => {
+test('item 6: the session count and the picker follow save and restore; undo back to the saved graph is clean; the app bar never wraps at 1280 px', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const studio = new StudioPage(page);
   const session = uniqueId('s6');
@@ -50,13 +53,17 @@ test('item 6: the session count and the picker follow save and restore; undo bac
 });
 
 // Issue 15 item 7: examples on first launch.
-test('item 7: the empty canvas offers "Open an example"; each opens as an unsaved copy that validates, and saves under a free id', async ({ page, request }) => {
+test('item 7: the empty canvas offers "Open an example"; each opens as an unsaved copy that validates, and saves under a free id', async ({
+  page,
+  request,
+}) => {
   await seedWorkflow(request, 'order-approval', [{ nodeId: 'x', type: 'API_TRIGGER' }]);
   await page.goto('/#/');
   await expect(page.getByTestId('canvas-empty')).toContainText('Drag a trigger from the palette');
   await page.getByRole('button', { name: 'Open an example' }).click();
   const dialog = page.getByRole('dialog', { name: 'Open an example' });
-  for (const title of ['Order approval', 'HTTP fetch retry', 'Fan out aggregate', 'Cron digest', 'LLM triage']) await expect(dialog.getByRole('button', { name: new RegExp(title) })).toBeVisible();
+  for (const title of ['Order approval', 'HTTP fetch retry', 'Fan out aggregate', 'Cron digest', 'LLM triage'])
+    await expect(dialog.getByRole('button', { name: new RegExp(title) })).toBeVisible();
   await dialog.getByRole('button', { name: /Order approval/ }).click();
   await expect(page.getByTestId('node-manager-approval')).toBeVisible();
   // A copy: "order-approval" is taken in this session, so it gets the next free id.

@@ -2,7 +2,10 @@ import { expect, test } from '@playwright/test';
 import { openWorkflow, runWithPayload, seedWorkflow, uniqueId } from './debug-helpers';
 
 // Issue 15 item 9: the approval outcome is readable.
-test('item 9: after an approval with data, the recorded message shows decision, actor and data as a tree; Results shows it behind the Metadata switch', async ({ page, request }) => {
+test('item 9: after an approval with data, the recorded message shows decision, actor and data as a tree; Results shows it behind the Metadata switch', async ({
+  page,
+  request,
+}) => {
   const workflowId = uniqueId('i15-outcome');
   await seedWorkflow(request, workflowId, [
     { nodeId: 'start', type: 'API_TRIGGER' },
@@ -28,7 +31,10 @@ test('item 9: after an approval with data, the recorded message shows decision, 
 });
 
 // Issue 15 item 10: theme switch; schedules visible.
-test('item 10: the theme switch sets light or dark and keeps it over a reload; the Cron inspector reads the expression and lists 5 fires; the Scheduler tab lists the schedule', async ({ page, request }) => {
+test('item 10: the theme switch sets light or dark and keeps it over a reload; the Cron inspector reads the expression and lists 5 fires; the Scheduler tab lists the schedule', async ({
+  page,
+  request,
+}) => {
   await page.goto('/#/');
   await page.getByTestId('theme-button').click();
   await page.getByRole('menuitemradio', { name: 'Dark' }).click();
@@ -58,7 +64,10 @@ test('item 10: the theme switch sets light or dark and keeps it over a reload; t
 });
 
 // Issue 15 item 11: the rest.
-test('item 11: status handles only with routeByStatus; Problems warn in plain words without blocking a save; the shortcut dialog opens at the top; the bottom panel resizes and remembers', async ({ page, request }) => {
+test('item 11: status handles only with routeByStatus; Problems warn in plain words without blocking a save; the shortcut dialog opens at the top; the bottom panel resizes and remembers', async ({
+  page,
+  request,
+}) => {
   const workflowId = uniqueId('i15-rest');
   await seedWorkflow(
     request,
@@ -106,7 +115,10 @@ test('item 11: status handles only with routeByStatus; Problems warn in plain wo
   expect(Math.round((await panel.boundingBox())!.height)).toBe(Math.round(after));
 });
 
-test('item 11: Delete workflow asks first and is refused while a run is going; Restart run, Stop node, and the Audit view (who did what, by run)', async ({ page, request }) => {
+test('item 11: Delete workflow asks first and is refused while a run is going; Restart run, Stop node, and the Audit view (who did what, by run)', async ({
+  page,
+  request,
+}) => {
   const workflowId = uniqueId('i15-actions');
   await seedWorkflow(request, workflowId, [
     { nodeId: 'start', type: 'API_TRIGGER' },

@@ -19,7 +19,12 @@ export interface OwnServer {
  */
 export async function startOwnServer(env: Record<string, string>, prefix = 'yukta-e2e-own-'): Promise<OwnServer> {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const server: ChildProcess = spawn('npx', ['tsx', 'main/cli/index.ts', 'serve', '--port', '0', '--data', dataDir], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const server: ChildProcess = spawn('npx', ['tsx', 'main/cli/index.ts', 'serve', '--port', '0', '--data', dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
   const lines = createInterface({ input: server.stdout! });
   const base = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error('yukta serve printed no address in 60 s')), 60_000);

@@ -27,7 +27,10 @@ async function seedWorkflow(request: APIRequestContext, workflowId: string): Pro
   expect(response.ok(), await response.text()).toBe(true);
 }
 
-test('STU-03: a required field set in the inspector fails a run without it; Run with payload… succeeds; a run started elsewhere appears live', async ({ page, request }) => {
+test('STU-03: a required field set in the inspector fails a run without it; Run with payload… succeeds; a run started elsewhere appears live', async ({
+  page,
+  request,
+}) => {
   const studio = new StudioPage(page);
   const workflowId = uniqueId('stu03-payload');
   await seedWorkflow(request, workflowId);

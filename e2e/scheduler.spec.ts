@@ -33,7 +33,10 @@ test.afterAll(async ({ request }) => {
   await request.post('/api/scheduler/limits', { data: { maxConcurrent: 0, shutdownTimeoutMs: 1000 } });
 });
 
-test('STU-06/ADM-01: with max-concurrent 1, three starts from the dialog (priorities 0, 5, 1) wait in order 5, 1, 0; raising the limit to 3 runs them all', async ({ page, request }) => {
+test('STU-06/ADM-01: with max-concurrent 1, three starts from the dialog (priorities 0, 5, 1) wait in order 5, 1, 0; raising the limit to 3 runs them all', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const studio = new StudioPage(page);
   const workflowId = uniqueId('adm01-queue');

@@ -56,7 +56,9 @@ test('STU-07: an ADMIN changes a live setting (seen on the Scheduler tab), saves
   // A bad value: refused inline, naming the setting, and Apply stays off (nothing is sent).
   const input = page.getByTestId('setting-yukta.execution.max-concurrent-input');
   await input.fill('-3');
-  await expect(page.getByTestId('setting-yukta.execution.max-concurrent-error')).toHaveText('yukta.execution.max-concurrent must be a whole number from 0 to 10000000 (got "-3")');
+  await expect(page.getByTestId('setting-yukta.execution.max-concurrent-error')).toHaveText(
+    'yukta.execution.max-concurrent must be a whole number from 0 to 10000000 (got "-3")',
+  );
   await expect(page.getByTestId('setting-yukta.execution.max-concurrent-apply')).toBeDisabled();
 
   await input.fill('3');

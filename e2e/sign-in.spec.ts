@@ -28,15 +28,24 @@ test.beforeAll(async () => {
       { nodeId: 'gate', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' }, position: { x: 260, y: 0 } },
       { nodeId: 'done', type: 'RESULT_TERMINAL', config: {}, position: { x: 520, y: 0 } },
     ],
-    edges: [{ source: 'start', target: 'gate', sourcePort: 'out' }, { source: 'gate', target: 'done', sourcePort: 'out' }],
+    edges: [
+      { source: 'start', target: 'gate', sourcePort: 'out' },
+      { source: 'gate', target: 'done', sourcePort: 'out' },
+    ],
   };
-  const saved = await fetch(`${base}/api/workflows`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ definition }) });
+  const saved = await fetch(`${base}/api/workflows`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ definition }),
+  });
   expect(saved.status, await saved.text()).toBe(200);
 });
 
 test.afterAll(() => server?.stop());
 
-test('SEC-01: a wrong key is refused with a message; the right key opens the studio with its role, the workflow list and live events; sign out asks again', async ({ page }) => {
+test('SEC-01: a wrong key is refused with a message; the right key opens the studio with its role, the workflow list and live events; sign out asks again', async ({
+  page,
+}) => {
   const urls: string[] = [];
   page.on('request', (request) => urls.push(request.url()));
   await page.goto(`${base}/#/w/default/signed-in-gate`);
@@ -58,7 +67,11 @@ test('SEC-01: a wrong key is refused with a message; the right key opens the stu
   expect(await page.evaluate(() => sessionStorage.getItem('yukta.api-key'))).toBe(OPERATOR_KEY);
 
   // Live events: a run started by another client shows up in this studio's inbox through the event stream.
-  const started = await fetch(`${base}/api/workflow/start`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflowId: 'signed-in-gate', payload: { order: 1 } }) });
+  const started = await fetch(`${base}/api/workflow/start`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ workflowId: 'signed-in-gate', payload: { order: 1 } }),
+  });
   expect(started.status).toBe(200);
   await expect(page.getByTestId('inbox-count')).toHaveText('1');
   // The stream was opened with a ticket, and no request URL ever carried a key.

@@ -6,9 +6,28 @@ import { E2E_WORKERS_TOKEN } from '../playwright.config';
 
 /** `yukta worker` for the e2e server's listener (its address from `GET /api/workers`), resolved once registered. */
 async function startWorker(listener: string, name: string, pool: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/index.ts', 'worker', '--control-plane', listener, '--pool', pool, '--name', name, '--slots', '2', '--allow', 'TRANSFORM,DELAY'], {
-    env: { ...process.env, YUKTA_WORKER_TOKEN: E2E_WORKERS_TOKEN },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'main/cli/index.ts',
+      'worker',
+      '--control-plane',
+      listener,
+      '--pool',
+      pool,
+      '--name',
+      name,
+      '--slots',
+      '2',
+      '--allow',
+      'TRANSFORM,DELAY',
+    ],
+    {
+      env: { ...process.env, YUKTA_WORKER_TOKEN: E2E_WORKERS_TOKEN },
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('registered with ') && resolve());
     child.on('exit', (code) => reject(new Error(`worker ${name} exited ${code}`)));
@@ -16,7 +35,10 @@ async function startWorker(listener: string, name: string, pool: string): Promis
   return child;
 }
 
-test('SCL-01/STU-06: a connected worker shows in the Scheduler tab, the pool field offers its pool, and the inspector says which worker ran the placed node', async ({ page, request }) => {
+test('SCL-01/STU-06: a connected worker shows in the Scheduler tab, the pool field offers its pool, and the inspector says which worker ran the placed node', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const workers = (await (await request.get('/api/workers')).json()) as { listener: string | null };
   expect(workers.listener).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/workers$/);

@@ -88,11 +88,24 @@ function createCore(options: EngineOptions) {
   const durability = options.durability ?? null;
   const auditLog = durability ? new DurableAuditLog(durability.log) : undefined;
   const sched = { ...(auditLog ? { log: new ExecutionSchedulerLog(auditLog) } : {}), ...options.scheduler };
-  const admission = new AdmissionScheduler({ clock, limits: SchedulerLimitsPatch.parse(sched.limits ?? {}), isLeader: sched.isLeader, leader: sched.leader, onCallbackError: onError });
+  const admission = new AdmissionScheduler({
+    clock,
+    limits: SchedulerLimitsPatch.parse(sched.limits ?? {}),
+    isLeader: sched.isLeader,
+    leader: sched.leader,
+    onCallbackError: onError,
+  });
   const meters = new RunMeters();
   const tracing = new RunTracing(options.tracing);
   const maxRuns = options.maxRuns ?? 1000;
-  const tracker = new RunTracker({ ...options.tracker, maxRuns, maxResultsPerRun: options.maxResultsPerRun ?? 1000, now: () => clock.now(), observers: [meters, tracing], onError });
+  const tracker = new RunTracker({
+    ...options.tracker,
+    maxRuns,
+    maxResultsPerRun: options.maxResultsPerRun ?? 1000,
+    now: () => clock.now(),
+    observers: [meters, tracing],
+    onError,
+  });
   bus.subscribe(tracker.apply);
   const workers = new WorkerRegistry({ ...options.workers, clock, metrics: meters.registry, isLeader: sched.isLeader });
   const placement = new WorkerPlacement(workers, clock);
@@ -134,11 +147,32 @@ function createStarting(core: Core, runtime: Runtime) {
   const preparedVersion = (session: string, workflowId: string, version: string) => resolver.preparedVersion(session, workflowId, version);
   const { checkpoints, archive } = controlParts;
   // SCL-02: a standby recovers (the takeover) once it leads; stopped before that, it recovers nothing.
-  const recover = durability ? () => recoverRuns({ log: durability.log, checkpoints, archive, preparedVersion, idempotency, restoreHistory: (r) => tracker.restore(r), now: () => clock.now(), maxRuns: core.maxRuns, idempotencyMaxKeys: runtime.idempotencyMaxKeys, resumedBefore }) : null;
+  const recover = durability
+    ? () =>
+        recoverRuns({
+          log: durability.log,
+          checkpoints,
+          archive,
+          preparedVersion,
+          idempotency,
+          restoreHistory: (r) => tracker.restore(r),
+          now: () => clock.now(),
+          maxRuns: core.maxRuns,
+          idempotencyMaxKeys: runtime.idempotencyMaxKeys,
+          resumedBefore,
+        })
+    : null;
   const recovered: Promise<string[]> = !recover ? Promise.resolve([]) : durability!.leadership ? durability!.leadership.then(recover, () => []) : recover();
   // Starts and cron schedules wait for boot recovery and for the supervisors' stored rules (DUR-04).
   const ready = Promise.all([recovered, controlParts.rules.loaded]).then(() => undefined);
-  const scheduler = new SchedulerService({ scheduler: core.admission, clock, log: core.sched.log, gate: core.sched.gate ?? controlParts.audit.schedulerGate(), statusOf: (id) => tracker.status(id), queuedTicket: (id) => runs.queuedTicket(id) });
+  const scheduler = new SchedulerService({
+    scheduler: core.admission,
+    clock,
+    log: core.sched.log,
+    gate: core.sched.gate ?? controlParts.audit.schedulerGate(),
+    statusOf: (id) => tracker.status(id),
+    queuedTicket: (id) => runs.queuedTicket(id),
+  });
   const starts = new StartPipeline({
     clock,
     ready: Promise.all([scheduler.ready, ready]).then(() => undefined),
@@ -179,12 +213,27 @@ function createServices(core: Core, runtime: Runtime, starting: Starting, option
   const durable = durability ? createDurableRuns(core, runtime, starting, durability) : null;
   // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
   const replaced = (version: string) => resolver.dropPrepared(version);
-  const workflows = new WorkflowDefinitions({ store: definitions, registry: core.registry, clock, maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS, replaced });
+  const workflows = new WorkflowDefinitions({
+    store: definitions,
+    registry: core.registry,
+    clock,
+    maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS,
+    replaced,
+  });
   const sessions = new SessionCatalog({ store: definitions, workflows, hasLiveRuns: (session) => runs.hasLiveRuns(session), replaced });
   // Cron fires start runs through the same admission path as any start (ADM-01).
-  const triggers = new CronTriggers({ ...options.triggers, clock, workflows: () => definitions.list(), start: (request) => starts.start(request), onError: core.onError });
+  const triggers = new CronTriggers({
+    ...options.triggers,
+    clock,
+    workflows: () => definitions.list(),
+    start: (request) => starts.start(request),
+    onError: core.onError,
+  });
   definitions.watch((write) => triggers.changed(write));
-  void ready.then(() => triggers.sync(), () => undefined);
+  void ready.then(
+    () => triggers.sync(),
+    () => undefined,
+  );
   const { checkpoints } = controlParts;
   const metrics = new EngineMetrics(
     {
@@ -197,7 +246,27 @@ function createServices(core: Core, runtime: Runtime, starting: Starting, option
     core.meters,
   );
   const { registry, bus, tracing, workers, placement } = core;
-  return { registry, clock, bus, tracker, tracing, metrics, edgeDrops: runtime.edgeDrops, admission, scheduler, runs, starts, control, durable, ready, workflows, sessions, triggers, workers, placement };
+  return {
+    registry,
+    clock,
+    bus,
+    tracker,
+    tracing,
+    metrics,
+    edgeDrops: runtime.edgeDrops,
+    admission,
+    scheduler,
+    runs,
+    starts,
+    control,
+    durable,
+    ready,
+    workflows,
+    sessions,
+    triggers,
+    workers,
+    placement,
+  };
 }
 
 /** Resume and auto-resume of ABORTED runs (DUR-03), once boot recovery is done. */

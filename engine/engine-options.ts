@@ -75,4 +75,3 @@ export interface EngineSchedulerOptions {
   /** On a standby: who leads (the refusal names it, SCL-02). */
   leader?: () => string | null;
 }
-

@@ -13,7 +13,13 @@ function gate() {
 }
 
 const failPlugin = definePlugin({
-  type: 'FAIL', kind: 'processor', title: 'Fail', description: 'always throws', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+  type: 'FAIL',
+  kind: 'processor',
+  title: 'Fail',
+  description: 'always throws',
+  configSchema: Empty,
+  defaultConfig: {},
+  outputs: ['out'],
   process() {
     throw new Error('boom');
   },
@@ -33,7 +39,10 @@ const chain = {
     { nodeId: 'greet', type: 'TRANSFORM', config: { set: { greeting: 'Hello ${payload.name}' } } },
     { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
   ],
-  edges: [{ source: 'start', target: 'greet' }, { source: 'greet', target: 'out' }],
+  edges: [
+    { source: 'start', target: 'greet' },
+    { source: 'greet', target: 'out' },
+  ],
 };
 
 describe('ENG-06 run and node statuses', () => {
@@ -43,7 +52,11 @@ describe('ENG-06 run and node statuses', () => {
     const { executionId } = await engine.startRun({ session: 's', workflowId: 'chain', payload: { name: 'Ada' } });
     expect(await engine.waitForRun(executionId)).toBe('SUCCESS');
     const run = engine.getRun(executionId);
-    expect(run.nodes.map((n) => [n.nodeId, n.status])).toEqual([['start', 'SUCCESS'], ['greet', 'SUCCESS'], ['out', 'SUCCESS']]);
+    expect(run.nodes.map((n) => [n.nodeId, n.status])).toEqual([
+      ['start', 'SUCCESS'],
+      ['greet', 'SUCCESS'],
+      ['out', 'SUCCESS'],
+    ]);
     expect(run.results).toEqual([{ nodeId: 'out', messageId: 'greet#1', payload: { name: 'Ada', greeting: 'Hello Ada' } }]);
     expect(run.definitionVersion).toMatch(/^[0-9a-f]{64}$/);
     // The first event names every node (all PENDING); each node then goes RUNNING → SUCCESS, and the run ends last.
@@ -59,7 +72,13 @@ describe('ENG-06 run and node statuses', () => {
   it('marks only the failed node FAILURE, its descendants UPSTREAM_FAILED, and cancels other branches', async () => {
     const hold = gate();
     const slow = definePlugin({
-      type: 'SLOW', kind: 'processor', title: 'Slow', description: 'waits for a gate', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+      type: 'SLOW',
+      kind: 'processor',
+      title: 'Slow',
+      description: 'waits for a gate',
+      configSchema: Empty,
+      defaultConfig: {},
+      outputs: ['out'],
       async process(m) {
         await hold.opened;
         return [{ payload: m.payload }];
@@ -69,12 +88,19 @@ describe('ENG-06 run and node statuses', () => {
     await engine.saveWorkflow('s', {
       workflowId: 'branches',
       nodes: [
-        { nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'bad', type: 'FAIL' }, { nodeId: 'after', type: 'TRANSFORM' }, { nodeId: 'sinkA', type: 'CONSOLE_TERMINAL' },
-        { nodeId: 'slow', type: 'SLOW' }, { nodeId: 'sinkB', type: 'CONSOLE_TERMINAL' },
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'bad', type: 'FAIL' },
+        { nodeId: 'after', type: 'TRANSFORM' },
+        { nodeId: 'sinkA', type: 'CONSOLE_TERMINAL' },
+        { nodeId: 'slow', type: 'SLOW' },
+        { nodeId: 'sinkB', type: 'CONSOLE_TERMINAL' },
       ],
       edges: [
-        { source: 't', target: 'bad' }, { source: 'bad', target: 'after' }, { source: 'after', target: 'sinkA' },
-        { source: 't', target: 'slow' }, { source: 'slow', target: 'sinkB' },
+        { source: 't', target: 'bad' },
+        { source: 'bad', target: 'after' },
+        { source: 'after', target: 'sinkA' },
+        { source: 't', target: 'slow' },
+        { source: 'slow', target: 'sinkB' },
       ],
     });
     const { executionId } = await engine.startRun({ session: 's', workflowId: 'branches', payload: {} });
@@ -88,7 +114,7 @@ describe('ENG-06 run and node statuses', () => {
     expect(engine.getRun(executionId).error?.message).toContain('node "bad" failed: boom');
   });
 
-  it('fails the run with the plugin\'s bad-input message (API_TRIGGER required fields)', async () => {
+  it("fails the run with the plugin's bad-input message (API_TRIGGER required fields)", async () => {
     const { engine } = engineWith();
     await engine.saveWorkflow('s', { ...chain, nodes: chain.nodes.map((n) => (n.nodeId === 'start' ? { ...n, config: { requiredFields: ['orderId'] } } : n)) });
     const { executionId } = await engine.startRun({ session: 's', workflowId: 'chain', payload: {} });
@@ -101,14 +127,31 @@ describe('ENG-06 run and node statuses', () => {
   it('a caller cancel ends the run CANCELLED', async () => {
     const hold = gate();
     const slow = definePlugin({
-      type: 'SLOW', kind: 'processor', title: 'Slow', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+      type: 'SLOW',
+      kind: 'processor',
+      title: 'Slow',
+      description: '',
+      configSchema: Empty,
+      defaultConfig: {},
+      outputs: ['out'],
       async process(m) {
         await hold.opened;
         return [{ payload: m.payload }];
       },
     });
     const { engine } = engineWith(slow as unknown as Plugin<never>);
-    await engine.saveWorkflow('s', { workflowId: 'c', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'SLOW' }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 't', target: 'x' }, { source: 'x', target: 'o' }] });
+    await engine.saveWorkflow('s', {
+      workflowId: 'c',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'x', type: 'SLOW' },
+        { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+      ],
+      edges: [
+        { source: 't', target: 'x' },
+        { source: 'x', target: 'o' },
+      ],
+    });
     const { executionId } = await engine.startRun({ session: 's', workflowId: 'c', payload: {} });
     await expect.poll(() => engine.getRun(executionId).nodes.find((n) => n.nodeId === 'x')?.status).toBe('RUNNING');
     engine.cancelRun(executionId);
@@ -126,7 +169,13 @@ describe('ENG-01 back-pressure and FIFO', () => {
     let maxInFlight = 0;
     const seen: number[] = [];
     const burst = definePlugin({
-      type: 'BURST', kind: 'trigger', title: 'Burst', description: '', configSchema: Empty, defaultConfig: {}, outputs: ['out'],
+      type: 'BURST',
+      kind: 'trigger',
+      title: 'Burst',
+      description: '',
+      configSchema: Empty,
+      defaultConfig: {},
+      outputs: ['out'],
       async *process() {
         for (let i = 0; i < total; i++) {
           produced++;
@@ -136,7 +185,13 @@ describe('ENG-01 back-pressure and FIFO', () => {
       },
     });
     const slowSink = definePlugin({
-      type: 'SLOW_SINK', kind: 'terminal', title: 'Slow sink', description: '', configSchema: Empty, defaultConfig: {}, outputs: [],
+      type: 'SLOW_SINK',
+      kind: 'terminal',
+      title: 'Slow sink',
+      description: '',
+      configSchema: Empty,
+      defaultConfig: {},
+      outputs: [],
       async process(m) {
         for (let i = 0; i < 3; i++) await Promise.resolve();
         seen.push(m.payload as number);
@@ -146,8 +201,17 @@ describe('ENG-01 back-pressure and FIFO', () => {
     const { engine } = engineWith(burst as unknown as Plugin<never>, slowSink as unknown as Plugin<never>);
     await engine.saveWorkflow('s', {
       workflowId: 'bp',
-      nodes: [{ nodeId: 'src', type: 'BURST' }, { nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }, { nodeId: 'sink', type: 'SLOW_SINK' }],
-      edges: [{ source: 'src', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'sink' }],
+      nodes: [
+        { nodeId: 'src', type: 'BURST' },
+        { nodeId: 'a', type: 'TRANSFORM' },
+        { nodeId: 'b', type: 'TRANSFORM' },
+        { nodeId: 'sink', type: 'SLOW_SINK' },
+      ],
+      edges: [
+        { source: 'src', target: 'a' },
+        { source: 'a', target: 'b' },
+        { source: 'b', target: 'sink' },
+      ],
     });
     const { executionId } = await engine.startRun({ session: 's', workflowId: 'bp', payload: {} });
     expect(await engine.waitForRun(executionId)).toBe('SUCCESS');
@@ -160,7 +224,17 @@ describe('ENG-01 back-pressure and FIFO', () => {
 describe('DEF-02 save refuses invalid graphs and stores nothing', () => {
   it('refuses a cycle with VALIDATION_FAILED and the issue', async () => {
     const { engine } = engineWith();
-    const cyclic = { workflowId: 'cyc', nodes: [{ nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }], edges: [{ source: 'a', target: 'b' }, { source: 'b', target: 'a' }] };
+    const cyclic = {
+      workflowId: 'cyc',
+      nodes: [
+        { nodeId: 'a', type: 'TRANSFORM' },
+        { nodeId: 'b', type: 'TRANSFORM' },
+      ],
+      edges: [
+        { source: 'a', target: 'b' },
+        { source: 'b', target: 'a' },
+      ],
+    };
     const error = await engine.saveWorkflow('s', cyclic).catch((e: unknown) => e);
     // VALIDATION_FAILED on the wire (main/host/api-errors.ts); the engine's error names the rule.
     expect(error).toBeInstanceOf(ValidationError);
@@ -190,7 +264,25 @@ describe('EXT-01 plugin registry', () => {
   it('lists node types with a JSON schema and a default config that passes it', () => {
     const { engine } = engineWith();
     const types = engine.nodeTypes();
-    expect(types.map((t) => t.type)).toEqual(['API_TRIGGER', 'MANUAL_TRIGGER', 'CRON_TRIGGER', 'TRANSFORM', 'ROUTER', 'DELAY', 'SPLIT', 'AGGREGATE', 'SUB_WORKFLOW', 'WAIT_FOR_SIGNAL', 'HTTP_REQUEST', 'LLM_CALL', 'MCP_TOOL_CALL', 'SCRIPT', 'PROCESS_EXECUTOR', 'CONSOLE_TERMINAL', 'RESULT_TERMINAL']);
+    expect(types.map((t) => t.type)).toEqual([
+      'API_TRIGGER',
+      'MANUAL_TRIGGER',
+      'CRON_TRIGGER',
+      'TRANSFORM',
+      'ROUTER',
+      'DELAY',
+      'SPLIT',
+      'AGGREGATE',
+      'SUB_WORKFLOW',
+      'WAIT_FOR_SIGNAL',
+      'HTTP_REQUEST',
+      'LLM_CALL',
+      'MCP_TOOL_CALL',
+      'SCRIPT',
+      'PROCESS_EXECUTOR',
+      'CONSOLE_TERMINAL',
+      'RESULT_TERMINAL',
+    ]);
     for (const t of types) {
       expect(t.configSchema).toMatchObject({ type: 'object' });
       expect(engine.registry.get(t.type)!.configSchema.safeParse(t.defaultConfig).success).toBe(true);

@@ -57,7 +57,18 @@ export class Engine {
 
   constructor(options: EngineOptions = {}) {
     const parts = (this.parts = createEngine(options));
-    ({ registry: this.registry, clock: this.clock, workflows: this.workflows, sessions: this.sessions, control: this.control, metrics: this.metrics, tracing: this.tracing, ready: this.ready, triggers: this.triggers, workers: this.workers } = parts);
+    ({
+      registry: this.registry,
+      clock: this.clock,
+      workflows: this.workflows,
+      sessions: this.sessions,
+      control: this.control,
+      metrics: this.metrics,
+      tracing: this.tracing,
+      ready: this.ready,
+      triggers: this.triggers,
+      workers: this.workers,
+    } = parts);
   }
 
   private get tracker(): RunTracker {
@@ -76,7 +87,10 @@ export class Engine {
       return Promise.reject(error);
     }
     const durable = this.parts.durable;
-    if (!durable) return Promise.reject(new ConflictError('runs can be resumed only with a durable execution log (the memory store keeps nothing across a restart)', 'executionId'));
+    if (!durable)
+      return Promise.reject(
+        new ConflictError('runs can be resumed only with a durable execution log (the memory store keeps nothing across a restart)', 'executionId'),
+      );
     return durable.resume(executionId, actor);
   }
 

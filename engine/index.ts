@@ -16,7 +16,21 @@ export type { WorkflowDefinitions } from './definitions/workflow-definitions';
 export type { SessionCatalog } from './definitions/session-catalog';
 export { SystemClock, ManualClock, type Clock, type TimerHandle } from './runtime/clock';
 export { BadInputError, CancelledError } from './runtime/errors';
-export { ConflictError, EngineError, NodeTimeoutError, NotFoundError, PayloadTooLargeError, QueueFullError, RateLimitedError, RefusedByLimitError, RefusedError, RunAbortedError, UnavailableError, ValidationError, type EngineErrorKind } from './engine-errors';
+export {
+  ConflictError,
+  EngineError,
+  NodeTimeoutError,
+  NotFoundError,
+  PayloadTooLargeError,
+  QueueFullError,
+  RateLimitedError,
+  RefusedByLimitError,
+  RefusedError,
+  RunAbortedError,
+  UnavailableError,
+  ValidationError,
+  type EngineErrorKind,
+} from './engine-errors';
 export type { Message, OutputMessage } from './runtime/message';
 export { definePlugin, type Plugin, type PluginContext, type PluginLogger, type PluginResult } from './plugins/contract';
 export { PluginRegistry } from './plugins/registry';
@@ -26,7 +40,15 @@ export type { SecuritySettingsPatch } from './security/security-settings';
 export { builtinPlugins } from './plugins/builtin';
 export { contentHash, canonicalJson } from './definitions/content-hash';
 export type { EventListener } from './tracker/event-bus';
-export { openDurableStores, openStores, STORE_KINDS, type DurabilitySettings, type DurableStores, type OpenStoresOptions, type StoreKind } from './store/durable-stores';
+export {
+  openDurableStores,
+  openStores,
+  STORE_KINDS,
+  type DurabilitySettings,
+  type DurableStores,
+  type OpenStoresOptions,
+  type StoreKind,
+} from './store/durable-stores';
 export { describeUrl as describePostgresUrl, openPool, type PostgresConnectionOptions } from './store/postgres/postgres-connection';
 export { LeaderLease, STEP_DOWN_REASONS, type LeaseHolder, type LeaseRole, type LeaseStatus, type StepDownReason } from './store/postgres/leader-lease';
 export { migratePostgres } from './store/postgres/migrate';

@@ -40,7 +40,11 @@ describe('STU-01 editor shell', () => {
   it('lists node types by kind and teaches on an empty canvas', async () => {
     await openApp('#/');
     const palette = screen.getByTestId('palette');
-    expect(within(palette).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Triggers', 'Processors', 'Terminals']);
+    expect(
+      within(palette)
+        .getAllByRole('heading')
+        .map((h) => h.textContent),
+    ).toEqual(['Triggers', 'Processors', 'Terminals']);
     expect(screen.getByTestId('palette-item-TRANSFORM').getAttribute('draggable')).toBe('true');
     expect(screen.getByTestId('canvas-empty').textContent).toContain('Drag a trigger from the palette');
 
@@ -107,7 +111,9 @@ describe('DEF-02 live validation in the editor', () => {
     const { fake } = await openApp('#/w/default/hello');
     await screen.findByTestId('node-shape');
     act(() => {
-      useStudio.getState().edit({ kind: 'add-node', node: { id: 'loop', type: 'studio', position: { x: 250, y: 200 }, data: { type: 'TRANSFORM', config: {} } } });
+      useStudio
+        .getState()
+        .edit({ kind: 'add-node', node: { id: 'loop', type: 'studio', position: { x: 250, y: 200 }, data: { type: 'TRANSFORM', config: {} } } });
       useStudio.getState().edit({ kind: 'connect', source: 'shape', sourcePort: 'out', target: 'loop' });
       useStudio.getState().edit({ kind: 'connect', source: 'loop', sourcePort: 'out', target: 'shape' });
     });
@@ -137,7 +143,16 @@ describe('STU-03 / OBS-01 run live on the canvas', () => {
 
     const base = { executionId: 'run-1', at: 2000 };
     fake.emit([{ ...base, seq: 1, type: 'EXECUTION_STATUS', session: 'default', workflowId: 'hello', definitionVersion: 'v0', status: 'RUNNING' }]);
-    fake.emit(['start', 'shape', 'print'].map((nodeId, i) => ({ ...base, seq: 2 + i, type: 'NODE_STATUS' as const, nodeId, status: 'SUCCESS' as const, counts: { received: 1, emitted: nodeId === 'print' ? 0 : 1 } })));
+    fake.emit(
+      ['start', 'shape', 'print'].map((nodeId, i) => ({
+        ...base,
+        seq: 2 + i,
+        type: 'NODE_STATUS' as const,
+        nodeId,
+        status: 'SUCCESS' as const,
+        counts: { received: 1, emitted: nodeId === 'print' ? 0 : 1 },
+      })),
+    );
     fake.emit([{ ...base, seq: 5, at: 2040, type: 'EXECUTION_STATUS', session: 'default', workflowId: 'hello', definitionVersion: 'v0', status: 'SUCCESS' }]);
     // Nothing is applied before the frame.
     expect(screen.getByTestId('node-print').getAttribute('data-status')).toBe('PENDING');

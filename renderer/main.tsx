@@ -45,5 +45,4 @@ async function start(): Promise<void> {
   );
 }
 
-
 void start();

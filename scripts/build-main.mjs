@@ -22,7 +22,15 @@ const HTTP_PACKAGES = ['fastify', '@fastify/static', 'ws'];
 
 /** The contract's operation names, read from shared/api/contract.ts itself (one source of truth). */
 async function operationNames() {
-  const result = await build({ absWorkingDir: ROOT, entryPoints: ['shared/api/contract.ts'], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning' });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['shared/api/contract.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+  });
   const code = Buffer.from(result.outputFiles[0].contents).toString('base64');
   const { OPERATION_NAMES } = await import(`data:text/javascript;base64,${code}`);
   return OPERATION_NAMES;
@@ -56,9 +64,37 @@ export async function buildMain({ outdir = 'dist/main' } = {}) {
   const common = { absWorkingDir: ROOT, bundle: true, sourcemap: true, logLevel: 'warning', legalComments: 'none' };
   const targets = [
     // import.meta.url (used to resolve packages at run time, e.g. the SCRIPT sandbox's QuickJS) from __filename.
-    { ...common, entryPoints: ['main/electron/main.ts'], outfile: `${out}/electron.cjs`, platform: 'node', format: 'cjs', target: 'node20', external: ['electron', ...NATIVE, ...HTTP_PACKAGES], define: { 'import.meta.url': '__yuktaImportMetaUrl' }, banner: { js: '"use strict"; const __yuktaImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' } },
-    { ...common, entryPoints: ['main/preload/preload.ts'], outfile: `${out}/preload.cjs`, platform: 'node', format: 'cjs', target: 'chrome130', external: ['electron'], plugins: [contractNamesOnly(await operationNames())] },
-    { ...common, entryPoints: ['main/cli/index.ts'], outfile: `${out}/cli.mjs`, platform: 'node', format: 'esm', target: 'node20', packages: 'external', banner: { js: '#!/usr/bin/env node' } },
+    {
+      ...common,
+      entryPoints: ['main/electron/main.ts'],
+      outfile: `${out}/electron.cjs`,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['electron', ...NATIVE, ...HTTP_PACKAGES],
+      define: { 'import.meta.url': '__yuktaImportMetaUrl' },
+      banner: { js: '"use strict"; const __yuktaImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    },
+    {
+      ...common,
+      entryPoints: ['main/preload/preload.ts'],
+      outfile: `${out}/preload.cjs`,
+      platform: 'node',
+      format: 'cjs',
+      target: 'chrome130',
+      external: ['electron'],
+      plugins: [contractNamesOnly(await operationNames())],
+    },
+    {
+      ...common,
+      entryPoints: ['main/cli/index.ts'],
+      outfile: `${out}/cli.mjs`,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      banner: { js: '#!/usr/bin/env node' },
+    },
   ];
   rmSync(out, { recursive: true, force: true });
   await Promise.all(targets.map((options) => build(options)));

@@ -6,7 +6,10 @@ import { settingsTableLines } from './settings-table';
 
 const root = resolve(import.meta.dirname, '..');
 const page = readFileSync(resolve(root, 'docs/reference.md'), 'utf8');
-const problems = [...checkReference(root, page, listSourceFiles(root, ['shared', 'engine', 'main', 'renderer'])), ...checkSettingsTable(page, settingsTableLines())];
+const problems = [
+  ...checkReference(root, page, listSourceFiles(root, ['shared', 'engine', 'main', 'renderer'])),
+  ...checkSettingsTable(page, settingsTableLines()),
+];
 for (const p of problems) console.error(`reference: ${p.kind}: ${p.message}`);
 if (problems.length) {
   console.error(`docs/reference.md: ${problems.length} problem(s)`);

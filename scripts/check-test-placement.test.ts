@@ -33,11 +33,22 @@ describe('tests sit beside the file they are named after', () => {
   });
 
   it('passes a test beside its source (one of several of that name), and tests named after a behaviour or a benchmark', async () => {
-    const { code } = await check(['main/host/api-keys.ts', 'main/http/api-keys.ts', 'main/http/api-keys.test.ts', 'renderer/App.tsx', 'renderer/App.test.tsx', 'engine/DEF-02-cycles.test.ts', 'bench/ha-failover.ts', 'main/host/ha-failover.test.ts']);
+    const { code } = await check([
+      'main/host/api-keys.ts',
+      'main/http/api-keys.ts',
+      'main/http/api-keys.test.ts',
+      'renderer/App.tsx',
+      'renderer/App.test.tsx',
+      'engine/DEF-02-cycles.test.ts',
+      'bench/ha-failover.ts',
+      'main/host/ha-failover.test.ts',
+    ]);
     expect(code).toBe(0);
   });
 
   it('passes this repository', async () => {
-    expect((await run(process.execPath, ['scripts/check-test-placement.mjs'], { cwd: ROOT })).stdout).toContain('every test named after a source file sits beside it');
+    expect((await run(process.execPath, ['scripts/check-test-placement.mjs'], { cwd: ROOT })).stdout).toContain(
+      'every test named after a source file sits beside it',
+    );
   });
 });

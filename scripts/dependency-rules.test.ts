@@ -53,7 +53,9 @@ describe('Architecture import rules (dependency-cruiser)', () => {
     });
     const found = violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
     expect(found).toContain('main-uses-engine-entry-only: main/host/bad.ts → engine/runtime/inner.ts');
-    expect(found.some((f) => f.startsWith('shared-imports-zod-only: shared/bad.ts → node:fs') || f.startsWith('shared-imports-zod-only: shared/bad.ts → fs'))).toBe(true);
+    expect(
+      found.some((f) => f.startsWith('shared-imports-zod-only: shared/bad.ts → node:fs') || f.startsWith('shared-imports-zod-only: shared/bad.ts → fs')),
+    ).toBe(true);
     // The allowed imports are not reported.
     expect(violations.filter((v) => v.to === 'engine/index.ts' || /node_modules\/zod\//.test(v.to))).toEqual([]);
   }, 60_000);
@@ -75,7 +77,11 @@ describe('Architecture import rules (dependency-cruiser)', () => {
   }, 60_000);
 
   it('accepts the project as it is', async () => {
-    const out = await run(join(ROOT, 'node_modules', '.bin', 'depcruise'), ['--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'shared', 'engine', 'main', 'renderer'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+    const out = await run(
+      join(ROOT, 'node_modules', '.bin', 'depcruise'),
+      ['--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'shared', 'engine', 'main', 'renderer'],
+      { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+    );
     expect((JSON.parse(out.stdout) as { summary: { violations: Violation[] } }).summary.violations).toEqual([]);
   }, 60_000);
 });

@@ -15,7 +15,11 @@ const OUT = join(ROOT, 'docs', 'images');
 type Node = { nodeId: string; type: string; config?: Record<string, unknown>; position: { x: number; y: number } };
 
 async function save(workflowId: string, nodes: Node[], edges: Array<{ source: string; target: string; sourcePort?: string }>): Promise<void> {
-  const response = await fetch(`${BASE}/api/workflows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: 'default', definition: { workflowId, nodes, edges } }) });
+  const response = await fetch(`${BASE}/api/workflows`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ session: 'default', definition: { workflowId, nodes, edges } }),
+  });
   if (!response.ok) throw new Error(`seeding ${workflowId}: ${await response.text()}`);
 }
 
@@ -41,32 +45,56 @@ async function runWithPayload(page: Page, payload: unknown): Promise<void> {
 const x = (i: number, y = 120) => ({ x: i * 250, y });
 
 async function seed(): Promise<void> {
-  await save('orders-live', [
-    { nodeId: 'orders', type: 'API_TRIGGER', position: x(0) },
-    { nodeId: 'each-order', type: 'SPLIT', config: { path: 'payload.orders' }, position: x(1) },
-    { nodeId: 'enrich', type: 'TRANSFORM', config: { set: { checked: true }, mode: 'merge' }, position: x(2, 40) },
-    { nodeId: 'slow-api', type: 'DELAY', config: { ms: 4000 }, position: x(2, 220) },
-    { nodeId: 'collect', type: 'AGGREGATE', config: { mode: 'all' }, position: x(3) },
-    { nodeId: 'report', type: 'RESULT_TERMINAL', position: x(4) },
-  ], [
-    { source: 'orders', target: 'each-order' },
-    { source: 'each-order', target: 'enrich' },
-    { source: 'each-order', target: 'slow-api' },
-    { source: 'enrich', target: 'collect' },
-    { source: 'slow-api', target: 'collect' },
-    { source: 'collect', target: 'report' },
-  ]);
-  await save('payments', [
-    { nodeId: 'payment', type: 'API_TRIGGER', position: x(0) },
-    { nodeId: 'charge-card', type: 'SCRIPT', config: { code: 'throw new Error(`card declined for ${payload.customer}: insufficient funds`)', engine: { retry: { maxAttempts: 3, backoffMs: 50 } } }, position: x(1) },
-    { nodeId: 'receipt', type: 'RESULT_TERMINAL', position: x(2) },
-  ], [{ source: 'payment', target: 'charge-card' }, { source: 'charge-card', target: 'receipt' }]);
-  await save('refunds', [
-    { nodeId: 'refund', type: 'API_TRIGGER', position: x(0) },
-    { nodeId: 'manager', type: 'WAIT_FOR_SIGNAL', config: { signal: 'approve-refund' }, position: x(1) },
-    { nodeId: 'pay-out', type: 'TRANSFORM', config: { set: { paid: true }, mode: 'merge' }, position: x(2) },
-    { nodeId: 'done', type: 'RESULT_TERMINAL', position: x(3) },
-  ], [{ source: 'refund', target: 'manager' }, { source: 'manager', target: 'pay-out' }, { source: 'pay-out', target: 'done' }]);
+  await save(
+    'orders-live',
+    [
+      { nodeId: 'orders', type: 'API_TRIGGER', position: x(0) },
+      { nodeId: 'each-order', type: 'SPLIT', config: { path: 'payload.orders' }, position: x(1) },
+      { nodeId: 'enrich', type: 'TRANSFORM', config: { set: { checked: true }, mode: 'merge' }, position: x(2, 40) },
+      { nodeId: 'slow-api', type: 'DELAY', config: { ms: 4000 }, position: x(2, 220) },
+      { nodeId: 'collect', type: 'AGGREGATE', config: { mode: 'all' }, position: x(3) },
+      { nodeId: 'report', type: 'RESULT_TERMINAL', position: x(4) },
+    ],
+    [
+      { source: 'orders', target: 'each-order' },
+      { source: 'each-order', target: 'enrich' },
+      { source: 'each-order', target: 'slow-api' },
+      { source: 'enrich', target: 'collect' },
+      { source: 'slow-api', target: 'collect' },
+      { source: 'collect', target: 'report' },
+    ],
+  );
+  await save(
+    'payments',
+    [
+      { nodeId: 'payment', type: 'API_TRIGGER', position: x(0) },
+      {
+        nodeId: 'charge-card',
+        type: 'SCRIPT',
+        config: { code: 'throw new Error(`card declined for ${payload.customer}: insufficient funds`)', engine: { retry: { maxAttempts: 3, backoffMs: 50 } } },
+        position: x(1),
+      },
+      { nodeId: 'receipt', type: 'RESULT_TERMINAL', position: x(2) },
+    ],
+    [
+      { source: 'payment', target: 'charge-card' },
+      { source: 'charge-card', target: 'receipt' },
+    ],
+  );
+  await save(
+    'refunds',
+    [
+      { nodeId: 'refund', type: 'API_TRIGGER', position: x(0) },
+      { nodeId: 'manager', type: 'WAIT_FOR_SIGNAL', config: { signal: 'approve-refund' }, position: x(1) },
+      { nodeId: 'pay-out', type: 'TRANSFORM', config: { set: { paid: true }, mode: 'merge' }, position: x(2) },
+      { nodeId: 'done', type: 'RESULT_TERMINAL', position: x(3) },
+    ],
+    [
+      { source: 'refund', target: 'manager' },
+      { source: 'manager', target: 'pay-out' },
+      { source: 'pay-out', target: 'done' },
+    ],
+  );
 }
 
 async function main(): Promise<void> {

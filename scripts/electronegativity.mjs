@@ -76,7 +76,13 @@ async function main() {
   console.log = (...a) => process.stderr.write(`${a.join(' ')}\n`);
   let result;
   try {
-    result = await run({ input: dir, isRelative: true, electronVersionOverride: electronVersion(), excludeFromScan: EXCLUDED_CHECKS, parserPlugins: ['optionalChaining'] });
+    result = await run({
+      input: dir,
+      isRelative: true,
+      electronVersionOverride: electronVersion(),
+      excludeFromScan: EXCLUDED_CHECKS,
+      parserPlugins: ['optionalChaining'],
+    });
   } finally {
     console.log = log;
     if (!args.has('--keep')) rmSync(dir, { recursive: true, force: true });
@@ -101,7 +107,9 @@ async function main() {
   const stale = allow.filter((_e, i) => !used.has(i));
 
   if (args.has('--json')) log(JSON.stringify({ files, checks: { global: result.globalChecks, atomic: result.atomicChecks }, findings, unparsed }, null, 2));
-  log(`electronegativity: ${files} files, ${result.globalChecks} global + ${result.atomicChecks} atomic checks; ${findings.length} findings, ${findings.length - unexplained.length} justified in ${relative(ROOT, ALLOW_FILE)}, ${unexplained.length} unexplained, ${unparsed.length} unparsed files`);
+  log(
+    `electronegativity: ${files} files, ${result.globalChecks} global + ${result.atomicChecks} atomic checks; ${findings.length} findings, ${findings.length - unexplained.length} justified in ${relative(ROOT, ALLOW_FILE)}, ${unexplained.length} unexplained, ${unparsed.length} unparsed files`,
+  );
   for (const f of unexplained) log(`  UNEXPLAINED ${f.id} ${f.file}:${f.line} [${f.severity}/${f.confidence}] ${f.sample ?? ''}`);
   for (const e of unparsed) log(`  UNPARSED ${relative(dir, e.file)}: ${e.message}`);
   for (const s of stale) log(`  note: allow-list entry no longer needed: ${s.id} ${s.file}`);

@@ -34,8 +34,12 @@ const manifest = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { s
 describe('STU-08 packaging (electron-builder.yml, npm run dist)', () => {
   it("is a configuration electron-builder's own schema accepts (no key it would refuse at packaging time)", () => {
     // ajv is installed with the MCP SDK; the schema ships with electron-builder (app-builder-lib/scheme.json).
-    const Ajv = createRequire(import.meta.url)('ajv') as new (options: object) => { compile(schema: unknown): ((data: unknown) => boolean) & { errors?: unknown } };
-    const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(createRequire(import.meta.url).resolve('app-builder-lib/scheme.json'), 'utf8')));
+    const Ajv = createRequire(import.meta.url)('ajv') as new (options: object) => {
+      compile(schema: unknown): ((data: unknown) => boolean) & { errors?: unknown };
+    };
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(createRequire(import.meta.url).resolve('app-builder-lib/scheme.json'), 'utf8')),
+    );
     expect(validate(raw), JSON.stringify(validate.errors)).toBe(true);
   });
 

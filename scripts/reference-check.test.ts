@@ -37,7 +37,11 @@ describe('Reference page check', () => {
   it('fails on a repeated ID and a card without status', async () => {
     const root = await tree({ 'engine/a.ts': '' });
     const page = `${card('ENG-01', 'engine/a.ts')}\n${card('ENG-01', 'engine/a.ts')}\n### ENG-02: No status\n\ntext\n`;
-    expect(checkReference(root, page, []).map((p) => p.kind).sort()).toEqual(['duplicate-id', 'missing-status']);
+    expect(
+      checkReference(root, page, [])
+        .map((p) => p.kind)
+        .sort(),
+    ).toEqual(['duplicate-id', 'missing-status']);
   });
 });
 
@@ -59,7 +63,9 @@ describe('CFG-01 reference settings table check', () => {
   });
 
   it('fails on a stale row and on a page without the table', () => {
-    expect(checkSettingsTable(page(['| `yukta.a.b` | `5` |', '| `yukta.c.d` | `2` |']), generated)).toEqual([{ kind: 'settings-table', message: 'the settings table is not current: run npm run docs:settings' }]);
+    expect(checkSettingsTable(page(['| `yukta.a.b` | `5` |', '| `yukta.c.d` | `2` |']), generated)).toEqual([
+      { kind: 'settings-table', message: 'the settings table is not current: run npm run docs:settings' },
+    ]);
     expect(checkSettingsTable('# page', generated).map((p) => p.kind)).toEqual(['settings-table']);
   });
 });

@@ -34,7 +34,8 @@ export function checkReference(root: string, page: string, sourceFiles: string[]
     seen.add(id);
     const status = lines.slice(i + 1, i + 4).find((l) => l.startsWith('**Status:**'));
     const value = status?.replace('**Status:**', '').trim().split(/\s/)[0];
-    if (!value || !STATUSES.includes(value)) problems.push({ kind: 'missing-status', message: `line ${i + 1}: card ${id} needs a **Status:** line (${STATUSES.join('|')})` });
+    if (!value || !STATUSES.includes(value))
+      problems.push({ kind: 'missing-status', message: `line ${i + 1}: card ${id} needs a **Status:** line (${STATUSES.join('|')})` });
   });
   if (cards === 0) problems.push({ kind: 'no-cards', message: 'the page has no cards' });
   lines.forEach((line, i) => {
@@ -88,13 +89,18 @@ export function checkSettingsTable(page: string, generated: readonly string[]): 
   const lines = page.split('\n');
   const from = lines.indexOf(start);
   const to = lines.indexOf(end);
-  if (from < 0 || to < from) return [{ kind: 'settings-table', message: `the page has no settings table between "${start}" and "${end}" (npm run docs:settings writes it)` }];
+  if (from < 0 || to < from)
+    return [{ kind: 'settings-table', message: `the page has no settings table between "${start}" and "${end}" (npm run docs:settings writes it)` }];
   const onPage = lines.slice(from, to + 1);
   const documented = new Set(tableKeys(onPage));
   const inCode = new Set(tableKeys(generated));
   const problems: ReferenceProblem[] = [];
-  for (const key of inCode) if (!documented.has(key)) problems.push({ kind: 'settings-table', message: `${key} is in the settings table in code but not in the page's settings table` });
-  for (const key of documented) if (!inCode.has(key)) problems.push({ kind: 'settings-table', message: `${key} is in the page's settings table but not in the settings table in code` });
-  if (problems.length === 0 && onPage.join('\n') !== generated.join('\n')) problems.push({ kind: 'settings-table', message: 'the settings table is not current: run npm run docs:settings' });
+  for (const key of inCode)
+    if (!documented.has(key))
+      problems.push({ kind: 'settings-table', message: `${key} is in the settings table in code but not in the page's settings table` });
+  for (const key of documented)
+    if (!inCode.has(key)) problems.push({ kind: 'settings-table', message: `${key} is in the page's settings table but not in the settings table in code` });
+  if (problems.length === 0 && onPage.join('\n') !== generated.join('\n'))
+    problems.push({ kind: 'settings-table', message: 'the settings table is not current: run npm run docs:settings' });
   return problems;
 }

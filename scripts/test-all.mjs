@@ -9,7 +9,8 @@ import { join } from 'node:path';
 // one (engine/test-support/postgres-cluster.ts, whose message this is). Never skipped: without either, stop now.
 const POSTGRES_MISSING =
   'PostgreSQL is needed by the DUR-04 tests: install the Debian package "postgresql" (apt-get install -y postgresql) or set YUKTA_TEST_PG_URL=postgres://user@host:port/database';
-const debianServer = () => existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')));
+const debianServer = () =>
+  existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')));
 if (!process.env.YUKTA_TEST_PG_URL && !(process.env.YUKTA_PG_BIN && existsSync(join(process.env.YUKTA_PG_BIN, 'initdb'))) && !debianServer()) {
   console.log(`npm test: ${POSTGRES_MISSING}`);
   process.exit(1);
@@ -20,6 +21,7 @@ rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
 const steps = [
+  ['format (prettier --check; npm run format rewrites)', 'npx', ['prettier', '--check', '.']],
   ['lint', 'npx', ['eslint', '.']],
   ['dependency rules', 'npm', ['run', '--silent', 'deps:check']],
   ['tests beside their files', 'npm', ['run', '--silent', 'tests:placement']],

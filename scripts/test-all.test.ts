@@ -12,7 +12,10 @@ describe('DUR-04 npm test needs a PostgreSQL server', () => {
     // renamed (this machine has the binaries): it must print the one line and exit before any step.
     const script = readFileSync(join(ROOT, 'scripts', 'test-all.mjs'), 'utf8');
     expect(script).toContain(POSTGRES_MISSING);
-    const probe = `${script.slice(0, script.indexOf("const REPORTS"))}console.log('went on');`.replace("existsSync('/usr/lib/postgresql')", "existsSync('/nonexistent-postgresql')");
+    const probe = `${script.slice(0, script.indexOf('const REPORTS'))}console.log('went on');`.replace(
+      "existsSync('/usr/lib/postgresql')",
+      "existsSync('/nonexistent-postgresql')",
+    );
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe(`npm test: ${POSTGRES_MISSING}\n`);

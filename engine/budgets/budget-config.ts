@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-const Agent = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'an agent name ([A-Za-z0-9._:-])');
+const Agent = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'an agent name ([A-Za-z0-9._:-])');
 
 /** LLM_CALL's `budget` (EXT-03): limits on the use of the run (or of its agent), counted across nodes. */
 export const LlmBudgetConfig = z.strictObject({

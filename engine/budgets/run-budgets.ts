@@ -109,7 +109,8 @@ export class RunBudgets {
 
 function refusalOf(use: BudgetUse, kind: CallKind, limits: BudgetLimits): string | null {
   const calls = kind === 'llm' ? use.llmCalls : use.toolCalls;
-  if (limits.maxCalls !== undefined && calls >= limits.maxCalls) return `${calls} of ${limits.maxCalls} ${kind === 'llm' ? 'LLM' : 'tool'} calls made (maxCalls)`;
+  if (limits.maxCalls !== undefined && calls >= limits.maxCalls)
+    return `${calls} of ${limits.maxCalls} ${kind === 'llm' ? 'LLM' : 'tool'} calls made (maxCalls)`;
   if (limits.maxTokens !== undefined && use.tokens >= limits.maxTokens) return `${use.tokens} of ${limits.maxTokens} tokens used (maxTokens)`;
   if (limits.maxCost !== undefined && use.cost >= limits.maxCost) return `cost ${round(use.cost)} of ${limits.maxCost} spent (maxCost)`;
   return null;

@@ -56,7 +56,10 @@ export interface SettingsWriter {
 export type CommandOf<K extends ControlCommandType> = Extract<ControlCommand, { type: K }>;
 
 /** Applies one command, or throws an engine error (ConflictError, NotFoundError, …) saying why it cannot (the pipeline audits both). */
-export type CommandHandler<K extends ControlCommandType> = (command: CommandOf<K>, target: CommandTarget) => CommandOutcome | void | Promise<CommandOutcome | void>;
+export type CommandHandler<K extends ControlCommandType> = (
+  command: CommandOf<K>,
+  target: CommandTarget,
+) => CommandOutcome | void | Promise<CommandOutcome | void>;
 
 /** One handler per command type; a missing one fails to compile (CTL-01). */
 export type CommandTable = { [K in ControlCommandType]: CommandHandler<K> };

@@ -39,13 +39,21 @@ export interface ControlPartsDeps {
 
 export function createControlParts(deps: ControlPartsDeps, options: ControlOptions = {}): ControlParts {
   const { clock, publish } = deps;
-  const caps = { maxMessagesPerNode: options.maxMessagesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxMessagesPerNode, maxBytesPerNode: options.maxBytesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxBytesPerNode };
+  const caps = {
+    maxMessagesPerNode: options.maxMessagesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxMessagesPerNode,
+    maxBytesPerNode: options.maxBytesPerNode ?? DEFAULT_CHECKPOINT_CAPS.maxBytesPerNode,
+  };
   const checkpoints = options.checkpoints ?? new MemoryCheckpointStore(caps);
   const archive = new RunArchive({ checkpoints, retainedRuns: options.retainedRuns ?? 100, recordOutputs: options.recordOutputs ?? true });
   const signals = new SignalHub({ clock, checkpoints, emit: (e) => publish(e) });
   const pluginBus = new PluginControlBus({ liveRuns: () => deps.liveRuns() });
   const runControl = new EngineRunControl(signals, pluginBus);
-  const audit = new ControlAudit({ clock, log: options.log ?? deps.log ?? new MemoryExecutionLog(), reviewers: options.reviewers ?? [], emit: (e) => publish(e) });
+  const audit = new ControlAudit({
+    clock,
+    log: options.log ?? deps.log ?? new MemoryExecutionLog(),
+    reviewers: options.reviewers ?? [],
+    emit: (e) => publish(e),
+  });
   const rules = new StoredRules(options.ruleStore ?? null);
   return { checkpoints, archive, signals, pluginBus, runControl, audit, rules };
 }

@@ -9,7 +9,12 @@ import { COMMAND_HANDLERS } from './commands';
 
 /** A run that stays live until the test opens its gate: t → hold → out. */
 async function liveRun(h: ReturnType<typeof harness>, workflowId: string): Promise<string> {
-  return h.run(chain(workflowId, [{ nodeId: 'hold', type: 'HOLD' }, { nodeId: 'x', type: 'TRANSFORM' }]));
+  return h.run(
+    chain(workflowId, [
+      { nodeId: 'hold', type: 'HOLD' },
+      { nodeId: 'x', type: 'TRANSFORM' },
+    ]),
+  );
 }
 
 function holdPlugin() {
@@ -132,7 +137,13 @@ describe('CTL-01 command sequences (property)', () => {
       fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), arbitraryCommand), { minLength: 1, maxLength: 40 }), async (sequence) => {
         const applied = new Map<ControlCommandType, number>();
         const counting = Object.fromEntries(
-          Object.entries(COMMAND_HANDLERS).map(([type, handler]) => [type, ((c, t) => (applied.set(type as ControlCommandType, (applied.get(type as ControlCommandType) ?? 0) + 1), (handler as CommandHandler<ControlCommandType>)(c, t))) as CommandHandler<ControlCommandType>]),
+          Object.entries(COMMAND_HANDLERS).map(([type, handler]) => [
+            type,
+            ((c, t) => (
+              applied.set(type as ControlCommandType, (applied.get(type as ControlCommandType) ?? 0) + 1),
+              (handler as CommandHandler<ControlCommandType>)(c, t)
+            )) as CommandHandler<ControlCommandType>,
+          ]),
         ) as unknown as CommandTable;
         const hold = holdPlugin();
         const h = harness([hold.plugin, recorder().plugin], { control: { handlers: counting } });

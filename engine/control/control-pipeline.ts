@@ -50,7 +50,8 @@ export class ControlPipeline {
     try {
       outcome = await this.invoke(command, target);
     } catch (error) {
-      if (!audit.audited(error)) await audit.record(executionId, 'CONTROL_REJECTED', `${command.type}: ${error instanceof Error ? error.message : String(error)}`, actor);
+      if (!audit.audited(error))
+        await audit.record(executionId, 'CONTROL_REJECTED', `${command.type}: ${error instanceof Error ? error.message : String(error)}`, actor);
       throw error;
     }
     const at = this.options.clock.now();

@@ -1,4 +1,14 @@
-import { ControlCommand, type Approval, type ControlAuditPage, type ControlAuditQuery, type ControlCommandInput, type ControlResult, type ControlState, type NodeControlState, type PluginControlReply } from '../../shared/api/control.schema';
+import {
+  ControlCommand,
+  type Approval,
+  type ControlAuditPage,
+  type ControlAuditQuery,
+  type ControlCommandInput,
+  type ControlResult,
+  type ControlState,
+  type NodeControlState,
+  type PluginControlReply,
+} from '../../shared/api/control.schema';
 import { BadInputError, NotFoundError, UnavailableError } from '../engine-errors';
 import type { RecordedNode, RecordedSummary } from '../../shared/api/runs.schema';
 import type { SupervisorInfo, SupervisorRule } from '../../shared/api/supervisors.schema';
@@ -101,9 +111,21 @@ export class ControlPlane {
     options: ControlOptions = {},
   ) {
     const { clock } = engine;
-    ({ archive: this.archive, checkpoints: this.checkpoints, signals: this.signals, pluginBus: this.pluginBus, runControl: this.runControl, audit: this.trail, rules: this.storedRules } = parts);
+    ({
+      archive: this.archive,
+      checkpoints: this.checkpoints,
+      signals: this.signals,
+      pluginBus: this.pluginBus,
+      runControl: this.runControl,
+      audit: this.trail,
+      rules: this.storedRules,
+    } = parts);
     this.rules = this.storedRules.supervisor;
-    const restarter = new Restarter(this.archive, (r) => engine.startPrepared(r), (id, nodeId) => engine.nodeState(id, nodeId)?.status ?? null);
+    const restarter = new Restarter(
+      this.archive,
+      (r) => engine.startPrepared(r),
+      (id, nodeId) => engine.nodeState(id, nodeId)?.status ?? null,
+    );
     const services: ControlServices = {
       clock,
       runStatus: (id) => engine.runStatus(id),
@@ -189,7 +211,13 @@ export class ControlPlane {
 
   /** Reviewers (CONTROL_PLANE) and supervisors, in order (CTL-07). */
   listSupervisors(): SupervisorInfo[] {
-    const reviewers: SupervisorInfo[] = this.trail.reviewers.map((r, order) => ({ id: r.id, kind: 'CONTROL_PLANE', order, dryRun: false, refused: this.trail.refusals.get(r.id) ?? 0 }));
+    const reviewers: SupervisorInfo[] = this.trail.reviewers.map((r, order) => ({
+      id: r.id,
+      kind: 'CONTROL_PLANE',
+      order,
+      dryRun: false,
+      refused: this.trail.refusals.get(r.id) ?? 0,
+    }));
     return [...reviewers, ...this.supervisors.list()];
   }
 

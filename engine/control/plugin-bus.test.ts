@@ -37,7 +37,12 @@ describe('CTL-08 plugin-level control bus', () => {
     const id = await h.run(chain('handlers', [{ nodeId: 'l', type: 'LISTEN' }]));
     await h.settle();
     const key = { session: 'test', workflowId: 'handlers', nodeId: 'l' };
-    expect(h.engine.control.pluginControl(key, { kind: 'reload', body: { level: 2 } })).toEqual({ kind: 'reload', runs: 1, delivered: 1, answers: [{ node: 'l', run: id, got: { level: 2 } }] });
+    expect(h.engine.control.pluginControl(key, { kind: 'reload', body: { level: 2 } })).toEqual({
+      kind: 'reload',
+      runs: 1,
+      delivered: 1,
+      answers: [{ node: 'l', run: id, got: { level: 2 } }],
+    });
     expect(() => h.engine.control.pluginControl(key, { kind: 'signal', body: {} })).toThrow(/refuses signal bodies/);
     release.open();
     await h.engine.waitForRun(id);

@@ -41,7 +41,11 @@ export async function recordedSummary(archive: RunArchive, executionId: string):
 
 function archivedRun(archive: RunArchive, executionId: string) {
   const run = archive.get(executionId);
-  if (!run) throw new NotFoundError(`run "${executionId}" is not in the run archive (it keeps live runs and the newest ${archive.retainedRuns} finished top-level runs)`, 'executionId');
+  if (!run)
+    throw new NotFoundError(
+      `run "${executionId}" is not in the run archive (it keeps live runs and the newest ${archive.retainedRuns} finished top-level runs)`,
+      'executionId',
+    );
   return run;
 }
 

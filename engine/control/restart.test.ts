@@ -19,10 +19,19 @@ function counting() {
 /** t → a → b → c (REC);  t → z → zz (REC2), an independent branch. */
 const branches: WorkflowDefinitionInput = {
   workflowId: 'branches',
-  nodes: ['a', 'b', 'z'].map((nodeId) => ({ nodeId, type: 'STEP' })).concat([{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'c', type: 'REC' }, { nodeId: 'zz', type: 'REC2' }]),
+  nodes: ['a', 'b', 'z']
+    .map((nodeId) => ({ nodeId, type: 'STEP' }))
+    .concat([
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'c', type: 'REC' },
+      { nodeId: 'zz', type: 'REC2' },
+    ]),
   edges: [
-    { source: 't', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'c' },
-    { source: 't', target: 'z' }, { source: 'z', target: 'zz' },
+    { source: 't', target: 'a' },
+    { source: 'a', target: 'b' },
+    { source: 'b', target: 'c' },
+    { source: 't', target: 'z' },
+    { source: 'z', target: 'zz' },
   ],
 };
 
@@ -39,7 +48,10 @@ async function command(h: ReturnType<typeof harness>, id: string, cmd: Parameter
 }
 
 async function refusal(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
@@ -56,7 +68,10 @@ describe('CTL-04 restart, restart-from-node and retry node', () => {
     const second = answer.newExecutionId!;
     expect(await h.engine.waitForRun(second)).toBe('SUCCESS');
     expect(Object.fromEntries(steps.calls)).toEqual({ b: 1 }); // a replayed, z and the trigger left alone
-    expect(rec.seen).toEqual([{ n: 1, trail: ['a', 'b'] }, { n: 1, trail: ['a', 'b'] }]);
+    expect(rec.seen).toEqual([
+      { n: 1, trail: ['a', 'b'] },
+      { n: 1, trail: ['a', 'b'] },
+    ]);
     expect(rec2.seen).toHaveLength(1);
     const run = h.engine.getRun(second);
     expect(run.nodes.map((n) => n.nodeId).sort()).toEqual(['a', 'b', 'c']);
@@ -72,8 +87,20 @@ describe('CTL-04 restart, restart-from-node and retry node', () => {
     const { h, steps, rec } = setup();
     const join: WorkflowDefinitionInput = {
       workflowId: 'join',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'STEP' }, { nodeId: 'b', type: 'STEP' }, { nodeId: 'j', type: 'STEP' }, { nodeId: 'c', type: 'REC' }],
-      edges: [{ source: 't', target: 'a' }, { source: 't', target: 'b' }, { source: 'a', target: 'j' }, { source: 'b', target: 'j' }, { source: 'j', target: 'c' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'a', type: 'STEP' },
+        { nodeId: 'b', type: 'STEP' },
+        { nodeId: 'j', type: 'STEP' },
+        { nodeId: 'c', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'a' },
+        { source: 't', target: 'b' },
+        { source: 'a', target: 'j' },
+        { source: 'b', target: 'j' },
+        { source: 'j', target: 'c' },
+      ],
     };
     const first = await h.run(join, {});
     await h.engine.waitForRun(first);
@@ -83,7 +110,12 @@ describe('CTL-04 restart, restart-from-node and retry node', () => {
     expect(await h.engine.waitForRun(second)).toBe('SUCCESS');
     expect(Object.fromEntries(steps.calls)).toEqual({ a: 1, j: 2 }); // b replayed into the join; t replayed into a
     expect(rec.seen).toHaveLength(2);
-    expect(h.engine.getRun(second).nodes.map((n) => n.nodeId).sort()).toEqual(['a', 'b', 'c', 'j', 't']);
+    expect(
+      h.engine
+        .getRun(second)
+        .nodes.map((n) => n.nodeId)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'j', 't']);
   });
 
   it('restart runs the archived version with the same payload, even after the workflow changed', async () => {
@@ -108,8 +140,17 @@ describe('CTL-04 restart, restart-from-node and retry node', () => {
     const { h, steps, rec } = setup({}, [flaky]);
     const def: WorkflowDefinitionInput = {
       workflowId: 'retry',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'STEP' }, { nodeId: 'f', type: 'FLAKY' }, { nodeId: 'c', type: 'REC' }],
-      edges: [{ source: 't', target: 'a' }, { source: 'a', target: 'f' }, { source: 'f', target: 'c' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'a', type: 'STEP' },
+        { nodeId: 'f', type: 'FLAKY' },
+        { nodeId: 'c', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'a' },
+        { source: 'a', target: 'f' },
+        { source: 'f', target: 'c' },
+      ],
     };
     const first = await h.run(def, { k: 1 });
     expect(await h.engine.waitForRun(first)).toBe('FAILURE');
@@ -127,8 +168,17 @@ describe('CTL-04 restart, restart-from-node and retry node', () => {
     const { h } = setup({ control: { maxMessagesPerNode: 3 } });
     const def: WorkflowDefinitionInput = {
       workflowId: 'caps',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, { nodeId: 'b', type: 'STEP' }, { nodeId: 'c', type: 'REC' }],
-      edges: [{ source: 't', target: 's' }, { source: 's', target: 'b' }, { source: 'b', target: 'c' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } },
+        { nodeId: 'b', type: 'STEP' },
+        { nodeId: 'c', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 's' },
+        { source: 's', target: 'b' },
+        { source: 'b', target: 'c' },
+      ],
     };
     const first = await h.run(def, { items: [1, 2, 3, 4, 5].map((i) => ({ i })) });
     await h.engine.waitForRun(first);
@@ -146,8 +196,17 @@ describe('CTL-04 restart, restart-from-node and retry node', () => {
     const { h, steps, rec } = setup({}, [hold]);
     const def: WorkflowDefinitionInput = {
       workflowId: 'live',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'STEP' }, { nodeId: 'h', type: 'HOLD' }, { nodeId: 'c', type: 'REC' }],
-      edges: [{ source: 't', target: 'a' }, { source: 'a', target: 'h' }, { source: 'h', target: 'c' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'a', type: 'STEP' },
+        { nodeId: 'h', type: 'HOLD' },
+        { nodeId: 'c', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'a' },
+        { source: 'a', target: 'h' },
+        { source: 'h', target: 'c' },
+      ],
     };
     const first = await h.run(def, {});
     await h.settle();
@@ -179,7 +238,18 @@ describe('CTL-04 restart, restart-from-node and retry node', () => {
     const release = gate();
     const hold = processor('HOLD', async (m) => (await release.opened, [{ payload: m.payload }]));
     const h = harness([hold, recorder().plugin], { scheduler: { limits: { maxConcurrent: 1 } } });
-    const def: WorkflowDefinitionInput = { workflowId: 'slot', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'HOLD' }, { nodeId: 'out', type: 'REC' }], edges: [{ source: 't', target: 'x' }, { source: 'x', target: 'out' }] };
+    const def: WorkflowDefinitionInput = {
+      workflowId: 'slot',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'x', type: 'HOLD' },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'x' },
+        { source: 'x', target: 'out' },
+      ],
+    };
     const first = await h.run(def, {});
     await h.settle();
     const answer = await command(h, first, { type: 'Restart' }); // restarting a live run: the old one keeps its slot

@@ -4,7 +4,10 @@ import { chain, gate, harness, processor, recorder } from '../test-support/engin
 import { allow, refuse, type ControlRequest, type ControlReviewer } from './reviewers';
 
 async function refusal(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
@@ -54,14 +57,20 @@ describe('CTL-06 reviewers', () => {
 
   it('limit changes pass the reviewers and are audited under run "scheduler", also when made through the scheduler directly', async () => {
     const requests: ControlRequest[] = [];
-    const guard: ControlReviewer = { id: 'limits', review: (r) => (requests.push(r), r.command.type === 'SetLimits' && (r.command.limits.maxConcurrent ?? 0) > 10 ? refuse('too many') : allow()) };
+    const guard: ControlReviewer = {
+      id: 'limits',
+      review: (r) => (requests.push(r), r.command.type === 'SetLimits' && (r.command.limits.maxConcurrent ?? 0) > 10 ? refuse('too many') : allow()),
+    };
     const h = harness([], { control: { reviewers: [guard] } });
     const applied = await h.engine.control.send('scheduler', { type: 'SetLimits', limits: { maxConcurrent: 4 } }, 'key:admin');
     expect(applied.value).toMatchObject({ maxConcurrent: 4 });
     const refused = await refusal(h.engine.setSchedulerLimits({ maxConcurrent: 50 }, 'key:admin'));
     expect(refused.code).toBe('FORBIDDEN');
     expect((await h.engine.schedulerView()).limits.maxConcurrent).toBe(4);
-    expect(requests.map((r) => [r.executionId, r.command.type, r.actor])).toEqual([['scheduler', 'SetLimits', 'key:admin'], ['scheduler', 'SetLimits', 'key:admin']]);
+    expect(requests.map((r) => [r.executionId, r.command.type, r.actor])).toEqual([
+      ['scheduler', 'SetLimits', 'key:admin'],
+      ['scheduler', 'SetLimits', 'key:admin'],
+    ]);
     const { entries } = await h.engine.control.audit({ executionId: 'scheduler', offset: 0, limit: 10 });
     expect(entries.map((e) => [e.type, e.status])).toEqual([
       ['CONTROL_REJECTED', 'SetLimits: too many (reviewer limits)'],
@@ -70,7 +79,10 @@ describe('CTL-06 reviewers', () => {
   });
 
   it('priority changes pass the reviewers; a run that is not waiting is refused and audited once', async () => {
-    const refuseHigh: ControlReviewer = { id: 'prio', review: (r) => (r.command.type === 'SetPriority' && r.command.priority > 100 ? refuse('above 100 needs an admin') : allow()) };
+    const refuseHigh: ControlReviewer = {
+      id: 'prio',
+      review: (r) => (r.command.type === 'SetPriority' && r.command.priority > 100 ? refuse('above 100 needs an admin') : allow()),
+    };
     const { h, release, def } = holdSetup([refuseHigh], { maxConcurrent: 1 });
     const running = await h.run(def);
     const queued = (await h.engine.startRun({ session: 'test', workflowId: 'rev', payload: {} })).executionId;

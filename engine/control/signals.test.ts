@@ -7,7 +7,13 @@ import { gate, harness, processor, recorder } from '../test-support/engine-harne
 /** t → approve (WAIT_FOR_SIGNAL) → ok (REC); rejected → no (NO); timeout → late (LATE). */
 function approvalFlow(workflowId: string, config: Record<string, unknown> = {}, hold = false): WorkflowDefinitionInput {
   const head = hold
-    ? { nodes: [{ nodeId: 'h', type: 'HOLD', timeoutSeconds: 3600 }], edges: [{ source: 't', target: 'h' }, { source: 'h', target: 'approve' }] }
+    ? {
+        nodes: [{ nodeId: 'h', type: 'HOLD', timeoutSeconds: 3600 }],
+        edges: [
+          { source: 't', target: 'h' },
+          { source: 'h', target: 'approve' },
+        ],
+      }
     : { nodes: [], edges: [{ source: 't', target: 'approve' }] };
   return {
     workflowId,
@@ -33,13 +39,19 @@ function setup() {
   const no = recorder('NO');
   const late = recorder('LATE');
   const metadata: Array<Record<string, string>> = [];
-  const okWithMeta = { ...ok.plugin, process: (m: { payload: unknown; metadata: Record<string, string> }) => (metadata.push({ ...m.metadata }), ok.seen.push(m.payload), undefined) };
+  const okWithMeta = {
+    ...ok.plugin,
+    process: (m: { payload: unknown; metadata: Record<string, string> }) => (metadata.push({ ...m.metadata }), ok.seen.push(m.payload), undefined),
+  };
   const h = harness([okWithMeta as never, no.plugin, late.plugin]);
   return { h, ok, no, late, metadata };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
@@ -63,7 +75,9 @@ describe('CTL-05 signals and approvals', () => {
     expect(ok.seen).toEqual([{ order: 1 }]);
     expect(metadata[0]).toMatchObject({ 'signal.name': 'manager', 'signal.decision': 'APPROVED', 'signal.data': '{"by":"ada"}', 'signal.actor': 'key:ops' });
     expect(h.engine.control.approvals({}).map((a) => a.executionId)).toEqual([second]);
-    const states = h.events.filter((e) => e.type === 'APPROVAL' && e.executionId === first).map((e) => (e.type === 'APPROVAL' ? `${e.state}${e.decision ? ` ${e.decision}` : ''}` : ''));
+    const states = h.events
+      .filter((e) => e.type === 'APPROVAL' && e.executionId === first)
+      .map((e) => (e.type === 'APPROVAL' ? `${e.state}${e.decision ? ` ${e.decision}` : ''}` : ''));
     expect(states).toEqual(['OPEN', 'CLOSED APPROVED']);
     await h.engine.control.send(second, { type: 'StopWorkflow', mode: 'KILL' }, 'test');
   });
@@ -168,7 +182,9 @@ describe('CTL-05 signals and approvals', () => {
     await h.engine.control.send(id, { type: 'Signal', nodeId: 'approve', data: 42 }, 'cli');
     await h.engine.waitForRun(id);
     const recorded = (await h.engine.control.archive.checkpoint(id, 'signal:approve'))!;
-    expect(recorded.messages).toEqual([expect.objectContaining({ messageId: open!.messageId, payload: expect.objectContaining({ decision: 'APPROVED', data: 42, actor: 'cli' }) })]);
+    expect(recorded.messages).toEqual([
+      expect.objectContaining({ messageId: open!.messageId, payload: expect.objectContaining({ decision: 'APPROVED', data: 42, actor: 'cli' }) }),
+    ]);
     // A resumed run waits for the same message id again: the recorded answer comes back at once.
     const site = { executionId: id, session: 'test', workflowId: 'ckpt', nodeId: 'approve' };
     const again = await h.engine.control.signals.wait(site, { signal: 'manager', messageId: open!.messageId, payload: {} }, new AbortController().signal);

@@ -28,8 +28,19 @@ describe('CTL-03 stop modes through the command pipeline', () => {
     const h = harness([spawner, never, recorder().plugin, recorder('REC2').plugin]);
     const def = {
       workflowId: 'kill',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'p', type: 'SPAWN' }, { nodeId: 'n', type: 'NEVER' }, { nodeId: 'out', type: 'REC' }, { nodeId: 'out2', type: 'REC2' }],
-      edges: [{ source: 't', target: 'p' }, { source: 'p', target: 'out' }, { source: 't', target: 'n' }, { source: 'n', target: 'out2' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'p', type: 'SPAWN' },
+        { nodeId: 'n', type: 'NEVER' },
+        { nodeId: 'out', type: 'REC' },
+        { nodeId: 'out2', type: 'REC2' },
+      ],
+      edges: [
+        { source: 't', target: 'p' },
+        { source: 'p', target: 'out' },
+        { source: 't', target: 'n' },
+        { source: 'n', target: 'out2' },
+      ],
     };
     const id = await h.run(def);
     await h.settle();
@@ -53,7 +64,14 @@ describe('CTL-03 stop modes through the command pipeline', () => {
     });
     const rec = recorder();
     const h = harness([{ ...endless, kind: 'trigger' } as never, rec.plugin]);
-    const def = { workflowId: 'drain', nodes: [{ nodeId: 'src', type: 'TICK' }, { nodeId: 'out', type: 'REC' }], edges: [{ source: 'src', target: 'out' }] };
+    const def = {
+      workflowId: 'drain',
+      nodes: [
+        { nodeId: 'src', type: 'TICK' },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [{ source: 'src', target: 'out' }],
+    };
     const id = await h.run(def);
     await h.clock.advanceAsync(55);
     await h.engine.control.send(id, { type: 'StopWorkflow', mode: 'DRAIN' }, 'ui:local');

@@ -15,7 +15,11 @@ function supervisor(id: string, onEvent: (event: StudioEvent) => SupervisorComma
   };
 }
 
-const splitFlow = (workflowId: string) => chain(workflowId, [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, { nodeId: 'x', type: 'TRANSFORM' }]);
+const splitFlow = (workflowId: string) =>
+  chain(workflowId, [
+    { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } },
+    { nodeId: 'x', type: 'TRANSFORM' },
+  ]);
 const items = (n: number) => ({ items: Array.from({ length: n }, (_, i) => ({ i })) });
 
 describe('CTL-07 supervisors', () => {
@@ -47,7 +51,9 @@ describe('CTL-07 supervisors', () => {
     expect(info.slow!.dropped).toBeGreaterThan(0);
     expect(slowSeen).toBe(1);
     expect(h.engine.control.supervisors.buffered().slow).toBeLessThanOrEqual(SUPERVISOR_BUFFER); // bounded memory
-    expect(h.engine.control.metrics()['yukta.tracker.dropped{kind=supervisor}']).toBe(h.engine.control.listSupervisors().reduce((sum, s) => sum + (s.dropped ?? 0), 0));
+    expect(h.engine.control.metrics()['yukta.tracker.dropped{kind=supervisor}']).toBe(
+      h.engine.control.listSupervisors().reduce((sum, s) => sum + (s.dropped ?? 0), 0),
+    );
     h.engine.control.close();
   });
 
@@ -87,7 +93,9 @@ describe('CTL-07 supervisors', () => {
     const observerSaw: StudioEvent[] = [];
     const pauser = supervisor('pauser', (e) => {
       pauserSaw.push(e);
-      return e.type === 'NODE_STATUS' && e.nodeId === 'x' && e.status === 'RUNNING' ? [{ executionId: e.executionId, command: { type: 'PauseNode', nodeId: 'out' } }] : [];
+      return e.type === 'NODE_STATUS' && e.nodeId === 'x' && e.status === 'RUNNING'
+        ? [{ executionId: e.executionId, command: { type: 'PauseNode', nodeId: 'out' } }]
+        : [];
     });
     const observer = supervisor('observer', (e) => (observerSaw.push(e), []));
     const h = harness([hold, recorder().plugin], { control: { supervisors: [pauser, observer] } });
@@ -107,7 +115,9 @@ describe('CTL-07 supervisors', () => {
   it('dry run records commands without applying them', async () => {
     const release = gate();
     const hold = processor('HOLD', async (m) => (await release.opened, [{ payload: m.payload }]));
-    const stopper = supervisor('stopper', (e) => (e.type === 'EXECUTION_STATUS' && e.status === 'RUNNING' ? [{ executionId: e.executionId, command: { type: 'StopWorkflow', mode: 'KILL' } }] : []));
+    const stopper = supervisor('stopper', (e) =>
+      e.type === 'EXECUTION_STATUS' && e.status === 'RUNNING' ? [{ executionId: e.executionId, command: { type: 'StopWorkflow', mode: 'KILL' } }] : [],
+    );
     const h = harness([hold, recorder().plugin], { control: { supervisors: [stopper], supervisorDryRun: true } });
     const id = await h.run(chain('dry', [{ nodeId: 'x', type: 'HOLD' }]));
     await h.settle();
@@ -123,8 +133,16 @@ describe('CTL-07 supervisors', () => {
     const release = gate();
     const hold = processor('HOLD', async (m) => (await release.opened, [{ payload: m.payload }]));
     const h = harness([hold, recorder().plugin]);
-    expect(() => h.engine.control.setRules('test', [{ when: 'status ==', then: { type: 'PauseWorkflow' } }])).toThrow(/rules\.0\.when: not a valid CEL condition/);
-    h.engine.control.setRules('test', [{ name: 'hold x', when: "event.type == 'NODE_STATUS' && event.nodeId == 'x' && event.status == 'RUNNING'", then: { type: 'PauseNode', nodeId: NodeId.parse('out') } }]);
+    expect(() => h.engine.control.setRules('test', [{ when: 'status ==', then: { type: 'PauseWorkflow' } }])).toThrow(
+      /rules\.0\.when: not a valid CEL condition/,
+    );
+    h.engine.control.setRules('test', [
+      {
+        name: 'hold x',
+        when: "event.type == 'NODE_STATUS' && event.nodeId == 'x' && event.status == 'RUNNING'",
+        then: { type: 'PauseNode', nodeId: NodeId.parse('out') },
+      },
+    ]);
     h.engine.control.setRules('other', [{ when: "event.type == 'EXECUTION_STATUS'", then: { type: 'StopWorkflow', mode: 'KILL' } }]);
     expect(h.engine.control.getRules('test')).toHaveLength(1);
     const id = await h.run(chain('rules', [{ nodeId: 'x', type: 'HOLD' }]));

@@ -6,7 +6,10 @@ const orders = [40, 41, 42, 43, 44].map((n) => ({ order: { id: String(n) } }));
 
 /** t → s (SPLIT of payload.orders) → x (TRANSFORM) → out (REC); the split is paused at start. */
 async function splitRun(h: ReturnType<typeof harness>, workflowId: string): Promise<string> {
-  const def = chain(workflowId, [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } }, { nodeId: 'x', type: 'TRANSFORM' }]);
+  const def = chain(workflowId, [
+    { nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } },
+    { nodeId: 'x', type: 'TRANSFORM' },
+  ]);
   return h.run(def, { orders }, { paused: ['s'] });
 }
 
@@ -39,10 +42,16 @@ describe('CTL-02 pause, step, breakpoint and skip', () => {
   });
 
   it('a breakpoint on metadata.key matches the metadata value; ClearBreakpoint removes it', async () => {
-    const tag = processor('TAG', (m) => [{ payload: m.payload, metadata: { region: (m.payload as { order: { id: string } }).order.id === '43' ? 'eu' : 'us' } }]);
+    const tag = processor('TAG', (m) => [
+      { payload: m.payload, metadata: { region: (m.payload as { order: { id: string } }).order.id === '43' ? 'eu' : 'us' } },
+    ]);
     const rec = recorder();
     const h = harness([tag, rec.plugin]);
-    const def = chain('meta', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } }, { nodeId: 'tag', type: 'TAG' }, { nodeId: 'x', type: 'TRANSFORM' }]);
+    const def = chain('meta', [
+      { nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } },
+      { nodeId: 'tag', type: 'TAG' },
+      { nodeId: 'x', type: 'TRANSFORM' },
+    ]);
     const id = await h.run(def, { orders }, { paused: ['s'] });
     await h.engine.control.send(id, { type: 'SetBreakpoint', nodeId: 'x', path: 'metadata.region', equals: 'eu' }, 'ui:local');
     await h.engine.control.send(id, { type: 'ResumeNode', nodeId: 's' }, 'ui:local');
@@ -59,7 +68,10 @@ describe('CTL-02 pause, step, breakpoint and skip', () => {
     const rec = recorder();
     const slow = processor('SLOW', async (m, ctx) => (await ctx.sleep(100), [{ payload: m.payload }]), { defaultTimeoutMs: () => 150 });
     const h = harness([slow, rec.plugin]);
-    const def = chain('pause', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } }, { nodeId: 'w', type: 'SLOW' }]);
+    const def = chain('pause', [
+      { nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } },
+      { nodeId: 'w', type: 'SLOW' },
+    ]);
     const id = await h.run(def, { orders });
     await h.clock.advanceAsync(50); // first message inside the plugin
     await h.engine.control.send(id, { type: 'PauseWorkflow' }, 'ui:local');
@@ -104,11 +116,17 @@ describe('CTL-02 pause, step, breakpoint and skip', () => {
     const count = processor('COUNT', async (m) => (calls++, await release.opened, [{ payload: { ...(m.payload as object), seen: true } }]));
     const rec = recorder();
     const h = harness([count, rec.plugin]);
-    const def = chain('skip', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } }, { nodeId: 'c', type: 'COUNT' }]);
+    const def = chain('skip', [
+      { nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } },
+      { nodeId: 'c', type: 'COUNT' },
+    ]);
     const id = await h.run(def, { orders });
     await h.settle();
     expect(calls).toBe(1);
-    for (const [nodeId, kind] of [['t', 'trigger'], ['out', 'terminal']] as const) {
+    for (const [nodeId, kind] of [
+      ['t', 'trigger'],
+      ['out', 'terminal'],
+    ] as const) {
       const error = await h.engine.control.send(id, { type: 'Skip', nodeId }, 'ui:local').catch((e: EngineError) => e);
       expect(error).toMatchObject({ code: 'BAD_INPUT', message: `only processors can be skipped; "${nodeId}" is a ${kind}` });
     }
@@ -122,7 +140,10 @@ describe('CTL-02 pause, step, breakpoint and skip', () => {
   it('unskip resumes calling the plugin; ReplaceHeldMessage without a held message is refused', async () => {
     const rec = recorder();
     const h = harness([rec.plugin]);
-    const def = chain('unskip', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } }, { nodeId: 'x', type: 'TRANSFORM', config: { set: { ok: true } } }]);
+    const def = chain('unskip', [
+      { nodeId: 's', type: 'SPLIT', config: { path: 'payload.orders' } },
+      { nodeId: 'x', type: 'TRANSFORM', config: { set: { ok: true } } },
+    ]);
     const id = await h.run(def, { orders }, { paused: ['x'], skipped: ['x'] });
     const none = await h.engine.control.send(id, { type: 'ReplaceHeldMessage', nodeId: 'out', payload: 1 }, 'ui:local').catch((e: EngineError) => e);
     expect(none).toMatchObject({ code: 'CONFLICT', message: 'node "out" holds no message (set a breakpoint or pause it first)' });

@@ -42,7 +42,7 @@ describe('DEF-01 content hash canonicality', () => {
     fc.assert(
       fc.property(json, fc.integer(), (value, seed) => {
         let state = seed >>> 0;
-        const random = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+        const random = () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
         return contentHash(shuffled(value, random)) === contentHash(value);
       }),
       { numRuns: 300 },

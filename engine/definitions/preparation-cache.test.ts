@@ -21,7 +21,18 @@ describe('DEF-03 preparation and compile cache', () => {
   it('is keyed by content: an edit is prepared anew and an old compile never stands in for it', async () => {
     const rec = recorder();
     const h = harness([rec.plugin]);
-    const v1 = { workflowId: 'w', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'TRANSFORM', config: { set: { v: 1 } } }, { nodeId: 'o', type: 'REC' }], edges: [{ source: 't', target: 'x' }, { source: 'x', target: 'o' }] };
+    const v1 = {
+      workflowId: 'w',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'x', type: 'TRANSFORM', config: { set: { v: 1 } } },
+        { nodeId: 'o', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'x' },
+        { source: 'x', target: 'o' },
+      ],
+    };
     await h.engine.waitForRun(await h.run(v1));
     await h.engine.waitForRun(await h.run(v1));
     const v2 = { ...v1, nodes: v1.nodes.map((n) => (n.nodeId === 'x' ? { ...n, config: { set: { v: 2 } } } : n)) };
@@ -31,7 +42,11 @@ describe('DEF-03 preparation and compile cache', () => {
 
   it('forgets a failed preparation and stays bounded', async () => {
     const cache = new PreparationCache(2);
-    await expect(cache.get('bad', () => { throw new Error('no'); })).rejects.toThrow('no');
+    await expect(
+      cache.get('bad', () => {
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
     expect(cache.stats().size).toBe(0);
     await cache.get('a', () => fake('a'));
     await cache.get('b', () => fake('b'));
@@ -46,13 +61,27 @@ describe('DEF-03 preparation and compile cache', () => {
   it('yukta.version runs that saved version, bypassing the cache', async () => {
     const rec = recorder();
     const h = harness([rec.plugin]);
-    const v1 = { workflowId: 'pin', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'TRANSFORM', config: { set: { v: 1 } } }, { nodeId: 'o', type: 'REC' }], edges: [{ source: 't', target: 'x' }, { source: 'x', target: 'o' }] };
+    const v1 = {
+      workflowId: 'pin',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'x', type: 'TRANSFORM', config: { set: { v: 1 } } },
+        { nodeId: 'o', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'x' },
+        { source: 'x', target: 'o' },
+      ],
+    };
     const first = await h.engine.saveWorkflow('test', v1);
     await h.engine.saveWorkflow('test', { ...v1, nodes: v1.nodes.map((n) => (n.nodeId === 'x' ? { ...n, config: { set: { v: 2 } } } : n)) });
     const { executionId } = await h.engine.startRun({ session: 'test', workflowId: 'pin', payload: { 'yukta.version': first.version } });
     expect(await h.engine.waitForRun(executionId)).toBe('SUCCESS');
     expect((rec.seen[0] as { v: number }).v).toBe(1);
     expect(h.engine.getRun(executionId).definitionVersion).toBe(first.version);
-    await expect(h.engine.startRun({ session: 'test', workflowId: 'pin', payload: { 'yukta.version': 'nope' } })).rejects.toMatchObject({ code: 'BAD_INPUT', path: 'payload.yukta.version' });
+    await expect(h.engine.startRun({ session: 'test', workflowId: 'pin', payload: { 'yukta.version': 'nope' } })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      path: 'payload.yukta.version',
+    });
   });
 });

@@ -91,12 +91,16 @@ export class SessionCatalog {
     const seen = new Map<string, number>();
     definitions.forEach((d, i) => {
       const first = seen.get(d.workflowId);
-      if (first !== undefined) throw new BadInputError(`workflows.${i}.workflowId: "${d.workflowId}" is also workflows.${first}`, 'BAD_INPUT', `workflows.${i}.workflowId`);
+      if (first !== undefined)
+        throw new BadInputError(`workflows.${i}.workflowId: "${d.workflowId}" is also workflows.${first}`, 'BAD_INPUT', `workflows.${i}.workflowId`);
       seen.set(d.workflowId, i);
     });
     const existed = session === DEFAULT_SESSION || (await this.options.store.getSession(session)) !== null;
     const previous = new Map((await this.options.store.list(session)).map((w) => [w.definition.workflowId, w.version]));
-    const saves = definitions.map((definition) => ({ definition, options: this.options.workflows.saveOptions(definition, config.note) })) satisfies SessionWorkflowSave[];
+    const saves = definitions.map((definition) => ({
+      definition,
+      options: this.options.workflows.saveOptions(definition, config.note),
+    })) satisfies SessionWorkflowSave[];
     const results = await this.options.store.applySession(session, { defaultExecutionTimeoutSeconds: seconds }, saves);
     saves.forEach((s, i) => {
       const old = previous.get(s.definition.workflowId);
@@ -135,6 +139,7 @@ function emptySession(session: string): StoredSession {
 
 function requireTimeout(seconds: number): number {
   const parsed = ExecutionTimeoutSeconds.safeParse(seconds);
-  if (!parsed.success) throw new BadInputError(`defaultExecutionTimeoutSeconds: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'BAD_INPUT', 'defaultExecutionTimeoutSeconds');
+  if (!parsed.success)
+    throw new BadInputError(`defaultExecutionTimeoutSeconds: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'BAD_INPUT', 'defaultExecutionTimeoutSeconds');
   return parsed.data;
 }

@@ -17,7 +17,14 @@ export function validateDefinition(raw: unknown, registry: PluginRegistry): { de
     const plugin = registry.get(node.type);
     if (!plugin) return;
     const placement = placementProblem(node.config.engine, plugin);
-    if (placement) issues.push({ code: 'DEF-02/policy', severity: 'error', message: `node "${node.nodeId}" (${node.type}) engine.placement: ${placement}`, nodeId: node.nodeId, path: joinPath(['nodes', i, 'config', 'engine', 'placement']) });
+    if (placement)
+      issues.push({
+        code: 'DEF-02/policy',
+        severity: 'error',
+        message: `node "${node.nodeId}" (${node.type}) engine.placement: ${placement}`,
+        nodeId: node.nodeId,
+        path: joinPath(['nodes', i, 'config', 'engine', 'placement']),
+      });
     const { engine: _engine, ...config } = node.config;
     const parsed = plugin.configSchema.safeParse(config);
     if (parsed.success) return;

@@ -43,7 +43,11 @@ export class WorkflowDefinitions {
 
   /** How a definition is stored: its content hash, the clock's time, the note and the retention. */
   saveOptions(definition: WorkflowDefinition, note?: string): SaveOptions & { version: VersionId } {
-    const options: SaveOptions & { version: VersionId } = { version: definitionVersion(definition), savedAt: this.options.clock.now(), maxVersions: this.options.maxVersions };
+    const options: SaveOptions & { version: VersionId } = {
+      version: definitionVersion(definition),
+      savedAt: this.options.clock.now(),
+      maxVersions: this.options.maxVersions,
+    };
     if (note !== undefined) options.note = note;
     return options;
   }
@@ -68,7 +72,14 @@ export class WorkflowDefinitions {
   async list(session?: string): Promise<WorkflowSummary[]> {
     const all = await this.options.store.list(session === undefined ? undefined : requireIdentifier(session, 'session'));
     return all
-      .map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length }))
+      .map((w) => ({
+        session: w.session,
+        workflowId: w.definition.workflowId,
+        description: w.definition.description,
+        version: w.version,
+        savedAt: w.savedAt,
+        nodeCount: w.definition.nodes.length,
+      }))
       .sort((a, b) => a.session.localeCompare(b.session) || a.workflowId.localeCompare(b.workflowId));
   }
 
@@ -83,7 +94,8 @@ export class WorkflowDefinitions {
     requireVersion(version, field);
     await this.get(session, workflowId);
     const stored = await this.options.store.getVersion(session, workflowId, version);
-    if (!stored) throw new NotFoundError(`workflow "${workflowId}" has no saved version ${version.slice(0, 12)}… (never saved, or older than the versions kept)`, field);
+    if (!stored)
+      throw new NotFoundError(`workflow "${workflowId}" has no saved version ${version.slice(0, 12)}… (never saved, or older than the versions kept)`, field);
     return stored;
   }
 

@@ -47,20 +47,55 @@ export class EngineMetrics implements TrackerObserver {
   /** Gauges and counters read from their owners when scraped. */
   private registerScraped(registers: Registry[]): void {
     const s = this.sources;
-    new Gauge({ name: N['yukta.executions.running'], help: 'Runs holding a slot (yukta.executions.running).', registers, collect() { this.set(s.scheduler().running); } });
-    new Gauge({ name: N['yukta.executions.queued'], help: 'Starts waiting for a slot (yukta.executions.queued).', registers, collect() { this.set(s.scheduler().queued); } });
+    new Gauge({
+      name: N['yukta.executions.running'],
+      help: 'Runs holding a slot (yukta.executions.running).',
+      registers,
+      collect() {
+        this.set(s.scheduler().running);
+      },
+    });
+    new Gauge({
+      name: N['yukta.executions.queued'],
+      help: 'Starts waiting for a slot (yukta.executions.queued).',
+      registers,
+      collect() {
+        this.set(s.scheduler().queued);
+      },
+    });
     new Counter({
-      name: N['yukta.executions.rejected'], help: 'Starts refused, by reason (yukta.executions.rejected).', labelNames: ['reason'], registers,
+      name: N['yukta.executions.rejected'],
+      help: 'Starts refused, by reason (yukta.executions.rejected).',
+      labelNames: ['reason'],
+      registers,
       collect() {
         const rejected = s.scheduler().rejected;
         this.reset();
         for (const reason of REJECT_REASONS) this.inc({ reason }, rejected[reason]);
       },
     });
-    new Gauge({ name: N['yukta.checkpoint.bytes'], help: 'Bytes of checkpointed node output held by the checkpoint store (yukta.checkpoint.bytes).', registers, collect() { this.set(s.checkpoints().bytes); } });
-    new Counter({ name: N['yukta.checkpoint.errors'], help: 'Checkpoint end markers that failed to be written (yukta.checkpoint.errors).', registers, collect() { this.reset(); this.inc(s.checkpoints().errors); } });
+    new Gauge({
+      name: N['yukta.checkpoint.bytes'],
+      help: 'Bytes of checkpointed node output held by the checkpoint store (yukta.checkpoint.bytes).',
+      registers,
+      collect() {
+        this.set(s.checkpoints().bytes);
+      },
+    });
     new Counter({
-      name: N['yukta.edge.dropped'], help: 'Messages dropped by edge buffers (DROP_OLDEST/DROP_NEWEST), by workflow and node (yukta.edge.dropped).', labelNames: ['workflow', 'node'], registers,
+      name: N['yukta.checkpoint.errors'],
+      help: 'Checkpoint end markers that failed to be written (yukta.checkpoint.errors).',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(s.checkpoints().errors);
+      },
+    });
+    new Counter({
+      name: N['yukta.edge.dropped'],
+      help: 'Messages dropped by edge buffers (DROP_OLDEST/DROP_NEWEST), by workflow and node (yukta.edge.dropped).',
+      labelNames: ['workflow', 'node'],
+      registers,
       collect() {
         this.reset();
         for (const [key, count] of s.edgeDrops()) {
@@ -69,9 +104,19 @@ export class EngineMetrics implements TrackerObserver {
         }
       },
     });
-    new Gauge({ name: N['yukta.tracker.queue.depth'], help: 'Events waiting for the tracker (yukta.tracker.queue.depth).', registers, collect() { this.set(s.tracker().queueDepth); } });
+    new Gauge({
+      name: N['yukta.tracker.queue.depth'],
+      help: 'Events waiting for the tracker (yukta.tracker.queue.depth).',
+      registers,
+      collect() {
+        this.set(s.tracker().queueDepth);
+      },
+    });
     new Counter({
-      name: N['yukta.tracker.dropped'], help: 'Events dropped: log lines (type=log), events after the tracker closed (type=state), supervisor buffers (kind=supervisor) (yukta.tracker.dropped).', labelNames: ['type', 'kind'], registers,
+      name: N['yukta.tracker.dropped'],
+      help: 'Events dropped: log lines (type=log), events after the tracker closed (type=state), supervisor buffers (kind=supervisor) (yukta.tracker.dropped).',
+      labelNames: ['type', 'kind'],
+      registers,
       collect() {
         const t = s.tracker();
         this.reset();
@@ -81,7 +126,10 @@ export class EngineMetrics implements TrackerObserver {
       },
     });
     new Counter({
-      name: N['yukta.tracker.log.append.failed'], help: 'Log lines that failed to be stored (yukta.tracker.log.append.failed).', labelNames: ['type'], registers,
+      name: N['yukta.tracker.log.append.failed'],
+      help: 'Log lines that failed to be stored (yukta.tracker.log.append.failed).',
+      labelNames: ['type'],
+      registers,
       collect() {
         const f = s.tracker().logAppendFailed;
         this.reset();
@@ -123,7 +171,10 @@ export class EngineMetrics implements TrackerObserver {
     }
     const bounds = [...counts.keys()].filter((le) => Number.isFinite(le)).sort((a, b) => a - b);
     const nodeSuffix = (suffix: string) =>
-      values(N['yukta.node.duration']).reduce((acc, v) => ((v as { metricName?: string }).metricName === `${N['yukta.node.duration']}_${suffix}` ? acc + v.value : acc), 0);
+      values(N['yukta.node.duration']).reduce(
+        (acc, v) => ((v as { metricName?: string }).metricName === `${N['yukta.node.duration']}_${suffix}` ? acc + v.value : acc),
+        0,
+      );
     return {
       at: now,
       runs: { completed: Object.values(runsByStatus).reduce((a, b) => a + b, 0), failed, byStatus: runsByStatus },

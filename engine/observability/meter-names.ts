@@ -19,4 +19,3 @@ export const METER_NAMES = {
   'yukta.tracker.dropped': 'yukta_tracker_dropped_total',
   'yukta.tracker.log.append.failed': 'yukta_tracker_log_append_failed_total',
 } as const;
-

@@ -34,7 +34,12 @@ function plugins() {
 describe('OBS-04 metrics', () => {
   it('records run and node meters at their end, with session, workflow, node and status tags', async () => {
     const h = harness(plugins());
-    const id = await h.run(chain('wf', [{ nodeId: 'slow', type: 'SLOW' }, { nodeId: 'flaky', type: 'FLAKY', config: { engine: { retry: { maxAttempts: 3, backoffMs: 0 } } } }]));
+    const id = await h.run(
+      chain('wf', [
+        { nodeId: 'slow', type: 'SLOW' },
+        { nodeId: 'flaky', type: 'FLAKY', config: { engine: { retry: { maxAttempts: 3, backoffMs: 0 } } } },
+      ]),
+    );
     await h.settle();
     h.clock.advance(1500);
     await h.settle();
@@ -58,7 +63,12 @@ describe('OBS-04 metrics', () => {
   it('observes a node duration once per node end, however many messages it handled', async () => {
     const burst = processor('BURST', (m) => Array.from({ length: 500 }, (_, i) => ({ payload: { i, from: m.payload } })));
     const h = harness([burst, recorder().plugin]);
-    const id = await h.run(chain('many', [{ nodeId: 'b', type: 'BURST' }, { nodeId: 'x', type: 'TRANSFORM' }]));
+    const id = await h.run(
+      chain('many', [
+        { nodeId: 'b', type: 'BURST' },
+        { nodeId: 'x', type: 'TRANSFORM' },
+      ]),
+    );
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     const text = await h.engine.metrics.text();
     expect(h.engine.getRun(id).nodes.find((n) => n.nodeId === 'x')!.counts.received).toBe(500);
@@ -116,20 +126,61 @@ describe('OBS-04 metrics', () => {
     const reference = new Registry();
     const registers = [reference];
     // Registered in the engine's order.
-    const runsCompleted = new Counter({ name: 'yukta_executions_completed_total', help: 'Runs ended, by final status (yukta.executions.completed).', labelNames: ['session', 'workflow', 'status'], registers });
-    const runDuration = new Histogram({ name: 'yukta_execution_duration_seconds', help: 'Run duration from RUNNING to its end (yukta.execution.duration).', labelNames: ['session', 'workflow', 'status'], buckets: DURATION_BUCKETS, registers });
-    const nodeExecutions = new Counter({ name: 'yukta_node_executions_total', help: 'Node executions at their terminal status (yukta.node.executions).', labelNames: ['session', 'workflow', 'node', 'status'], registers });
-    const nodeDuration = new Histogram({ name: 'yukta_node_duration_seconds', help: 'Node duration from RUNNING to its end (yukta.node.duration).', labelNames: ['session', 'workflow', 'node', 'status'], buckets: DURATION_BUCKETS, registers });
-    const run = (session: string, workflowId: string, status: Status, startedAt?: number, endedAt?: number): RunSummary => ({ executionId: 'e', session, workflowId, definitionVersion: 'v', status, createdAt: 0, startedAt, endedAt });
+    const runsCompleted = new Counter({
+      name: 'yukta_executions_completed_total',
+      help: 'Runs ended, by final status (yukta.executions.completed).',
+      labelNames: ['session', 'workflow', 'status'],
+      registers,
+    });
+    const runDuration = new Histogram({
+      name: 'yukta_execution_duration_seconds',
+      help: 'Run duration from RUNNING to its end (yukta.execution.duration).',
+      labelNames: ['session', 'workflow', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    const nodeExecutions = new Counter({
+      name: 'yukta_node_executions_total',
+      help: 'Node executions at their terminal status (yukta.node.executions).',
+      labelNames: ['session', 'workflow', 'node', 'status'],
+      registers,
+    });
+    const nodeDuration = new Histogram({
+      name: 'yukta_node_duration_seconds',
+      help: 'Node duration from RUNNING to its end (yukta.node.duration).',
+      labelNames: ['session', 'workflow', 'node', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    const run = (session: string, workflowId: string, status: Status, startedAt?: number, endedAt?: number): RunSummary => ({
+      executionId: 'e',
+      session,
+      workflowId,
+      definitionVersion: 'v',
+      status,
+      createdAt: 0,
+      startedAt,
+      endedAt,
+    });
     // Durations on bounds, between them, past the last one, and none at all.
-    const nodes: Array<[string, string, string, Status, number, number]> = [['s1', 'w1', 'a', 'SUCCESS', 0, 5], ['s1', 'w1', 'b', 'FAILURE', 10, 11], ['s2', 'w1', 'a', 'SUCCESS', 0, 7_000_000], ['s1', 'w1', 'a', 'SUCCESS', 0, 1000], ['s1', 'w2', 'a', 'SUCCESS', 3, 3]];
+    const nodes: Array<[string, string, string, Status, number, number]> = [
+      ['s1', 'w1', 'a', 'SUCCESS', 0, 5],
+      ['s1', 'w1', 'b', 'FAILURE', 10, 11],
+      ['s2', 'w1', 'a', 'SUCCESS', 0, 7_000_000],
+      ['s1', 'w1', 'a', 'SUCCESS', 0, 1000],
+      ['s1', 'w2', 'a', 'SUCCESS', 3, 3],
+    ];
     for (const [session, workflow, node, status, startedAt, endedAt] of nodes) {
       metrics.nodeChanged(run(session, workflow, 'RUNNING'), { nodeId: node, status, startedAt, endedAt, counts: { received: 1, emitted: 1 } }, 'RUNNING');
       const labels = { session, workflow, node, status };
       nodeExecutions.inc(labels);
       nodeDuration.observe(labels, (endedAt - startedAt) / 1000);
     }
-    const runs: Array<[string, string, Status, number, number]> = [['s1', 'w1', 'SUCCESS', 0, 2500], ['s1', 'w1', 'FAILURE', 1, 2], ['s1', 'w1', 'SUCCESS', 0, 40]];
+    const runs: Array<[string, string, Status, number, number]> = [
+      ['s1', 'w1', 'SUCCESS', 0, 2500],
+      ['s1', 'w1', 'FAILURE', 1, 2],
+      ['s1', 'w1', 'SUCCESS', 0, 40],
+    ];
     for (const [session, workflow, status, startedAt, endedAt] of runs) {
       metrics.runChanged(run(session, workflow, status, startedAt, endedAt), 'RUNNING');
       runsCompleted.inc({ session, workflow, status });
@@ -147,7 +198,11 @@ describe('OBS-04 metrics', () => {
       tracker: () => ({ queueDepth: 7, droppedLogs: 3, droppedState: 2, logAppendFailed: { node: 4, run: 1 } }),
       scheduler: () => ({ running: 0, queued: 0, rejected: { shutdown: 0, limit: 5, queue_full: 0, workflow_queue_full: 0, queue_timeout: 1, not_leader: 0 } }),
       checkpoints: () => ({ bytes: 2048, errors: 2 }),
-      edgeDrops: () => new Map([['wf/a', 11], ['wf/b', 1]]),
+      edgeDrops: () =>
+        new Map([
+          ['wf/a', 11],
+          ['wf/b', 1],
+        ]),
       supervisorDrops: () => 9,
     };
     const text = await new EngineMetrics(sources).text();
@@ -169,7 +224,12 @@ describe('OBS-04 metrics', () => {
   it('counts edge buffer drops of a real run as yukta.edge.dropped', async () => {
     const burst = processor('BURST', () => Array.from({ length: 50 }, (_, i) => ({ payload: { i } })));
     const h = harness([burst, plugins()[0]!, recorder().plugin], { channelCapacity: 1 });
-    const id = await h.run(chain('drops', [{ nodeId: 'b', type: 'BURST' }, { nodeId: 'slow', type: 'SLOW', config: { engine: { edgeBuffer: { size: 1, overflow: 'DROP_OLDEST' } } } }]));
+    const id = await h.run(
+      chain('drops', [
+        { nodeId: 'b', type: 'BURST' },
+        { nodeId: 'slow', type: 'SLOW', config: { engine: { edgeBuffer: { size: 1, overflow: 'DROP_OLDEST' } } } },
+      ]),
+    );
     await h.settle();
     for (let i = 0; i < 60 && h.engine.liveRun(id); i++) {
       h.clock.advance(1500);
@@ -241,8 +301,10 @@ describe('OBS-05 tracing', () => {
     const tracker = new RunTracker({ observers: [tracing] });
     let seq = 0;
     const base = { executionId: 'r1', at: 5 };
-    const run = (status: 'RUNNING' | 'SUCCESS') => tracker.apply({ ...base, seq: ++seq, type: 'EXECUTION_STATUS', session: 's', workflowId: 'w', definitionVersion: 'v', status });
-    const node = (status: 'RUNNING' | 'SUCCESS') => tracker.apply({ ...base, seq: ++seq, type: 'NODE_STATUS', nodeId: 'a', status, counts: { received: 0, emitted: 0 } });
+    const run = (status: 'RUNNING' | 'SUCCESS') =>
+      tracker.apply({ ...base, seq: ++seq, type: 'EXECUTION_STATUS', session: 's', workflowId: 'w', definitionVersion: 'v', status });
+    const node = (status: 'RUNNING' | 'SUCCESS') =>
+      tracker.apply({ ...base, seq: ++seq, type: 'NODE_STATUS', nodeId: 'a', status, counts: { received: 0, emitted: 0 } });
     run('RUNNING');
     node('RUNNING');
     node('SUCCESS');

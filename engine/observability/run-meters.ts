@@ -75,7 +75,10 @@ class Tallies {
   counter(name: string, help: string, registers: Registry[]): void {
     const all = this.all;
     new Counter({
-      name, help, labelNames: this.names, registers,
+      name,
+      help,
+      labelNames: this.names,
+      registers,
       collect() {
         this.reset();
         for (const t of all) if (t.events > 0) this.inc(t.labels, t.events);
@@ -130,7 +133,13 @@ class TalliedHistogram {
 
   private build(splay: boolean): ExportedMetric {
     const values: Array<MetricValueWithName<string>> = [];
-    const sample = (labels: Record<string, string | number>, value: number, metricName: string, shared: Readonly<Record<string, string>>, exemplar: null | undefined) => {
+    const sample = (
+      labels: Record<string, string | number>,
+      value: number,
+      metricName: string,
+      shared: Readonly<Record<string, string>>,
+      exemplar: null | undefined,
+    ) => {
       const out = splay ? { value, metricName, exemplar, labels: { ...labels, ...shared } } : { labels, sharedLabels: shared, value, metricName, exemplar };
       values.push(out as unknown as MetricValueWithName<string>);
     };
@@ -178,7 +187,12 @@ export class RunMeters implements TrackerObserver {
     this.queueWaits.histogram(N['yukta.execution.queue.wait'], 'Time a run waited for its slot (yukta.execution.queue.wait).', this.registry);
     this.nodeEnds.counter(N['yukta.node.executions'], 'Node executions at their terminal status (yukta.node.executions).', registers);
     this.nodeEnds.histogram(N['yukta.node.duration'], 'Node duration from RUNNING to its end (yukta.node.duration).', this.registry);
-    this.nodeRetries = new Counter({ name: N['yukta.node.retries'], help: 'Attempts retried, counted when the node ends (yukta.node.retries).', labelNames: ['session', 'workflow', 'node'], registers });
+    this.nodeRetries = new Counter({
+      name: N['yukta.node.retries'],
+      help: 'Attempts retried, counted when the node ends (yukta.node.retries).',
+      labelNames: ['session', 'workflow', 'node'],
+      registers,
+    });
   }
 
   runChanged(run: Readonly<RunSummary>, before: Status): void {

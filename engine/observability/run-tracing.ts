@@ -58,7 +58,12 @@ export class RunTracing implements TrackerObserver {
       const span = tracer.startSpan(`run ${run.workflowId}`, {
         kind: SpanKind.INTERNAL,
         startTime: new Date(run.startedAt ?? run.createdAt),
-        attributes: { [A.executionId]: run.executionId, [A.session]: run.session, [A.workflowId]: run.workflowId, [A.definitionVersion]: run.definitionVersion },
+        attributes: {
+          [A.executionId]: run.executionId,
+          [A.session]: run.session,
+          [A.workflowId]: run.workflowId,
+          [A.definitionVersion]: run.definitionVersion,
+        },
       });
       if (span.isRecording()) this.runs.set(run.executionId, { tracer, span, nodes: new Map() });
       else span.end();
@@ -82,7 +87,11 @@ export class RunTracing implements TrackerObserver {
       const parent = trace.setSpan(context.active(), spans.span);
       const span = spans.tracer.startSpan(
         `node ${node.nodeId}`,
-        { kind: SpanKind.INTERNAL, startTime: new Date(node.startedAt ?? run.startedAt ?? run.createdAt), attributes: { [A.executionId]: run.executionId, [A.workflowId]: run.workflowId, [A.nodeId]: node.nodeId } },
+        {
+          kind: SpanKind.INTERNAL,
+          startTime: new Date(node.startedAt ?? run.startedAt ?? run.createdAt),
+          attributes: { [A.executionId]: run.executionId, [A.workflowId]: run.workflowId, [A.nodeId]: node.nodeId },
+        },
         parent,
       );
       spans.nodes.set(node.nodeId, span);

@@ -18,7 +18,10 @@ export interface SubWorkflowResult {
 }
 
 /** Starts a child run and waits for it; supplied by the engine to plugins that need it. */
-export type SubWorkflowRunner = (request: { workflowId: string; session?: string; payload: Record<string, unknown> }, signal: AbortSignal) => Promise<SubWorkflowResult>;
+export type SubWorkflowRunner = (
+  request: { workflowId: string; session?: string; payload: Record<string, unknown> },
+  signal: AbortSignal,
+) => Promise<SubWorkflowResult>;
 
 /** What the engine hands a plugin with each call (ENG-02). Plugins never see engine options. */
 export interface PluginContext {

@@ -45,7 +45,12 @@ export class PluginRegistry {
     return new Map(
       [...this.plugins.values()].map((p) => [
         p.type,
-        { kind: p.kind, outputs: [...p.outputs], ...(p.outputsFromConfig ? { outputsFromConfig: p.outputsFromConfig } : {}), ...(p.outputsWhen ? { outputsWhen: { flag: p.outputsWhen.flag, ports: [...p.outputsWhen.ports] } } : {}) },
+        {
+          kind: p.kind,
+          outputs: [...p.outputs],
+          ...(p.outputsFromConfig ? { outputsFromConfig: p.outputsFromConfig } : {}),
+          ...(p.outputsWhen ? { outputsWhen: { flag: p.outputsWhen.flag, ports: [...p.outputsWhen.ports] } } : {}),
+        },
       ]),
     );
   }

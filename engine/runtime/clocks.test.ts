@@ -125,7 +125,10 @@ describe('ENG-05 clocks and timeouts', () => {
     const bad = await h.run(chain('expr-bad', [{ nodeId: 'h', type: 'HANG', timeoutSeconds: '${payload.secs:int}' }]), { secs: 'soon' });
     expect(await h.engine.waitForRun(bad)).toBe('FAILURE');
     expect(h.engine.getRun(bad).nodes.find((n) => n.nodeId === 'h')?.error?.name).toBe('BadInputError');
-    expect(h.engine.validate(chain('expr-refused', [{ nodeId: 'h', type: 'HANG', timeoutSeconds: 'soon' }])).issues[0]).toMatchObject({ code: 'DEF-02/schema', path: 'nodes.1.timeoutSeconds' });
+    expect(h.engine.validate(chain('expr-refused', [{ nodeId: 'h', type: 'HANG', timeoutSeconds: 'soon' }])).issues[0]).toMatchObject({
+      code: 'DEF-02/schema',
+      path: 'nodes.1.timeoutSeconds',
+    });
   });
 
   it('pausable timers keep their remaining time across a freeze', () => {

@@ -20,7 +20,10 @@ describe('ENG-04 failure policy', () => {
     const { plugin, attempts } = flaky(2);
     const rec = recorder();
     const h = harness([plugin, rec.plugin]);
-    const id = await h.run(chain('r', [{ nodeId: 'f', type: 'FLAKY', config: { engine: { retry: { maxAttempts: 3, backoffMs: 1000, maxBackoffMs: 10_000 } } } }]), { x: 1 });
+    const id = await h.run(
+      chain('r', [{ nodeId: 'f', type: 'FLAKY', config: { engine: { retry: { maxAttempts: 3, backoffMs: 1000, maxBackoffMs: 10_000 } } } }]),
+      { x: 1 },
+    );
     await h.settle();
     expect(attempts).toEqual([1]);
     h.clock.advance(1000); // first backoff is at most backoffMs
@@ -78,7 +81,9 @@ describe('ENG-04 failure policy', () => {
     const rec = recorder();
     const split = { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } };
     const h = harness([fail, rec.plugin]);
-    const id = await h.run(chain('c', [split, { nodeId: 'f', type: 'ODD', config: { engine: { onError: 'CONTINUE' } } }]), { items: [0, 1, 2, 3].map((i) => ({ i })) });
+    const id = await h.run(chain('c', [split, { nodeId: 'f', type: 'ODD', config: { engine: { onError: 'CONTINUE' } } }]), {
+      items: [0, 1, 2, 3].map((i) => ({ i })),
+    });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(rec.seen).toEqual([{ i: 0 }, { i: 2 }]);
     expect(h.engine.getRun(id).nodes.find((n) => n.nodeId === 'f')?.counts.failed).toBe(2);
@@ -91,11 +96,23 @@ describe('ENG-04 failure policy', () => {
     const ok = recorder('OK');
     const dead = recorder('DEAD');
     const h = harness([fail, ok.plugin, dead.plugin]);
-    const id = await h.run({
-      workflowId: 'route',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'f', type: 'BOOM', config: { engine: { onError: 'ROUTE' } } }, { nodeId: 'ok', type: 'OK' }, { nodeId: 'dead', type: 'DEAD' }],
-      edges: [{ source: 't', target: 'f' }, { source: 'f', target: 'ok' }, { source: 'f', target: 'dead', sourcePort: 'error' }],
-    }, { order: 7 });
+    const id = await h.run(
+      {
+        workflowId: 'route',
+        nodes: [
+          { nodeId: 't', type: 'API_TRIGGER' },
+          { nodeId: 'f', type: 'BOOM', config: { engine: { onError: 'ROUTE' } } },
+          { nodeId: 'ok', type: 'OK' },
+          { nodeId: 'dead', type: 'DEAD' },
+        ],
+        edges: [
+          { source: 't', target: 'f' },
+          { source: 'f', target: 'ok' },
+          { source: 'f', target: 'dead', sourcePort: 'error' },
+        ],
+      },
+      { order: 7 },
+    );
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(ok.seen).toEqual([]);
     expect(dead.seen).toEqual([{ error: { name: 'Error', message: 'boom', code: 'E_BOOM' }, input: { order: 7 } }]);
@@ -115,7 +132,10 @@ describe('ENG-04 failure policy', () => {
     await h.settle();
     h.clock.advance(10);
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
-    expect(rec.seen).toEqual([{ part: 1, attempt: 2 }, { part: 2, attempt: 2 }]);
+    expect(rec.seen).toEqual([
+      { part: 1, attempt: 2 },
+      { part: 2, attempt: 2 },
+    ]);
   });
 
   it('a failure budget fails the node even under CONTINUE', async () => {
@@ -123,7 +143,13 @@ describe('ENG-04 failure policy', () => {
       throw new Error('nope');
     });
     const h = harness([fail, recorder().plugin]);
-    const id = await h.run(chain('budget', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, { nodeId: 'f', type: 'ALWAYS', config: { engine: { onError: 'CONTINUE', failureBudget: { maxFailures: 2, windowMs: 60_000 } } } }]), { items: [1, 2, 3, 4] });
+    const id = await h.run(
+      chain('budget', [
+        { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } },
+        { nodeId: 'f', type: 'ALWAYS', config: { engine: { onError: 'CONTINUE', failureBudget: { maxFailures: 2, windowMs: 60_000 } } } },
+      ]),
+      { items: [1, 2, 3, 4] },
+    );
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     const node = h.engine.getRun(id).nodes.find((n) => n.nodeId === 'f');
     expect(node?.status).toBe('FAILURE');
@@ -147,7 +173,10 @@ describe('ENG-04 failure policy', () => {
     });
     const rec = recorder();
     const h = harness([slowOnce, rec.plugin]);
-    const id = await h.run(chain('et', [{ nodeId: 'x', type: 'SLOW_ONCE', config: { engine: { elementTimeoutMs: 500, retry: { maxAttempts: 2, backoffMs: 1 } } } }]), { v: 1 });
+    const id = await h.run(
+      chain('et', [{ nodeId: 'x', type: 'SLOW_ONCE', config: { engine: { elementTimeoutMs: 500, retry: { maxAttempts: 2, backoffMs: 1 } } } }]),
+      { v: 1 },
+    );
     await h.settle();
     h.clock.advance(500);
     await h.settle();

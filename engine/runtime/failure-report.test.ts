@@ -11,7 +11,10 @@ function failing(message: string) {
 describe('OBS-02 failures where the user looks: ERROR lines and the failed node error', () => {
   it('logs one ERROR line per failed attempt, the last one too, naming attempt n of m', async () => {
     const h = harness([failing('upstream said 503'), recorder().plugin]);
-    const id = await h.run(chain('f', [{ nodeId: 'call', type: 'BROKEN', config: { engine: { retry: { maxAttempts: 3, backoffMs: 10, maxBackoffMs: 10 } } } }]), { order: 7 });
+    const id = await h.run(
+      chain('f', [{ nodeId: 'call', type: 'BROKEN', config: { engine: { retry: { maxAttempts: 3, backoffMs: 10, maxBackoffMs: 10 } } } }]),
+      { order: 7 },
+    );
     for (let i = 0; i < 5; i++) {
       await h.settle();
       h.clock.advance(10);
@@ -29,7 +32,13 @@ describe('OBS-02 failures where the user looks: ERROR lines and the failed node 
     const id = await h.run(chain('g', [{ nodeId: 'lookup', type: 'BROKEN' }]), { customer: 'C-42' });
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     const end = h.events.find((e) => e.type === 'NODE_STATUS' && e.nodeId === 'lookup' && e.status === 'FAILURE');
-    expect(end?.type === 'NODE_STATUS' && end.error).toEqual({ name: 'Error', message: 'no such customer', attempt: 1, maxAttempts: 1, input: { customer: 'C-42' } });
+    expect(end?.type === 'NODE_STATUS' && end.error).toEqual({
+      name: 'Error',
+      message: 'no such customer',
+      attempt: 1,
+      maxAttempts: 1,
+      input: { customer: 'C-42' },
+    });
     const run = h.events.find((e) => e.type === 'EXECUTION_STATUS' && e.status === 'FAILURE');
     expect(run?.type === 'EXECUTION_STATUS' && run.error).toMatchObject({ nodeId: 'lookup', message: 'node "lookup" failed: no such customer' });
   });

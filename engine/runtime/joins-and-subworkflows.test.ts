@@ -15,7 +15,13 @@ function join(trigger: string, failing: boolean) {
       { nodeId: 'j', type: 'TRANSFORM', config: { engine: { trigger } } },
       { nodeId: 'out', type: 'REC' },
     ],
-    edges: [{ source: 't', target: 'a' }, { source: 't', target: 'b' }, { source: 'a', target: 'j' }, { source: 'b', target: 'j' }, { source: 'j', target: 'out' }],
+    edges: [
+      { source: 't', target: 'a' },
+      { source: 't', target: 'b' },
+      { source: 'a', target: 'j' },
+      { source: 'b', target: 'j' },
+      { source: 'j', target: 'out' },
+    ],
   };
 }
 
@@ -26,11 +32,26 @@ describe('ENG-03 join rules', () => {
       workflowId: 'two-ports',
       nodes: [
         { nodeId: 't', type: 'API_TRIGGER' },
-        { nodeId: 'r', type: 'ROUTER', config: { routes: [{ port: 'left', when: 'has(payload.x) && payload.x > 1' }, { port: 'right', when: 'has(payload.x) && payload.x < 0' }], mode: 'first' } },
+        {
+          nodeId: 'r',
+          type: 'ROUTER',
+          config: {
+            routes: [
+              { port: 'left', when: 'has(payload.x) && payload.x > 1' },
+              { port: 'right', when: 'has(payload.x) && payload.x < 0' },
+            ],
+            mode: 'first',
+          },
+        },
         { nodeId: 'j', type: 'TRANSFORM', config: { set: { joined: true } } },
         { nodeId: 'out', type: 'REC' },
       ],
-      edges: [{ source: 't', target: 'r' }, { source: 'r', target: 'j', sourcePort: 'left' }, { source: 'r', target: 'j', sourcePort: 'right' }, { source: 'j', target: 'out' }],
+      edges: [
+        { source: 't', target: 'r' },
+        { source: 'r', target: 'j', sourcePort: 'left' },
+        { source: 'r', target: 'j', sourcePort: 'right' },
+        { source: 'j', target: 'out' },
+      ],
     };
     const id = await h.run(twice);
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
@@ -64,8 +85,20 @@ describe('ENG-03 join rules', () => {
     expect(h.statuses(one)['j']).toBe('SUCCESS');
     const none = await h.run({
       workflowId: 'none',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'b1', type: 'BOOM' }, { nodeId: 'b2', type: 'BOOM' }, { nodeId: 'j', type: 'TRANSFORM', config: { engine: { trigger: 'ONE_SUCCESS' } } }, { nodeId: 'out', type: 'REC' }],
-      edges: [{ source: 't', target: 'b1' }, { source: 't', target: 'b2' }, { source: 'b1', target: 'j' }, { source: 'b2', target: 'j' }, { source: 'j', target: 'out' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'b1', type: 'BOOM' },
+        { nodeId: 'b2', type: 'BOOM' },
+        { nodeId: 'j', type: 'TRANSFORM', config: { engine: { trigger: 'ONE_SUCCESS' } } },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'b1' },
+        { source: 't', target: 'b2' },
+        { source: 'b1', target: 'j' },
+        { source: 'b2', target: 'j' },
+        { source: 'j', target: 'out' },
+      ],
     });
     await h.engine.waitForRun(none);
     expect(h.statuses(none)['j']).toBe('UPSTREAM_FAILED');
@@ -75,13 +108,27 @@ describe('ENG-03 join rules', () => {
 describe('ENG-07 sub-workflows', () => {
   const child = {
     workflowId: 'child',
-    nodes: [{ nodeId: 'in', type: 'API_TRIGGER' }, { nodeId: 'double', type: 'TRANSFORM', config: { set: { doubled: '${payload.n:int}' } } }, { nodeId: 'r', type: 'RESULT_TERMINAL' }],
-    edges: [{ source: 'in', target: 'double' }, { source: 'double', target: 'r' }],
+    nodes: [
+      { nodeId: 'in', type: 'API_TRIGGER' },
+      { nodeId: 'double', type: 'TRANSFORM', config: { set: { doubled: '${payload.n:int}' } } },
+      { nodeId: 'r', type: 'RESULT_TERMINAL' },
+    ],
+    edges: [
+      { source: 'in', target: 'double' },
+      { source: 'double', target: 'r' },
+    ],
   };
   const parent = (childId = 'child') => ({
     workflowId: `parent-${childId}`,
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'sub', type: 'SUB_WORKFLOW', config: { workflowId: childId } }, { nodeId: 'out', type: 'REC' }],
-    edges: [{ source: 't', target: 'sub' }, { source: 'sub', target: 'out' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'sub', type: 'SUB_WORKFLOW', config: { workflowId: childId } },
+      { nodeId: 'out', type: 'REC' },
+    ],
+    edges: [
+      { source: 't', target: 'sub' },
+      { source: 'sub', target: 'out' },
+    ],
   });
 
   it('runs the child as its own run and emits {executionId, results[]}', async () => {
@@ -99,7 +146,18 @@ describe('ENG-07 sub-workflows', () => {
 
   it('a failing child fails the node (so the parent policy applies)', async () => {
     const h = harness([boom, recorder().plugin]);
-    await h.engine.saveWorkflow('test', { workflowId: 'bad-child', nodes: [{ nodeId: 'in', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'BOOM' }, { nodeId: 'r', type: 'RESULT_TERMINAL' }], edges: [{ source: 'in', target: 'x' }, { source: 'x', target: 'r' }] });
+    await h.engine.saveWorkflow('test', {
+      workflowId: 'bad-child',
+      nodes: [
+        { nodeId: 'in', type: 'API_TRIGGER' },
+        { nodeId: 'x', type: 'BOOM' },
+        { nodeId: 'r', type: 'RESULT_TERMINAL' },
+      ],
+      edges: [
+        { source: 'in', target: 'x' },
+        { source: 'x', target: 'r' },
+      ],
+    });
     const id = await h.run(parent('bad-child'));
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     expect(h.engine.getRun(id).nodes.find((n) => n.nodeId === 'sub')?.error?.message).toContain('ended FAILURE');
@@ -108,7 +166,18 @@ describe('ENG-07 sub-workflows', () => {
   it('limits nesting to 5 levels', async () => {
     const h = harness([recorder().plugin]);
     // A workflow that calls itself recurses until the depth limit refuses.
-    const self = { workflowId: 'self', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'sub', type: 'SUB_WORKFLOW', config: { workflowId: 'self' } }, { nodeId: 'r', type: 'RESULT_TERMINAL' }], edges: [{ source: 't', target: 'sub' }, { source: 'sub', target: 'r' }] };
+    const self = {
+      workflowId: 'self',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'sub', type: 'SUB_WORKFLOW', config: { workflowId: 'self' } },
+        { nodeId: 'r', type: 'RESULT_TERMINAL' },
+      ],
+      edges: [
+        { source: 't', target: 'sub' },
+        { source: 'sub', target: 'r' },
+      ],
+    };
     const id = await h.run(self);
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     const depths = h.engine.listRuns({ limit: 100 }).length;
@@ -119,7 +188,18 @@ describe('ENG-07 sub-workflows', () => {
   it('cancelling the parent cancels the child', async () => {
     const hang = processor('HANG', (_m, ctx) => new Promise<never>((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))));
     const h = harness([hang, recorder().plugin]);
-    await h.engine.saveWorkflow('test', { workflowId: 'slow-child', nodes: [{ nodeId: 'in', type: 'API_TRIGGER' }, { nodeId: 'h', type: 'HANG' }, { nodeId: 'r', type: 'RESULT_TERMINAL' }], edges: [{ source: 'in', target: 'h' }, { source: 'h', target: 'r' }] });
+    await h.engine.saveWorkflow('test', {
+      workflowId: 'slow-child',
+      nodes: [
+        { nodeId: 'in', type: 'API_TRIGGER' },
+        { nodeId: 'h', type: 'HANG' },
+        { nodeId: 'r', type: 'RESULT_TERMINAL' },
+      ],
+      edges: [
+        { source: 'in', target: 'h' },
+        { source: 'h', target: 'r' },
+      ],
+    });
     const id = await h.run(parent('slow-child'));
     await h.settle();
     const childId = h.engine.listRuns({ workflowId: 'slow-child', limit: 1 })[0]!.executionId;

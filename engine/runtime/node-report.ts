@@ -85,7 +85,16 @@ export class NodeReport {
     // The common event is made whole in one literal, its `seq` too (the bus numbers it; last, where the bus
     // would add it): no property is added after, so no second allocation for the added properties.
     if (buffer !== null && error === undefined && held === undefined && this.attempt <= 1) {
-      const common: StudioEvent = { type: 'NODE_STATUS', executionId: this.executionId, at, nodeId: this.nodeId, status: this.status, counts, buffer: { used: buffer.length, size: buffer.capacity }, seq: 0 };
+      const common: StudioEvent = {
+        type: 'NODE_STATUS',
+        executionId: this.executionId,
+        at,
+        nodeId: this.nodeId,
+        status: this.status,
+        counts,
+        buffer: { used: buffer.length, size: buffer.capacity },
+        seq: 0,
+      };
       this.lastSent = common;
       this.emit(common);
       return;

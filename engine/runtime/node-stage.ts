@@ -66,7 +66,13 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
   wire(ports: readonly string[], targets: ReadonlyArray<ReadonlyArray<NodeStage>>): void {
     // One entry per edge, not per child: a child reached by two ports counts both as producers of its input.
     this.children = targets.flat();
-    this.output = new StageOutput(this.node, ports, targets.map((stages) => stages.map((s) => s.input!)), this.report.counts, this);
+    this.output = new StageOutput(
+      this.node,
+      ports,
+      targets.map((stages) => stages.map((s) => s.input!)),
+      this.report.counts,
+      this,
+    );
   }
 
   /** Readies the stage for a run: nothing has happened to the node yet. */
@@ -93,7 +99,16 @@ export class NodeStage implements ContextHost, OutputStage, AttemptStage, Contro
    * state or attempts were made (so no plugin, command or timer holds a way in), no work is awaited.
    */
   get reusable(): boolean {
-    return this.over && !this.valves.made && !this.abort.made && this.controlRef === null && this.pluginState === null && this.attempts === null && !this.clocks.waiting && !this.timers.active;
+    return (
+      this.over &&
+      !this.valves.made &&
+      !this.abort.made &&
+      this.controlRef === null &&
+      this.pluginState === null &&
+      this.attempts === null &&
+      !this.clocks.waiting &&
+      !this.timers.active
+    );
   }
 
   /** The valve in front of the plugin (ENG-02), made on first use: most runs never touch one. */

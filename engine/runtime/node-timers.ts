@@ -104,9 +104,12 @@ export class NodeTimers {
   }
 
   private arm(timer: PausableTimer): void {
-    timer.handle = this.clock.setTimer(() => {
-      this.timerSet.delete(timer);
-      timer.callback();
-    }, Math.max(0, timer.due - this.clock.now()));
+    timer.handle = this.clock.setTimer(
+      () => {
+        this.timerSet.delete(timer);
+        timer.callback();
+      },
+      Math.max(0, timer.due - this.clock.now()),
+    );
   }
 }

@@ -2,17 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { chain, gate, harness, processor, recorder } from '../test-support/engine-harness';
 
 const items = (n: number) => ({ items: Array.from({ length: n }, (_, i) => ({ i, order: { id: String(40 + i) } })) });
-const splitThen = (middle: Array<{ nodeId: string; type: string; config?: Record<string, unknown> }>) => chain('valve', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, ...middle]);
+const splitThen = (middle: Array<{ nodeId: string; type: string; config?: Record<string, unknown> }>) =>
+  chain('valve', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, ...middle]);
 
 describe('ENG-02 node wrapper: the valve hook (pause, step, breakpoint, skip)', () => {
   it('holds at a breakpoint on payload.some.path, shows the held message, replaces it and steps one', async () => {
     const rec = recorder();
     const h = harness([rec.plugin]);
-    const id = await h.run(splitThen([{ nodeId: 'x', type: 'TRANSFORM' }]), items(5), { breakpoints: [{ nodeId: 'x', path: 'payload.order.id', equals: '42' }] });
+    const id = await h.run(splitThen([{ nodeId: 'x', type: 'TRANSFORM' }]), items(5), {
+      breakpoints: [{ nodeId: 'x', path: 'payload.order.id', equals: '42' }],
+    });
     const x = h.engine.liveRun(id)!.stage('x');
     await h.settle();
     expect(x.valve.state().held?.payload).toEqual({ i: 2, order: { id: '42' } });
-    expect(rec.seen).toEqual([{ i: 0, order: { id: '40' } }, { i: 1, order: { id: '41' } }]);
+    expect(rec.seen).toEqual([
+      { i: 0, order: { id: '40' } },
+      { i: 1, order: { id: '41' } },
+    ]);
     x.valve.replaceHeldPayload({ i: 2, edited: true });
     x.valve.step(1);
     await h.settle();
@@ -96,7 +102,13 @@ describe('ENG-02 node wrapper: the valve hook (pause, step, breakpoint, skip)', 
     });
     const rec = recorder();
     const h = harness([slow, rec.plugin]);
-    const id = await h.run(splitThen([{ nodeId: 'g', type: 'GATED' }, { nodeId: 'y', type: 'TRANSFORM' }]), items(3));
+    const id = await h.run(
+      splitThen([
+        { nodeId: 'g', type: 'GATED' },
+        { nodeId: 'y', type: 'TRANSFORM' },
+      ]),
+      items(3),
+    );
     await h.settle();
     h.engine.liveRun(id)!.pause();
     hold.open(); // the message inside the plugin finishes…

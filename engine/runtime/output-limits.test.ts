@@ -40,7 +40,10 @@ describe('SEC-03 every plugin output is held to max-depth and max-message-bytes 
     const h = harness([bloat, recorder().plugin], LIMITS);
     const id = await h.run(chain('big', [{ nodeId: 'b', type: 'BLOAT' }]));
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
-    expect(h.engine.getRun(id).nodes.find((n) => n.nodeId === 'b')!.error).toMatchObject({ code: 'MESSAGE_TOO_LARGE', message: 'node "b" output is larger than 4096 bytes as JSON (yukta.execution.max-message-bytes)' });
+    expect(h.engine.getRun(id).nodes.find((n) => n.nodeId === 'b')!.error).toMatchObject({
+      code: 'MESSAGE_TOO_LARGE',
+      message: 'node "b" output is larger than 4096 bytes as JSON (yukta.execution.max-message-bytes)',
+    });
   });
 
   it('the failure policy applies: ROUTE sends {error, input} to the error port, like any failed attempt; it is never retried', async () => {
@@ -55,15 +58,29 @@ describe('SEC-03 every plugin output is held to max-depth and max-message-bytes 
     const id = await h.run(
       {
         workflowId: 'route',
-        nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'w', type: 'WRAP_COUNTED', config: { engine: { onError: 'ROUTE', retry: { maxAttempts: 3 } } } }, { nodeId: 'ok', type: 'OK' }, { nodeId: 'dead', type: 'DEAD' }],
-        edges: [{ source: 't', target: 'w' }, { source: 'w', target: 'ok' }, { source: 'w', target: 'dead', sourcePort: 'error' }],
+        nodes: [
+          { nodeId: 't', type: 'API_TRIGGER' },
+          { nodeId: 'w', type: 'WRAP_COUNTED', config: { engine: { onError: 'ROUTE', retry: { maxAttempts: 3 } } } },
+          { nodeId: 'ok', type: 'OK' },
+          { nodeId: 'dead', type: 'DEAD' },
+        ],
+        edges: [
+          { source: 't', target: 'w' },
+          { source: 'w', target: 'ok' },
+          { source: 'w', target: 'dead', sourcePort: 'error' },
+        ],
       },
       { n: nested(7) },
     );
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(calls).toBe(1); // bad input (the output is what it is): not retried
     expect(ok.seen).toEqual([]);
-    expect(dead.seen).toEqual([{ error: { name: 'BadInputError', code: 'MESSAGE_TOO_DEEP', message: 'node "w" output nests deeper than 8 levels (yukta.execution.max-depth)' }, input: { n: nested(7) } }]);
+    expect(dead.seen).toEqual([
+      {
+        error: { name: 'BadInputError', code: 'MESSAGE_TOO_DEEP', message: 'node "w" output nests deeper than 8 levels (yukta.execution.max-depth)' },
+        input: { n: nested(7) },
+      },
+    ]);
   });
 
   it('all or nothing under a policy: when one output of an attempt is over a limit, none of them is sent', async () => {
@@ -89,7 +106,10 @@ describe('SEC-03 every plugin output is held to max-depth and max-message-bytes 
     // TRANSFORM merges a config value into the payload: the value is within the definition's limits, the output is not.
     const transformed = await h.run(chain('transform', [{ nodeId: 'x', type: 'TRANSFORM', config: { set: { deep: nested(8) }, mode: 'merge' } }]));
     expect(await h.engine.waitForRun(transformed)).toBe('FAILURE');
-    expect(h.engine.getRun(transformed).nodes.find((n) => n.nodeId === 'x')!.error).toMatchObject({ code: 'MESSAGE_TOO_DEEP', message: 'node "x" output nests deeper than 8 levels (yukta.execution.max-depth)' });
+    expect(h.engine.getRun(transformed).nodes.find((n) => n.nodeId === 'x')!.error).toMatchObject({
+      code: 'MESSAGE_TOO_DEEP',
+      message: 'node "x" output nests deeper than 8 levels (yukta.execution.max-depth)',
+    });
   });
 
   it("AGGREGATE's output at the end of its input (finish) is checked too", async () => {
@@ -103,7 +123,10 @@ describe('SEC-03 every plugin output is held to max-depth and max-message-bytes 
   it('a start payload over the depth limit is refused before any run exists, naming payload', async () => {
     const h = harness([recorder().plugin], LIMITS);
     await h.engine.saveWorkflow('test', chain('start', []));
-    await expect(h.engine.startRun({ session: 'test', workflowId: 'start', payload: nested(9) })).rejects.toMatchObject({ code: 'BAD_INPUT', message: 'payload.a.a.a.a.a… nests deeper than 8 levels (yukta.execution.max-depth)' });
+    await expect(h.engine.startRun({ session: 'test', workflowId: 'start', payload: nested(9) })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: 'payload.a.a.a.a.a… nests deeper than 8 levels (yukta.execution.max-depth)',
+    });
     expect(h.engine.listRuns({ limit: 10 })).toEqual([]);
   });
 });

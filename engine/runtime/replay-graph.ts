@@ -32,7 +32,11 @@ function replayPlugin(messages: readonly RecordedMessage[]): Plugin<unknown> {
  * special case: a replayed node is a trigger whose output is the recording, and it is recorded again under
  * the new run, so that run can be restarted from the same place.
  */
-export function replayGraph(prepared: PreparedWorkflow, rerun: ReadonlySet<string>, replays: ReadonlyMap<string, readonly RecordedMessage[]>): PreparedWorkflow {
+export function replayGraph(
+  prepared: PreparedWorkflow,
+  rerun: ReadonlySet<string>,
+  replays: ReadonlyMap<string, readonly RecordedMessage[]>,
+): PreparedWorkflow {
   const nodes = new Map<string, PreparedNode>();
   for (const nodeId of rerun) nodes.set(nodeId, prepared.nodes.get(nodeId)!);
   for (const [nodeId, messages] of replays) {

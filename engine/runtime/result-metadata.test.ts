@@ -3,7 +3,9 @@ import { chain, harness, processor, recorder } from '../test-support/engine-harn
 
 describe('OBS-03 results carry the message metadata (issue 15 item 9: the Results metadata toggle)', () => {
   it('a terminal input with metadata publishes it on NODE_RESULT and in the run detail; one without has none', async () => {
-    const tag = processor('TAG', (m) => [{ payload: m.payload, metadata: { ...m.metadata, 'signal.decision': 'APPROVED', 'signal.actor': 'ops', 'signal.data': '{"by":"ops"}' } }]);
+    const tag = processor('TAG', (m) => [
+      { payload: m.payload, metadata: { ...m.metadata, 'signal.decision': 'APPROVED', 'signal.actor': 'ops', 'signal.data': '{"by":"ops"}' } },
+    ]);
     const h = harness([tag, recorder().plugin]);
     const tagged = await h.run(chain('m', [{ nodeId: 'tag', type: 'TAG' }]), { n: 1 });
     expect(await h.engine.waitForRun(tagged)).toBe('SUCCESS');

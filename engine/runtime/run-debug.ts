@@ -15,12 +15,14 @@ export interface RunDebugSettings {
 export function checkDebug(prepared: PreparedWorkflow, debug: RunDebugSettings): void {
   const node = (nodeId: string, field: string) => {
     const found = prepared.nodes.get(nodeId);
-    if (!found) throw new BadInputError(`debug.${field}: node "${nodeId}" is not in workflow "${prepared.definition.workflowId}"`, 'BAD_INPUT', `debug.${field}`);
+    if (!found)
+      throw new BadInputError(`debug.${field}: node "${nodeId}" is not in workflow "${prepared.definition.workflowId}"`, 'BAD_INPUT', `debug.${field}`);
     return found;
   };
   for (const nodeId of debug.skipped ?? []) {
     const found = node(nodeId, 'skipped');
-    if (found.kind !== 'processor') throw new BadInputError(`debug.skipped: only processors can be skipped; "${nodeId}" is a ${found.kind}`, 'BAD_INPUT', 'debug.skipped');
+    if (found.kind !== 'processor')
+      throw new BadInputError(`debug.skipped: only processors can be skipped; "${nodeId}" is a ${found.kind}`, 'BAD_INPUT', 'debug.skipped');
   }
   for (const b of debug.breakpoints ?? []) node(b.nodeId, 'breakpoints');
   for (const nodeId of debug.paused ?? []) node(nodeId, 'paused');

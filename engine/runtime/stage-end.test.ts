@@ -17,7 +17,10 @@ describe('ENG-06 / ENG-03 how a node ends (StageEnd, the one place)', () => {
     const stopped = new StageEnd(node(), run());
     stopped.haltWith({ status: 'STOPPED', error: new CancelledError('node "n" stopped') });
     expect(stopped.stopped).toBe(true);
-    expect(stopped.end(true, new Error('later'))).toEqual({ status: 'STOPPED', error: { name: 'CancelledError', message: 'node "n" stopped', code: 'CANCELLED' } });
+    expect(stopped.end(true, new Error('later'))).toEqual({
+      status: 'STOPPED',
+      error: { name: 'CancelledError', message: 'node "n" stopped', code: 'CANCELLED' },
+    });
     const timed = new StageEnd(node(), run());
     timed.haltWith({ status: 'TIMED_OUT', error: new NodeTimeoutError('idle', 'IDLE_TIMEOUT') });
     expect(timed.end(false)).toEqual({ status: 'TIMED_OUT', error: { name: 'NodeTimeoutError', message: 'idle', code: 'IDLE_TIMEOUT' } });

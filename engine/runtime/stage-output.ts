@@ -141,7 +141,12 @@ export class StageOutput {
     if (at < 0) return undefined;
     const targets = this.targets[at]!;
     const payload = this.freezeMessages ? deepFreeze(out.payload) : out.payload;
-    const message: Message = { id: this.nextMessageId === 1 ? this.firstId() : `${this.node.nodeId}#${this.nextMessageId++}`, payload, metadata: out.metadata ?? input?.metadata ?? NO_METADATA, headers: NO_HEADERS };
+    const message: Message = {
+      id: this.nextMessageId === 1 ? this.firstId() : `${this.node.nodeId}#${this.nextMessageId++}`,
+      payload,
+      metadata: out.metadata ?? input?.metadata ?? NO_METADATA,
+      headers: NO_HEADERS,
+    };
     if (this.recorder !== null && !this.recorder.record(port, payload, message.metadata)) this.recorder = null;
     for (let i = 0; i < targets.length; i++) {
       if (!targets[i]!.offer(message)) return this.sendSlow(message, targets, i);

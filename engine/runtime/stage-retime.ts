@@ -6,6 +6,7 @@ import type { Message } from './message';
 export function retimed(nodeId: string, template: string, first: Message): number {
   const seconds = renderTemplate(template, { payload: first.payload, metadata: first.metadata, context: {} });
   const value = typeof seconds === 'number' ? seconds : Number(seconds);
-  if (!Number.isFinite(value) || value <= 0) throw new BadInputError(`node "${nodeId}": timeoutSeconds ${template} gave ${JSON.stringify(seconds)}, not a positive number of seconds`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new BadInputError(`node "${nodeId}": timeoutSeconds ${template} gave ${JSON.stringify(seconds)}, not a positive number of seconds`);
   return value * 1000;
 }

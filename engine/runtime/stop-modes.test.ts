@@ -5,7 +5,13 @@ import { gate, harness, processor, recorder } from '../test-support/engine-harne
 
 /** A trigger that keeps producing until the engine stops pulling. */
 const endless = definePlugin({
-  type: 'ENDLESS', kind: 'trigger', title: '', description: '', configSchema: z.object({}), defaultConfig: {}, outputs: ['out'],
+  type: 'ENDLESS',
+  kind: 'trigger',
+  title: '',
+  description: '',
+  configSchema: z.object({}),
+  defaultConfig: {},
+  outputs: ['out'],
   async *process(_m, _c, ctx) {
     for (let i = 0; ; i++) {
       await ctx.sleep(10);
@@ -22,7 +28,18 @@ describe('CTL-03 stop modes (engine side)', () => {
       return [{ payload: m.payload }];
     });
     const h = harness([endless, slow, rec.plugin]);
-    const id = await h.run({ workflowId: 'drain', nodes: [{ nodeId: 'src', type: 'ENDLESS' }, { nodeId: 's', type: 'SLOW' }, { nodeId: 'out', type: 'REC' }], edges: [{ source: 'src', target: 's' }, { source: 's', target: 'out' }] });
+    const id = await h.run({
+      workflowId: 'drain',
+      nodes: [
+        { nodeId: 'src', type: 'ENDLESS' },
+        { nodeId: 's', type: 'SLOW' },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [
+        { source: 'src', target: 's' },
+        { source: 's', target: 'out' },
+      ],
+    });
     await h.clock.advanceAsync(100); // a few produced, some still in flight
     h.engine.liveRun(id)!.stop('DRAIN');
     const done = h.engine.waitForRun(id);
@@ -45,7 +62,18 @@ describe('CTL-03 stop modes (engine side)', () => {
     });
     const rec = recorder();
     const h = harness([stubborn, rec.plugin]);
-    const id = await h.run({ workflowId: 'cancel', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'STUBBORN' }, { nodeId: 'out', type: 'REC' }], edges: [{ source: 't', target: 'x' }, { source: 'x', target: 'out' }] });
+    const id = await h.run({
+      workflowId: 'cancel',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'x', type: 'STUBBORN' },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'x' },
+        { source: 'x', target: 'out' },
+      ],
+    });
     await h.settle();
     h.engine.liveRun(id)!.stop('CANCEL');
     expect(h.engine.getRun(id).status).toBe('CANCELLED');
@@ -61,7 +89,18 @@ describe('CTL-03 stop modes (engine side)', () => {
   it('KILL: work that never resolves is abandoned and the run is done at once', async () => {
     const never = processor('NEVER', () => new Promise<never>(() => {}));
     const h = harness([never, recorder().plugin]);
-    const id = await h.run({ workflowId: 'kill', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'x', type: 'NEVER' }, { nodeId: 'out', type: 'REC' }], edges: [{ source: 't', target: 'x' }, { source: 'x', target: 'out' }] });
+    const id = await h.run({
+      workflowId: 'kill',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'x', type: 'NEVER' },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [
+        { source: 't', target: 'x' },
+        { source: 'x', target: 'out' },
+      ],
+    });
     await h.settle();
     h.engine.liveRun(id)!.stop('KILL');
     expect(await h.engine.waitForRun(id)).toBe('CANCELLED'); // resolves without any time passing
@@ -71,7 +110,18 @@ describe('CTL-03 stop modes (engine side)', () => {
   it('stopping one node ends it STOPPED; its children see the end of their input', async () => {
     const rec = recorder();
     const h = harness([endless, rec.plugin]);
-    const id = await h.run({ workflowId: 'stopnode', nodes: [{ nodeId: 'src', type: 'ENDLESS' }, { nodeId: 'x', type: 'TRANSFORM' }, { nodeId: 'out', type: 'REC' }], edges: [{ source: 'src', target: 'x' }, { source: 'x', target: 'out' }] });
+    const id = await h.run({
+      workflowId: 'stopnode',
+      nodes: [
+        { nodeId: 'src', type: 'ENDLESS' },
+        { nodeId: 'x', type: 'TRANSFORM' },
+        { nodeId: 'out', type: 'REC' },
+      ],
+      edges: [
+        { source: 'src', target: 'x' },
+        { source: 'x', target: 'out' },
+      ],
+    });
     await h.clock.advanceAsync(55);
     h.engine.liveRun(id)!.stopNode('src');
     const done = h.engine.waitForRun(id);

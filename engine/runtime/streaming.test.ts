@@ -12,7 +12,13 @@ describe('ENG-01 streaming DAG and back-pressure', () => {
     let maxInFlight = 0;
     let ordered = true;
     const source = definePlugin({
-      type: 'MILLION', kind: 'trigger', title: '', description: '', configSchema: z.object({}), defaultConfig: {}, outputs: ['out'],
+      type: 'MILLION',
+      kind: 'trigger',
+      title: '',
+      description: '',
+      configSchema: z.object({}),
+      defaultConfig: {},
+      outputs: ['out'],
       *process() {
         for (let i = 0; i < total; i++) {
           produced++;
@@ -29,8 +35,17 @@ describe('ENG-01 streaming DAG and back-pressure', () => {
     const h = harness([source, slow], { channelCapacity: 16, freezeMessages: false });
     const id = await h.run({
       workflowId: 'million',
-      nodes: [{ nodeId: 'src', type: 'MILLION' }, { nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }, { nodeId: 'sink', type: 'SLOW_SINK' }],
-      edges: [{ source: 'src', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'sink' }],
+      nodes: [
+        { nodeId: 'src', type: 'MILLION' },
+        { nodeId: 'a', type: 'TRANSFORM' },
+        { nodeId: 'b', type: 'TRANSFORM' },
+        { nodeId: 'sink', type: 'SLOW_SINK' },
+      ],
+      edges: [
+        { source: 'src', target: 'a' },
+        { source: 'a', target: 'b' },
+        { source: 'b', target: 'sink' },
+      ],
     });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(consumed).toBe(total);
@@ -52,11 +67,23 @@ describe('ENG-01 streaming DAG and back-pressure', () => {
       slowSeen++;
     });
     const h = harness([fast, slow], { channelCapacity: 8 });
-    const id = await h.run({
-      workflowId: 'fan',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's', type: 'SPLIT', config: { path: 'payload.n' } }, { nodeId: 'f', type: 'FAST' }, { nodeId: 'w', type: 'SLOWER' }],
-      edges: [{ source: 't', target: 's' }, { source: 's', target: 'f' }, { source: 's', target: 'w' }],
-    }, { n: Array.from({ length: 2000 }, (_, i) => i) });
+    const id = await h.run(
+      {
+        workflowId: 'fan',
+        nodes: [
+          { nodeId: 't', type: 'API_TRIGGER' },
+          { nodeId: 's', type: 'SPLIT', config: { path: 'payload.n' } },
+          { nodeId: 'f', type: 'FAST' },
+          { nodeId: 'w', type: 'SLOWER' },
+        ],
+        edges: [
+          { source: 't', target: 's' },
+          { source: 's', target: 'f' },
+          { source: 's', target: 'w' },
+        ],
+      },
+      { n: Array.from({ length: 2000 }, (_, i) => i) },
+    );
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect([fastSeen, slowSeen]).toEqual([2000, 2000]);
     expect(maxLead).toBeLessThanOrEqual(8 + 2);
@@ -69,11 +96,23 @@ describe('ENG-01 streaming DAG and back-pressure', () => {
       return [{ payload: m.payload }];
     });
     const h = harness([gateSink, rec.plugin]);
-    const id = await h.run({
-      workflowId: 'drop',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's', type: 'SPLIT', config: { path: 'payload.n' } }, { nodeId: 'x', type: 'STALL', config: { engine: { edgeBuffer: { size: 3, overflow: 'DROP_NEWEST' } } } }, { nodeId: 'out', type: 'REC' }],
-      edges: [{ source: 't', target: 's' }, { source: 's', target: 'x' }, { source: 'x', target: 'out' }],
-    }, { n: Array.from({ length: 10 }, (_, i) => i) });
+    const id = await h.run(
+      {
+        workflowId: 'drop',
+        nodes: [
+          { nodeId: 't', type: 'API_TRIGGER' },
+          { nodeId: 's', type: 'SPLIT', config: { path: 'payload.n' } },
+          { nodeId: 'x', type: 'STALL', config: { engine: { edgeBuffer: { size: 3, overflow: 'DROP_NEWEST' } } } },
+          { nodeId: 'out', type: 'REC' },
+        ],
+        edges: [
+          { source: 't', target: 's' },
+          { source: 's', target: 'x' },
+          { source: 'x', target: 'out' },
+        ],
+      },
+      { n: Array.from({ length: 10 }, (_, i) => i) },
+    );
     await h.clock.advanceAsync(1000);
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     // x took the first message into its plugin, buffered three more and dropped the other six.
@@ -84,9 +123,11 @@ describe('ENG-01 streaming DAG and back-pressure', () => {
 });
 
 /** A random DAG: node i may feed any node j > i; every source gets the trigger, every sink a recorder. */
-const dagArb = fc.integer({ min: 1, max: 50 }).chain((n) =>
-  fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: n * 2 }), fc.subarray(Array.from({ length: n }, (_, i) => i))),
-);
+const dagArb = fc
+  .integer({ min: 1, max: 50 })
+  .chain((n) =>
+    fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: n * 2 }), fc.subarray(Array.from({ length: n }, (_, i) => i))),
+  );
 
 function buildDag(n: number, pairs: Array<[number, number]>, failing: number[]) {
   const edges = new Set<string>();
@@ -113,7 +154,13 @@ function buildDag(n: number, pairs: Array<[number, number]>, failing: number[]) 
 describe('ENG-01/ENG-06 random DAGs (property)', () => {
   const MESSAGES = 5;
   const trigger = definePlugin({
-    type: 'SPLIT_TRIGGER', kind: 'trigger', title: '', description: '', configSchema: z.object({}), defaultConfig: {}, outputs: ['out'],
+    type: 'SPLIT_TRIGGER',
+    kind: 'trigger',
+    title: '',
+    description: '',
+    configSchema: z.object({}),
+    defaultConfig: {},
+    outputs: ['out'],
     process: () => Array.from({ length: MESSAGES }, (_, i) => ({ payload: { i } })),
   }) as unknown as Plugin<never>;
   const fails = processor('FAILS', () => {
@@ -154,7 +201,10 @@ describe('ENG-01/ENG-06 random DAGs (property)', () => {
         const id = await h.run(def);
         const status = await h.engine.waitForRun(id);
         const statuses = h.statuses(id);
-        const below = descendants(def, failing.map((i) => `p${i}`));
+        const below = descendants(
+          def,
+          failing.map((i) => `p${i}`),
+        );
         for (const [nodeId, s] of Object.entries(statuses)) {
           if (failing.map((i) => `p${i}`).includes(nodeId)) expect(['FAILURE', 'CANCELLED', 'UPSTREAM_FAILED']).toContain(s);
           else if (below.has(nodeId)) expect(['UPSTREAM_FAILED', 'CANCELLED']).toContain(s);
@@ -174,7 +224,11 @@ function countPaths(def: { nodes: Array<{ nodeId: string }>; edges: Array<{ sour
   for (const e of def.edges) parents.set(e.target, [...(parents.get(e.target) ?? []), e.source]);
   const paths = (id: string): number => {
     if (id === 'trigger') return 1;
-    if (!memo.has(id)) memo.set(id, (parents.get(id) ?? []).reduce((sum, p) => sum + paths(p), 0));
+    if (!memo.has(id))
+      memo.set(
+        id,
+        (parents.get(id) ?? []).reduce((sum, p) => sum + paths(p), 0),
+      );
     return memo.get(id)!;
   };
   return new Map(def.nodes.filter((n) => n.nodeId.startsWith('sink')).map((n) => [n.nodeId, paths(n.nodeId)]));
@@ -185,10 +239,11 @@ function descendants(def: { edges: Array<{ source: string; target: string }> }, 
   const stack = [...from];
   while (stack.length) {
     const id = stack.pop()!;
-    for (const e of def.edges) if (e.source === id && !out.has(e.target)) {
-      out.add(e.target);
-      stack.push(e.target);
-    }
+    for (const e of def.edges)
+      if (e.source === id && !out.has(e.target)) {
+        out.add(e.target);
+        stack.push(e.target);
+      }
   }
   return out;
 }

@@ -160,7 +160,14 @@ export class WorkflowRun implements StageRun {
   }
 
   result(nodeId: string, message: Message): void {
-    const event: UnnumberedEvent = { type: 'NODE_RESULT', executionId: this.executionId, at: this.options.clock.now(), nodeId, messageId: message.id, payload: message.payload };
+    const event: UnnumberedEvent = {
+      type: 'NODE_RESULT',
+      executionId: this.executionId,
+      at: this.options.clock.now(),
+      nodeId,
+      messageId: message.id,
+      payload: message.payload,
+    };
     if (hasKeys(message.metadata)) event.metadata = { ...message.metadata };
     this.emit(event);
     if (this.options.collectResults) this.results.push({ nodeId, payload: message.payload });
@@ -259,7 +266,12 @@ export class WorkflowRun implements StageRun {
   private failureInfo(sinkId: string, status: Status): ErrorInfo {
     const cause = this.rootCause;
     if (!cause) return { name: 'NodeFailed', message: `node "${sinkId}" ended ${status}` };
-    return { name: cause.error.name, message: `node "${cause.nodeId}" failed: ${cause.error.message}`, ...(cause.error.code ? { code: cause.error.code } : {}), nodeId: cause.nodeId };
+    return {
+      name: cause.error.name,
+      message: `node "${cause.nodeId}" failed: ${cause.error.message}`,
+      ...(cause.error.code ? { code: cause.error.code } : {}),
+      nodeId: cause.nodeId,
+    };
   }
 
   private onAllEnded(): void {
@@ -300,7 +312,10 @@ export class WorkflowRun implements StageRun {
     // The common events are made whole, `seq` too (0 until the bus numbers it; last, where the bus would add
     // it): no property is added after, so no second allocation for the added properties.
     // The prepared workflow's own node-id array is shared by its runs: subscribers read it, never change it.
-    if (!error) event = nodeIds ? { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, nodeIds: nodeIds as string[], seq: 0 } : { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, seq: 0 };
+    if (!error)
+      event = nodeIds
+        ? { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, nodeIds: nodeIds as string[], seq: 0 }
+        : { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, seq: 0 };
     else {
       event = { type: 'EXECUTION_STATUS', executionId, at, session, workflowId, definitionVersion, status, error };
       if (nodeIds) event.nodeIds = nodeIds as string[];

@@ -24,16 +24,25 @@ function setup(limits: SchedulerLimitsPatch, extra: { log?: MemorySchedulerLog }
       runningEvents.set(e.executionId, (runningEvents.get(e.executionId) ?? 0) + 1);
     } else if (isTerminal(e.status) && runningEvents.has(e.executionId)) running--;
   });
-  const start = (payload: Record<string, unknown> = {}, idempotencyKey?: string) => h.engine.startRun({ session: 'test', workflowId: 'held', payload, idempotencyKey });
+  const start = (payload: Record<string, unknown> = {}, idempotencyKey?: string) =>
+    h.engine.startRun({ session: 'test', workflowId: 'held', payload, idempotencyKey });
   const release = async (id: string) => {
     held.get(id)!();
     held.delete(id);
     await h.settle();
   };
-  return { ...h, held, start, release, stats: () => ({ maxRunning, runningEvents }), save: () => h.engine.saveWorkflow('test', chain('held', [{ nodeId: 'h', type: 'HOLD' }])) };
+  return {
+    ...h,
+    held,
+    start,
+    release,
+    stats: () => ({ maxRunning, runningEvents }),
+    save: () => h.engine.saveWorkflow('test', chain('held', [{ nodeId: 'h', type: 'HOLD' }])),
+  };
 }
 
-const statusOf = (events: StudioEvent[], id: string) => events.filter((e) => e.type === 'EXECUTION_STATUS' && e.executionId === id).map((e) => (e as { status: string }).status);
+const statusOf = (events: StudioEvent[], id: string) =>
+  events.filter((e) => e.type === 'EXECUTION_STATUS' && e.executionId === id).map((e) => (e as { status: string }).status);
 
 describe('ADM-01 admission through the engine', () => {
   it('a start that does not fit is QUEUED with an id (PENDING, QUEUED, later RUNNING) and visible in runs.list', async () => {
@@ -53,33 +62,38 @@ describe('ADM-01 admission through the engine', () => {
 
   it('1,000 concurrent starts at cap 8 over 100 seeds: never more than 8 running; accepted + refused = 1,000; none lost or duplicated', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom('QUEUE' as const, 'REJECT' as const), fc.integer({ min: 0, max: 1200 }), async (seed, onLimit, queueCapacity) => {
-        const t = setup({ maxConcurrent: 8, onLimit, queueCapacity });
-        await t.save();
-        const results = await Promise.allSettled(Array.from({ length: 1000 }, () => t.start()));
-        const accepted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.executionId] : []));
-        const refused = results.filter((r) => r.status === 'rejected');
-        expect(accepted.length + refused.length).toBe(1000);
-        for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(EngineError);
-        expect(new Set(accepted).size).toBe(accepted.length);
-        const expectedAccepted = onLimit === 'REJECT' ? 8 : Math.min(1000, 8 + queueCapacity);
-        expect(accepted.length).toBe(expectedAccepted);
-        let random = seed;
-        await t.settle();
-        while (t.held.size > 0) {
-          const ids = [...t.held.keys()];
-          random = (random * 1103515245 + 12345) % 2 ** 31;
-          await t.release(ids[random % ids.length]!);
-        }
-        const statuses = await Promise.all(accepted.map((id) => t.engine.waitForRun(id)));
-        expect(statuses.every((s) => s === 'SUCCESS')).toBe(true);
-        const { maxRunning, runningEvents } = t.stats();
-        expect(maxRunning).toBeLessThanOrEqual(8);
-        expect([...runningEvents.values()].every((n) => n === 1)).toBe(true);
-        expect(runningEvents.size).toBe(accepted.length);
-        // Refused starts were never announced: the only runs in the feed are the accepted ones.
-        expect(new Set(t.events.map((e) => e.executionId)).size).toBe(accepted.length);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.constantFrom('QUEUE' as const, 'REJECT' as const),
+        fc.integer({ min: 0, max: 1200 }),
+        async (seed, onLimit, queueCapacity) => {
+          const t = setup({ maxConcurrent: 8, onLimit, queueCapacity });
+          await t.save();
+          const results = await Promise.allSettled(Array.from({ length: 1000 }, () => t.start()));
+          const accepted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.executionId] : []));
+          const refused = results.filter((r) => r.status === 'rejected');
+          expect(accepted.length + refused.length).toBe(1000);
+          for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(EngineError);
+          expect(new Set(accepted).size).toBe(accepted.length);
+          const expectedAccepted = onLimit === 'REJECT' ? 8 : Math.min(1000, 8 + queueCapacity);
+          expect(accepted.length).toBe(expectedAccepted);
+          let random = seed;
+          await t.settle();
+          while (t.held.size > 0) {
+            const ids = [...t.held.keys()];
+            random = (random * 1103515245 + 12345) % 2 ** 31;
+            await t.release(ids[random % ids.length]!);
+          }
+          const statuses = await Promise.all(accepted.map((id) => t.engine.waitForRun(id)));
+          expect(statuses.every((s) => s === 'SUCCESS')).toBe(true);
+          const { maxRunning, runningEvents } = t.stats();
+          expect(maxRunning).toBeLessThanOrEqual(8);
+          expect([...runningEvents.values()].every((n) => n === 1)).toBe(true);
+          expect(runningEvents.size).toBe(accepted.length);
+          // Refused starts were never announced: the only runs in the feed are the accepted ones.
+          expect(new Set(t.events.map((e) => e.executionId)).size).toBe(accepted.length);
+        },
+      ),
       { numRuns: 100 },
     );
   }, 120_000);
@@ -156,7 +170,7 @@ describe('ADM-01 admission through the engine', () => {
     expect((await t.engine.schedulerView()).metrics.rejected.shutdown).toBe(2);
   });
 
-  it('a sub-workflow child runs on its parent\'s slot (never queued behind it)', async () => {
+  it("a sub-workflow child runs on its parent's slot (never queued behind it)", async () => {
     const rec = recorder('REC2');
     const h = harness([rec.plugin, recorder().plugin], { scheduler: { limits: { maxConcurrent: 1 } } });
     await h.engine.saveWorkflow('test', chain('child', [], 'REC2'));
@@ -192,7 +206,7 @@ describe('ADM-03 live limit and priority changes', () => {
     await expect(t.engine.setRunPriority('missing', 1, 'ui:local')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('a command gate (the reviewers\' seam) can refuse a change before it is applied', async () => {
+  it("a command gate (the reviewers' seam) can refuse a change before it is applied", async () => {
     const audited: string[] = [];
     const gate = {
       review: (cmd: { type: string }) => {

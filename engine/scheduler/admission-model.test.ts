@@ -9,8 +9,20 @@ import { MAX_EMPTY_LEVELS } from './fair-queue';
 // A reference model of admission, written the plain way (arrays, linear scans), against which the real
 // scheduler (heaps, intrusive lists, one timeout timer) runs random interleavings of commands.
 
-interface MEntry { id: string; seq: number; priority: number; session: string; wf: string; key: string; weight: number; enqueuedAt: number }
-interface MLevel { vtime: number; pass: Map<string, number> }
+interface MEntry {
+  id: string;
+  seq: number;
+  priority: number;
+  session: string;
+  wf: string;
+  key: string;
+  weight: number;
+  enqueuedAt: number;
+}
+interface MLevel {
+  vtime: number;
+  pass: Map<string, number>;
+}
 interface Model {
   limits: SchedulerLimits;
   now: number;
@@ -87,7 +99,11 @@ function pumpModel(m: Model): void {
 function checkCaps(r: Real, session: string, wf: string): void {
   const l = r.s.limits;
   const view = { total: r.s.runningCount, wf: r.s.runningOfWorkflow(session, wf), session: r.s.runningOfSession(session) };
-  if ((l.maxConcurrent && view.total > l.maxConcurrent) || (l.maxConcurrentPerWorkflow && view.wf > l.maxConcurrentPerWorkflow) || (l.maxConcurrentPerSession && view.session > l.maxConcurrentPerSession)) {
+  if (
+    (l.maxConcurrent && view.total > l.maxConcurrent) ||
+    (l.maxConcurrentPerWorkflow && view.wf > l.maxConcurrentPerWorkflow) ||
+    (l.maxConcurrentPerSession && view.session > l.maxConcurrentPerSession)
+  ) {
     r.violations.push(`granted over a cap: ${JSON.stringify(view)} ${JSON.stringify(l)}`);
   }
 }
@@ -103,7 +119,14 @@ const same = (m: Model, r: Real) => {
 
 /** The model's admission order of everything queued (as if slots were endless and caps off). */
 function orderOf(m: Model): string[] {
-  const copy: Model = { ...m, limits: { ...m.limits, maxConcurrent: 0, maxConcurrentPerWorkflow: 0, maxConcurrentPerSession: 0 }, queued: [...m.queued], running: [], levels: new Map([...m.levels].map(([p, l]) => [p, { vtime: l.vtime, pass: new Map(l.pass) }])), grants: [] };
+  const copy: Model = {
+    ...m,
+    limits: { ...m.limits, maxConcurrent: 0, maxConcurrentPerWorkflow: 0, maxConcurrentPerSession: 0 },
+    queued: [...m.queued],
+    running: [],
+    levels: new Map([...m.levels].map(([p, l]) => [p, { vtime: l.vtime, pass: new Map(l.pass) }])),
+    grants: [],
+  };
   pumpModel(copy);
   return copy.grants;
 }
@@ -118,7 +141,11 @@ class Start implements Cmd {
     try {
       const res = r.s.admit(
         {
-          session, workflowId: wf, priority, fairnessKey: key, fairnessWeight: weight,
+          session,
+          workflowId: wf,
+          priority,
+          fairnessKey: key,
+          fairnessWeight: weight,
           granted: (slot) => {
             if (r.everGranted.has(id)) r.violations.push(`admitted twice: ${id}`);
             r.everGranted.add(id);
@@ -181,7 +208,10 @@ class Cancel implements Cmd {
 }
 
 class SetPriority implements Cmd {
-  constructor(readonly index: number, readonly priority: number) {}
+  constructor(
+    readonly index: number,
+    readonly priority: number,
+  ) {}
   check = (m: Readonly<Model>) => m.queued.length > 0;
   run(m: Model, r: Real): void {
     const e = [...m.queued].sort((a, b) => a.seq - b.seq)[this.index % m.queued.length]!;
@@ -224,7 +254,15 @@ class Advance implements Cmd {
   toString = () => `advance(${this.ms})`;
 }
 
-const start = fc.record({ session: fc.constantFrom('s1', 's2', 's3'), wf: fc.constantFrom('a', 'b'), priority: fc.integer({ min: 0, max: 2 }), key: fc.constantFrom(undefined, 'k1', 'k2'), weight: fc.constantFrom(0.5, 1, 2, 4) }).map((o) => new Start(o));
+const start = fc
+  .record({
+    session: fc.constantFrom('s1', 's2', 's3'),
+    wf: fc.constantFrom('a', 'b'),
+    priority: fc.integer({ min: 0, max: 2 }),
+    key: fc.constantFrom(undefined, 'k1', 'k2'),
+    weight: fc.constantFrom(0.5, 1, 2, 4),
+  })
+  .map((o) => new Start(o));
 const finish = fc.nat().map((i) => new Finish(i));
 // Starts and finishes drawn more often than the rest, so queues build up and drain.
 const commands = [
@@ -235,28 +273,39 @@ const commands = [
   finish,
   fc.nat().map((i) => new Cancel(i)),
   fc.tuple(fc.nat(), fc.integer({ min: 0, max: 3 })).map(([i, p]) => new SetPriority(i, p)),
-  fc.record(
-    {
-      maxConcurrent: fc.integer({ min: 0, max: 4 }),
-      maxConcurrentPerWorkflow: fc.integer({ min: 0, max: 2 }),
-      maxConcurrentPerSession: fc.integer({ min: 0, max: 3 }),
-      onLimit: fc.constantFrom('QUEUE' as const, 'QUEUE' as const, 'REJECT' as const),
-      queueCapacity: fc.integer({ min: 0, max: 12 }),
-      queueCapacityPerWorkflow: fc.integer({ min: 0, max: 6 }),
-      queueTimeoutMs: fc.constantFrom(0, 0, 100, 1000),
-    },
-    { requiredKeys: [] },
-  ).map((p) => new SetLimits(p)),
+  fc
+    .record(
+      {
+        maxConcurrent: fc.integer({ min: 0, max: 4 }),
+        maxConcurrentPerWorkflow: fc.integer({ min: 0, max: 2 }),
+        maxConcurrentPerSession: fc.integer({ min: 0, max: 3 }),
+        onLimit: fc.constantFrom('QUEUE' as const, 'QUEUE' as const, 'REJECT' as const),
+        queueCapacity: fc.integer({ min: 0, max: 12 }),
+        queueCapacityPerWorkflow: fc.integer({ min: 0, max: 6 }),
+        queueTimeoutMs: fc.constantFrom(0, 0, 100, 1000),
+      },
+      { requiredKeys: [] },
+    )
+    .map((p) => new SetLimits(p)),
   fc.integer({ min: 0, max: 700 }).map((ms) => new Advance(ms)),
 ];
 
 describe('ADM-01 scheduler against a reference model (fast-check)', () => {
-  it('never admits over a cap, never loses or double-admits a start, and admits in the model\'s order', () => {
+  it("never admits over a cap, never loses or double-admits a start, and admits in the model's order", () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 200 }), (cmds) => {
         const initial: SchedulerLimitsPatch = { maxConcurrent: 2 };
         const clock = new ManualClock(0);
-        const real: Real = { clock, s: new AdmissionScheduler({ clock, limits: initial }), slots: new Map(), tickets: new Map(), grants: [], drops: [], everGranted: new Set(), violations: [] };
+        const real: Real = {
+          clock,
+          s: new AdmissionScheduler({ clock, limits: initial }),
+          slots: new Map(),
+          tickets: new Map(),
+          grants: [],
+          drops: [],
+          everGranted: new Set(),
+          violations: [],
+        };
         const limits = real.s.limits;
         const model: Model = { limits, now: 0, seq: 0, running: [], queued: [], levels: new Map(), grants: [], drops: [] };
         fc.modelRun(() => ({ model, real }), cmds);

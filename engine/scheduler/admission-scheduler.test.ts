@@ -217,7 +217,15 @@ describe('ADM-01 scheduler, limits and queue', () => {
     const s = new AdmissionScheduler({ clock, limits: { maxConcurrent: 1 }, onCallbackError: (e) => errors.push(e) });
     const base = { session: 's', workflowId: 'w', priority: 0, fairnessWeight: 1, dropped: () => undefined };
     const first = s.admit({ ...base, granted: () => undefined }, () => 'a');
-    s.admit({ ...base, granted: () => { throw new Error('boom'); } }, () => 'b');
+    s.admit(
+      {
+        ...base,
+        granted: () => {
+          throw new Error('boom');
+        },
+      },
+      () => 'b',
+    );
     let third: Slot | null = null;
     s.admit({ ...base, granted: (slot) => (third = slot) }, () => 'c');
     first.release();

@@ -1,6 +1,13 @@
 import { assertNever } from '../../shared/assert-never';
 import { QueueFullError, RateLimitedError, UnavailableError } from '../engine-errors';
-import { DEFAULT_SCHEDULER_LIMITS, LIMIT_SETTING_NAMES, REJECT_REASONS, type RejectReason, type SchedulerLimits, type SchedulerLimitsPatch } from '../../shared/api/scheduler.schema';
+import {
+  DEFAULT_SCHEDULER_LIMITS,
+  LIMIT_SETTING_NAMES,
+  REJECT_REASONS,
+  type RejectReason,
+  type SchedulerLimits,
+  type SchedulerLimitsPatch,
+} from '../../shared/api/scheduler.schema';
 import type { Clock, TimerHandle } from '../runtime/clock';
 import { Group, Ticket, TicketList, type AdmissionRequest, type DropReason, type Slot, type TicketOwner } from './admission-types';
 import { FairQueue } from './fair-queue';
@@ -181,10 +188,17 @@ export class AdmissionScheduler implements CapState, TicketOwner {
 
   private checkQueueRoom(t: Ticket): void {
     const l = this.current;
-    if (l.onLimit === 'REJECT') this.refuse('limit', 'RATE_LIMITED', `no slot is free (${describeCaps(this, t)}) and ${LIMIT_SETTING_NAMES.onLimit} is REJECT`, t);
-    if (this.queue.size >= l.queueCapacity) this.refuse('queue_full', 'QUEUE_FULL', `no slot is free and the queue is full (${LIMIT_SETTING_NAMES.queueCapacity} ${l.queueCapacity})`, t);
+    if (l.onLimit === 'REJECT')
+      this.refuse('limit', 'RATE_LIMITED', `no slot is free (${describeCaps(this, t)}) and ${LIMIT_SETTING_NAMES.onLimit} is REJECT`, t);
+    if (this.queue.size >= l.queueCapacity)
+      this.refuse('queue_full', 'QUEUE_FULL', `no slot is free and the queue is full (${LIMIT_SETTING_NAMES.queueCapacity} ${l.queueCapacity})`, t);
     if (l.queueCapacityPerWorkflow > 0 && t.workflowGroup.queued >= l.queueCapacityPerWorkflow) {
-      this.refuse('workflow_queue_full', 'QUEUE_FULL', `no slot is free and workflow "${t.workflowId}" already has ${l.queueCapacityPerWorkflow} waiting (${LIMIT_SETTING_NAMES.queueCapacityPerWorkflow})`, t);
+      this.refuse(
+        'workflow_queue_full',
+        'QUEUE_FULL',
+        `no slot is free and workflow "${t.workflowId}" already has ${l.queueCapacityPerWorkflow} waiting (${LIMIT_SETTING_NAMES.queueCapacityPerWorkflow})`,
+        t,
+      );
     }
   }
 
@@ -192,7 +206,11 @@ export class AdmissionScheduler implements CapState, TicketOwner {
   refuseUnlessLeader(): void {
     if (!this.options.isLeader || this.options.isLeader()) return;
     const leader = this.options.leader?.() ?? null;
-    this.refuse('not_leader', 'UNAVAILABLE', `this server is a standby (read-only); ${leader === null ? 'no leader holds the lease right now' : `leader is ${leader}`}: start the run on the leader`);
+    this.refuse(
+      'not_leader',
+      'UNAVAILABLE',
+      `this server is a standby (read-only); ${leader === null ? 'no leader holds the lease right now' : `leader is ${leader}`}: start the run on the leader`,
+    );
   }
 
   private refuse(reason: RejectReason, code: Refusal, message: string, ticket?: Ticket): never {
@@ -332,7 +350,9 @@ export class AdmissionScheduler implements CapState, TicketOwner {
 }
 
 function describeCaps(state: CapState, t: Ticket): string {
-  return blockersOf(state, t).map((b) => `${b.cap} ${b.limit}${b.scope ? ` of ${b.scope}` : ''}`).join(', ');
+  return blockersOf(state, t)
+    .map((b) => `${b.cap} ${b.limit}${b.scope ? ` of ${b.scope}` : ''}`)
+    .join(', ');
 }
 
 /** How a start is refused: no slot and REJECT, a full queue, or not now at all. */

@@ -34,7 +34,7 @@ function admitShares(options: { cap: number; total: number; keys: Record<string,
   const most = Math.max(...keys.map(([, k]) => k.backlog));
   for (let i = 0; i < most; i++) for (const [key, k] of keys) if (i < k.backlog) start(key, k.weight, true);
   let seed = options.seed ?? 1;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let done = 0; done < options.total; done++) {
     const i = Math.floor(random() * running.length);
     const [slot] = running.splice(i, 1);
@@ -54,17 +54,32 @@ describe('ADM-04 weighted fairness keys', () => {
 
   it('holds 4 ± 0.4 for any cap, release order and backlog sizes (both backlogged)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 16 }), fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 1000, max: 3000 }), fc.integer({ min: 1000, max: 3000 }), (cap, seed, lightBacklog, heavyBacklog) => {
-        const shares = admitShares({ cap, total: 1000, seed, keys: { light: { weight: 1, backlog: lightBacklog }, heavy: { weight: 4, backlog: heavyBacklog } } });
-        const ratio = shares.get('heavy')! / shares.get('light')!;
-        return ratio >= 3.6 && ratio <= 4.4;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        fc.integer({ min: 1000, max: 3000 }),
+        fc.integer({ min: 1000, max: 3000 }),
+        (cap, seed, lightBacklog, heavyBacklog) => {
+          const shares = admitShares({
+            cap,
+            total: 1000,
+            seed,
+            keys: { light: { weight: 1, backlog: lightBacklog }, heavy: { weight: 4, backlog: heavyBacklog } },
+          });
+          const ratio = shares.get('heavy')! / shares.get('light')!;
+          return ratio >= 3.6 && ratio <= 4.4;
+        },
+      ),
       { numRuns: 30 },
     );
   });
 
   it('shares across three keys follow their weights (1 : 2 : 0.5)', () => {
-    const shares = admitShares({ cap: 2, total: 700, keys: { a: { weight: 1, backlog: 1000 }, b: { weight: 2, backlog: 1000 }, c: { weight: 0.5, backlog: 1000 } } });
+    const shares = admitShares({
+      cap: 2,
+      total: 700,
+      keys: { a: { weight: 1, backlog: 1000 }, b: { weight: 2, backlog: 1000 }, c: { weight: 0.5, backlog: 1000 } },
+    });
     expect([shares.get('a'), shares.get('b'), shares.get('c')]).toEqual([200, 400, 100]);
   });
 
@@ -100,18 +115,21 @@ describe('ADM-04 weighted fairness keys', () => {
 
   it('the simulated order (the panel) is the order admissions really take', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ p: fc.integer({ min: 0, max: 3 }), k: fc.constantFrom('a', 'b', 'c', 'd'), w: fc.constantFrom(0.5, 1, 2, 4) }), { maxLength: 60 }), (specs) => {
-        const q = new FairQueue<FairEntry>();
-        specs.forEach((s, i) => q.push(new FairEntry(i + 1, s.p, s.k, s.w)));
-        const predicted = q.ordered().map((e) => e.seq);
-        const actual: number[] = [];
-        while (q.size) {
-          const next = q.peek()!;
-          q.admit(next);
-          actual.push(next.seq);
-        }
-        expect(actual).toEqual(predicted);
-      }),
+      fc.property(
+        fc.array(fc.record({ p: fc.integer({ min: 0, max: 3 }), k: fc.constantFrom('a', 'b', 'c', 'd'), w: fc.constantFrom(0.5, 1, 2, 4) }), { maxLength: 60 }),
+        (specs) => {
+          const q = new FairQueue<FairEntry>();
+          specs.forEach((s, i) => q.push(new FairEntry(i + 1, s.p, s.k, s.w)));
+          const predicted = q.ordered().map((e) => e.seq);
+          const actual: number[] = [];
+          while (q.size) {
+            const next = q.peek()!;
+            q.admit(next);
+            actual.push(next.seq);
+          }
+          expect(actual).toEqual(predicted);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -4,7 +4,10 @@ import { ManualClock } from '../runtime/clock';
 
 const wf = {
   workflowId: 'w',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+  ],
   edges: [{ source: 't', target: 'o' }],
 };
 
@@ -12,7 +15,8 @@ async function setup(options: { ttl?: number; maxKeys?: number } = {}) {
   const clock = new ManualClock(1_000);
   const engine = new Engine({ clock, idempotencyTtlMs: options.ttl ?? 600_000, idempotencyMaxKeys: options.maxKeys ?? 100_000 });
   await engine.saveWorkflow('s', wf);
-  const start = (idempotencyKey: string | undefined, payload: Record<string, unknown> = {}) => engine.startRun({ session: 's', workflowId: 'w', payload, idempotencyKey });
+  const start = (idempotencyKey: string | undefined, payload: Record<string, unknown> = {}) =>
+    engine.startRun({ session: 's', workflowId: 'w', payload, idempotencyKey });
   return { clock, engine, start };
 }
 

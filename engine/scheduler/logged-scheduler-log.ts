@@ -11,7 +11,14 @@ export class ExecutionSchedulerLog implements SchedulerLog {
   constructor(private readonly log: ExecutionLog) {}
 
   async append(record: SetLimitsRecord): Promise<void> {
-    this.log.append({ runId: SCHEDULER_RUN_ID, type: 'CONTROL_APPLIED', status: 'SetLimits', actor: record.actor, at: record.at, data: { patch: record.patch, limits: record.limits } });
+    this.log.append({
+      runId: SCHEDULER_RUN_ID,
+      type: 'CONTROL_APPLIED',
+      status: 'SetLimits',
+      actor: record.actor,
+      at: record.at,
+      data: { patch: record.patch, limits: record.limits },
+    });
   }
 
   async latestLimits(): Promise<SetLimitsRecord | null> {
@@ -29,5 +36,12 @@ function limitsRecord(entry: ExecutionLogEntry): SetLimitsRecord | null {
   if (entry.type !== 'CONTROL_APPLIED' || !data || data.limits === undefined) return null;
   const limits = SchedulerLimits.safeParse(data.limits);
   if (!limits.success) return null;
-  return { type: 'SetLimits', runId: SCHEDULER_RUN_ID, patch: (data.patch ?? {}) as SetLimitsRecord['patch'], limits: limits.data, actor: entry.actor, at: entry.at };
+  return {
+    type: 'SetLimits',
+    runId: SCHEDULER_RUN_ID,
+    patch: (data.patch ?? {}) as SetLimitsRecord['patch'],
+    limits: limits.data,
+    actor: entry.actor,
+    at: entry.at,
+  };
 }

@@ -16,7 +16,10 @@ interface Waiting {
 
 /** How a start that never got a slot ends. */
 const DROPPED: { [K in DropReason]: { status: Status; error?: ErrorInfo } } = {
-  queue_timeout: { status: 'TIMED_OUT', error: { name: 'QueueTimeoutError', code: 'QUEUE_TIMEOUT', message: `waited for a slot longer than ${LIMIT_SETTING_NAMES.queueTimeoutMs}; it never ran` } },
+  queue_timeout: {
+    status: 'TIMED_OUT',
+    error: { name: 'QueueTimeoutError', code: 'QUEUE_TIMEOUT', message: `waited for a slot longer than ${LIMIT_SETTING_NAMES.queueTimeoutMs}; it never ran` },
+  },
   shutdown: { status: 'CANCELLED', error: { name: 'StartRefused', code: 'SHUTDOWN', message: 'the server shut down before a slot was free; it never ran' } },
   cancelled: { status: 'CANCELLED' },
 };
@@ -81,7 +84,15 @@ export class QueuedRuns {
   }
 
   private status(executionId: string, w: Waiting, status: Status, error?: ErrorInfo, nodeIds?: readonly string[]): void {
-    const event: UnnumberedEvent = { type: 'EXECUTION_STATUS', executionId, at: this.clock.now(), session: w.session, workflowId: w.workflowId, definitionVersion: w.version, status };
+    const event: UnnumberedEvent = {
+      type: 'EXECUTION_STATUS',
+      executionId,
+      at: this.clock.now(),
+      session: w.session,
+      workflowId: w.workflowId,
+      definitionVersion: w.version,
+      status,
+    };
     if (error) event.error = error;
     if (nodeIds) event.nodeIds = nodeIds as string[];
     this.emit(event);

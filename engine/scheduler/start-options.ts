@@ -1,5 +1,14 @@
 import { BadInputError } from '../engine-errors';
-import { FAIRNESS_KEY, FAIRNESS_WEIGHT_KEY, fairnessKeyProblem, fairnessWeightProblem, PRIORITY_KEY, priorityProblem, TIME_BUDGET_KEY, timeBudgetProblem } from '../../shared/api/scheduler.schema';
+import {
+  FAIRNESS_KEY,
+  FAIRNESS_WEIGHT_KEY,
+  fairnessKeyProblem,
+  fairnessWeightProblem,
+  PRIORITY_KEY,
+  priorityProblem,
+  TIME_BUDGET_KEY,
+  timeBudgetProblem,
+} from '../../shared/api/scheduler.schema';
 
 /** What a start payload asks of the scheduler (ADM-01 priority, ADM-04 fairness and time budget). */
 export interface StartOptions {

@@ -41,9 +41,15 @@ describe('ADM-04 start payload keys and time budgets', () => {
     await expect(h.engine.startRun({ session: 'test', workflowId: 'w', payload: { 'yukta.fairnessWeight': 0.25 } })).resolves.toBeTruthy();
   });
 
-  it('the run\'s time budget bounds every node attempt (virtual time)', async () => {
+  it("the run's time budget bounds every node attempt (virtual time)", async () => {
     const h = setup();
-    const id = await h.run(chain('budget', [{ nodeId: 'a', type: 'SLOW' }, { nodeId: 'b', type: 'SLOW' }]), { ms: 400, 'yukta.timeBudget': 500 });
+    const id = await h.run(
+      chain('budget', [
+        { nodeId: 'a', type: 'SLOW' },
+        { nodeId: 'b', type: 'SLOW' },
+      ]),
+      { ms: 400, 'yukta.timeBudget': 500 },
+    );
     await h.clock.advanceAsync(799);
     expect(h.engine.getRun(id).status).toBe('RUNNING');
     await h.clock.advanceAsync(1);
@@ -58,7 +64,7 @@ describe('ADM-04 start payload keys and time budgets', () => {
     expect(node.error).toMatchObject({ code: 'ELEMENT_TIMEOUT', message: expect.stringContaining('500 ms') });
   });
 
-  it('a node\'s own smaller elementTimeoutMs wins over the budget; without a budget nothing changes', async () => {
+  it("a node's own smaller elementTimeoutMs wins over the budget; without a budget nothing changes", async () => {
     const h = setup();
     const wf = chain('own', [{ nodeId: 'a', type: 'SLOW', config: { engine: { elementTimeoutMs: 200 } } }]);
     const id = await h.run(wf, { 'yukta.timeBudget': 500 });
@@ -71,7 +77,7 @@ describe('ADM-04 start payload keys and time budgets', () => {
     expect(await h.engine.waitForRun(free)).toBe('SUCCESS');
   });
 
-  it('a sub-workflow inherits its parent\'s budget; its own payload may only shorten it', () => {
+  it("a sub-workflow inherits its parent's budget; its own payload may only shorten it", () => {
     expect(childBudget(undefined, undefined)).toBeUndefined();
     expect(childBudget(500, undefined)).toBe(500);
     expect(childBudget(500, 900)).toBe(500);

@@ -93,7 +93,7 @@ const CONDITIONS = [
   `${'('.repeat(20_000)}true${')'.repeat(20_000)} == false`,
   `${'!'.repeat(50_000)}true`,
   `${Array.from({ length: 20_000 }, () => '1').join(' + ')} == 0`,
-  `${'[' .repeat(10_000)}${']'.repeat(10_000)}.size() > 5`,
+  `${'['.repeat(10_000)}${']'.repeat(10_000)}.size() > 5`,
   'payload.name.matches("^(a+)+$") && payload.name.matches("(x+x+)+y")',
 ];
 
@@ -207,18 +207,37 @@ describe('SEC-02/SEC-03 injection corpus: expressions and scripts', () => {
     const results = await Promise.all(
       SCRIPTS.map(async ([code, expected]) => {
         const outcome = await sandbox
-          .run({ code, payload: { a: 1 }, metadata: {}, timeoutMs: expected === 'timeout' ? 300 : 5_000, memoryBytes: 8 * 1024 * 1024, maxOutputBytes: 1024 * 1024 }, new AbortController().signal)
-          .then((o) => ({ kind: 'value', text: JSON.stringify(o.result) }), (e: { code?: string; message: string }) => ({ kind: e.code === 'SCRIPT_TIMEOUT' ? 'timeout' : e.code === 'SCRIPT_MEMORY' ? 'memory' : 'error', text: e.message }));
+          .run(
+            {
+              code,
+              payload: { a: 1 },
+              metadata: {},
+              timeoutMs: expected === 'timeout' ? 300 : 5_000,
+              memoryBytes: 8 * 1024 * 1024,
+              maxOutputBytes: 1024 * 1024,
+            },
+            new AbortController().signal,
+          )
+          .then(
+            (o) => ({ kind: 'value', text: JSON.stringify(o.result) }),
+            (e: { code?: string; message: string }) => ({
+              kind: e.code === 'SCRIPT_TIMEOUT' ? 'timeout' : e.code === 'SCRIPT_MEMORY' ? 'memory' : 'error',
+              text: e.message,
+            }),
+          );
         return { code, expected, ...outcome };
       }),
     );
     // A memory bomb may also end on its time limit when the collector thrashes near the memory limit: stopped either way.
-    const stopped = (r: { kind: string; text: string }) => r.kind === 'memory' || r.kind === 'timeout' || (r.kind === 'error' && /memory|too long|allocation/i.test(r.text));
+    const stopped = (r: { kind: string; text: string }) =>
+      r.kind === 'memory' || r.kind === 'timeout' || (r.kind === 'error' && /memory|too long|allocation/i.test(r.text));
     const wrong = results.filter((r) => r.kind !== r.expected && !(r.expected === 'memory' && stopped(r)));
     expect(wrong.map((r) => `${r.code} → ${r.kind}: ${r.text}`)).toEqual([]);
     const leaked = results.filter((r) => r.text.includes(HOST_MARKER) || /"(object|function)"/.test(r.text.replace(/"undefined"/g, '')));
     expect(leaked.map((r) => `${r.code} → ${r.text}`)).toEqual([]);
-    console.log(`injection corpus: slowest expression ${slowest.toFixed(1)} ms; ${TEMPLATES.length} templates, ${CONDITIONS.length} conditions, ${SCRIPTS.length} scripts; ${results.filter((r) => r.kind === 'timeout').length} stopped by time, ${results.filter((r) => r.kind === 'memory').length} by memory`);
+    console.log(
+      `injection corpus: slowest expression ${slowest.toFixed(1)} ms; ${TEMPLATES.length} templates, ${CONDITIONS.length} conditions, ${SCRIPTS.length} scripts; ${results.filter((r) => r.kind === 'timeout').length} stopped by time, ${results.filter((r) => r.kind === 'memory').length} by memory`,
+    );
   });
 
   it('the host prototypes are unchanged after the whole corpus', () => {
@@ -231,9 +250,18 @@ describe('SEC-02/SEC-03 injection corpus: expressions and scripts', () => {
     const rec = recorder();
     const h = harness([rec.plugin]);
     const code = 'log("saw", payload.n); if (payload.n % 2) return; return { doubled: payload.n * 2, tag: metadata.split ? "split" : "one" };';
-    const id = await h.run(chain('script', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, { nodeId: 'js', type: 'SCRIPT', config: { code } }]), { items: [{ n: 1 }, { n: 2 }, { n: 4 }] });
+    const id = await h.run(
+      chain('script', [
+        { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } },
+        { nodeId: 'js', type: 'SCRIPT', config: { code } },
+      ]),
+      { items: [{ n: 1 }, { n: 2 }, { n: 4 }] },
+    );
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
-    expect(rec.seen).toEqual([{ doubled: 4, tag: 'one' }, { doubled: 8, tag: 'one' }]);
+    expect(rec.seen).toEqual([
+      { doubled: 4, tag: 'one' },
+      { doubled: 8, tag: 'one' },
+    ]);
     expect(h.events.filter((e) => e.type === 'LOG' && e.nodeId === 'js').map((e) => (e as { text: string }).text)).toEqual(['saw 1', 'saw 2', 'saw 4']);
   });
 

@@ -54,8 +54,12 @@ export function checkNodeOutput(nodeId: string, payload: unknown, limits: JsonLi
  * `yukta.execution.max-depth` (400) before anything runs, naming the path under `payload`.
  */
 export function checkStartPayload(payload: unknown, maxBytes: number | undefined, maxDepth?: number): void {
-  const problem = checkJsonLimits(payload, messageJsonLimits({ maxMessageBytes: maxBytes ?? Number.POSITIVE_INFINITY, maxDepth: maxDepth ?? Number.POSITIVE_INFINITY }, 'payload'));
+  const problem = checkJsonLimits(
+    payload,
+    messageJsonLimits({ maxMessageBytes: maxBytes ?? Number.POSITIVE_INFINITY, maxDepth: maxDepth ?? Number.POSITIVE_INFINITY }, 'payload'),
+  );
   if (problem === null) return;
-  if (problem.kind === 'bytes') throw new PayloadTooLargeError(`the start payload is larger than ${problem.limit} bytes as JSON (yukta.execution.max-message-bytes)`, { path: 'payload' });
+  if (problem.kind === 'bytes')
+    throw new PayloadTooLargeError(`the start payload is larger than ${problem.limit} bytes as JSON (yukta.execution.max-message-bytes)`, { path: 'payload' });
   throw new BadInputError(describeJsonProblem(problem), 'BAD_INPUT', problem.path);
 }

@@ -44,7 +44,9 @@ export function refusalOf(error: unknown, url: URL): Error {
   if (!match) return error instanceof Error ? error : new Error(message);
   const address = match[1]!;
   const why = /meta/i.test(match[2]!) ? 'an unspecified (0.0.0.0 / ::) address' : 'not a public address (loopback, private, link-local or metadata)';
-  return new NetworkRefusedError(`request to ${url.host} refused: ${address} is ${why}; set yukta.http.allow-private=true or list it in yukta.http.allowed-addresses to allow it`);
+  return new NetworkRefusedError(
+    `request to ${url.host} refused: ${address} is ${why}; set yukta.http.allow-private=true or list it in yukta.http.allowed-addresses to allow it`,
+  );
 }
 
 /** Only http(s) URLs are requested; credentials in a URL are refused (they would be logged with it). */

@@ -68,10 +68,12 @@ export class ScriptSandbox {
       const pending: Pending = { job: { ...job, id: this.nextId++, stackBytes: STACK_BYTES }, resolve, reject, signal };
       const onAbort = (): void => this.abort(pending);
       signal.addEventListener('abort', onAbort, { once: true });
-      const settle = <T>(fn: (v: T) => void) => (v: T) => {
-        signal.removeEventListener('abort', onAbort);
-        fn(v);
-      };
+      const settle =
+        <T>(fn: (v: T) => void) =>
+        (v: T) => {
+          signal.removeEventListener('abort', onAbort);
+          fn(v);
+        };
       pending.resolve = settle(resolve);
       pending.reject = settle(reject);
       this.queue.push(pending);
@@ -107,16 +109,19 @@ export class ScriptSandbox {
     worker.unref();
     let ready!: () => void;
     const slot: Slot = { worker, ready: new Promise((r) => (ready = r)), busy: null };
-    worker.on('message', (message: { ready?: boolean; id?: number; text?: string; error?: { kind: string; name: string; message: string }; recycle?: boolean }) => {
-      if (message.ready) return ready();
-      const pending = slot.busy;
-      if (!pending || pending.job.id !== message.id) return;
-      slot.busy = null;
-      if (message.recycle) this.replace(slot);
-      if (message.error) pending.reject(scriptError(message.error, pending.job));
-      else settleOutcome(pending, message.text);
-      this.pump();
-    });
+    worker.on(
+      'message',
+      (message: { ready?: boolean; id?: number; text?: string; error?: { kind: string; name: string; message: string }; recycle?: boolean }) => {
+        if (message.ready) return ready();
+        const pending = slot.busy;
+        if (!pending || pending.job.id !== message.id) return;
+        slot.busy = null;
+        if (message.recycle) this.replace(slot);
+        if (message.error) pending.reject(scriptError(message.error, pending.job));
+        else settleOutcome(pending, message.text);
+        this.pump();
+      },
+    );
     worker.on('error', (error) => this.fail(slot, new ScriptError(`the script sandbox failed: ${error.message}`, 'SCRIPT_ERROR')));
     worker.on('exit', () => this.fail(slot, new ScriptError('the script sandbox stopped', 'SCRIPT_ERROR')));
     this.slots.push(slot);

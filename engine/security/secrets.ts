@@ -21,7 +21,10 @@ export function environmentSecrets(env: Readonly<Record<string, string | undefin
       const value = env[secretEnvName(name)];
       return value === undefined || value === '' ? undefined : value;
     },
-    names: () => Object.keys(env).filter((k) => k.startsWith(SECRET_ENV_PREFIX) && k.length > SECRET_ENV_PREFIX.length && env[k]).map((k) => k.slice(SECRET_ENV_PREFIX.length)),
+    names: () =>
+      Object.keys(env)
+        .filter((k) => k.startsWith(SECRET_ENV_PREFIX) && k.length > SECRET_ENV_PREFIX.length && env[k])
+        .map((k) => k.slice(SECRET_ENV_PREFIX.length)),
   };
 }
 

@@ -62,7 +62,10 @@ describe('SEC-03 SSRF: HTTP refuses loopback, private, link-local and metadata t
     const list = targets();
     const outcomes: string[] = [];
     for (const [name, url] of list) {
-      const result = await client.request({ method: 'GET', url }).then((r) => `reached (${r.status})`, (e: { code?: string }) => e.code ?? 'error');
+      const result = await client.request({ method: 'GET', url }).then(
+        (r) => `reached (${r.status})`,
+        (e: { code?: string }) => e.code ?? 'error',
+      );
       outcomes.push(`${name}: ${result}`);
     }
     expect(outcomes.filter((o) => !o.endsWith('SSRF_BLOCKED'))).toEqual([]);
@@ -75,7 +78,11 @@ describe('SEC-03 SSRF: HTTP refuses loopback, private, link-local and metadata t
   it('reaches the same targets once yukta.http.allow-private=true (loopback ones here)', async () => {
     const client = new GuardedHttpClient({ allowPrivate: true, allowedAddresses: [], lookup: lookup() }, LIMITS);
     const before = inside.requests.length;
-    for (const url of [`http://127.0.0.1:${inside.port}/`, `http://loopback.test:${inside.port}/`, `http://public.test:${publicLooking.port}/?to=${encodeURIComponent(`http://127.0.0.1:${inside.port}/`)}`]) {
+    for (const url of [
+      `http://127.0.0.1:${inside.port}/`,
+      `http://loopback.test:${inside.port}/`,
+      `http://public.test:${publicLooking.port}/?to=${encodeURIComponent(`http://127.0.0.1:${inside.port}/`)}`,
+    ]) {
       const response = await client.request({ method: 'GET', url });
       expect(response.body.toString()).toBe('internal secret page');
     }
@@ -85,7 +92,11 @@ describe('SEC-03 SSRF: HTTP refuses loopback, private, link-local and metadata t
   it('an HTTP_REQUEST node to a blocked target fails with SSRF_BLOCKED (bad input: no retry) and says how to allow it', async () => {
     const rec = recorder();
     const h = harness([rec.plugin], { security: { lookup: lookup() } });
-    const id = await h.run(chain('ssrf', [{ nodeId: 'get', type: 'HTTP_REQUEST', config: { url: 'http://metadata.test/latest/meta-data/', engine: { retry: { maxAttempts: 3 } } } }]));
+    const id = await h.run(
+      chain('ssrf', [
+        { nodeId: 'get', type: 'HTTP_REQUEST', config: { url: 'http://metadata.test/latest/meta-data/', engine: { retry: { maxAttempts: 3 } } } },
+      ]),
+    );
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     const node = h.engine.getRun(id).nodes.find((n) => n.nodeId === 'get')!;
     expect(node.error).toMatchObject({ code: 'SSRF_BLOCKED' });

@@ -15,7 +15,30 @@ import { encodeName } from '../store/file/file-names';
  * paths it resolves stay inside the data folder. Ids are built from traversal fragments as well as arbitrary
  * Unicode, so `..`, separators, `%2e`, NUL, drive letters and UNC prefixes come up often.
  */
-const FRAGMENTS = ['..', '.', '/', '\\', '%2e', '%2E', '%2f', '%5c', '%00', '\u0000', 'C:', '\\\\', '~', 'etc', 'passwd', 'a', ' ', '\u202e', '%25', '@', 'con', 'NUL'];
+const FRAGMENTS = [
+  '..',
+  '.',
+  '/',
+  '\\',
+  '%2e',
+  '%2E',
+  '%2f',
+  '%5c',
+  '%00',
+  '\u0000',
+  'C:',
+  '\\\\',
+  '~',
+  'etc',
+  'passwd',
+  'a',
+  ' ',
+  '\u202e',
+  '%25',
+  '@',
+  'con',
+  'NUL',
+];
 const nastyId = fc.oneof(
   fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),

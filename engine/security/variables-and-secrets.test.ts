@@ -5,7 +5,15 @@ import { checkStartPayload, jsonSize } from './message-size';
 import { environmentSecrets, SecretRedactor, SecretResolver } from './secrets';
 import { AllowListVariables, looksSecret } from './variables';
 
-const ENV = { YUKTA_VAR_REGION: 'eu-west', HOME: '/home/me', FOO: 'foo', MY_TOKEN: 't0k3n', YUKTA_VAR_API_KEY: 'k', DATABASE_PASSWORD: 'pw', YUKTA_SECRET_OPENAI: 'sk-canary-123456' };
+const ENV = {
+  YUKTA_VAR_REGION: 'eu-west',
+  HOME: '/home/me',
+  FOO: 'foo',
+  MY_TOKEN: 't0k3n',
+  YUKTA_VAR_API_KEY: 'k',
+  DATABASE_PASSWORD: 'pw',
+  YUKTA_SECRET_OPENAI: 'sk-canary-123456',
+};
 
 describe('SEC-02 variables: the allow-list', () => {
   const variables = new AllowListVariables({ env: ENV, allowed: ['FOO', 'MY_TOKEN', 'java.home'], settingsVars: { 'yukta.var.team': 'blue' } });
@@ -21,7 +29,16 @@ describe('SEC-02 variables: the allow-list', () => {
   });
 
   it('refuses names that look like secrets even when listed (and never shows their value)', () => {
-    for (const name of ['MY_TOKEN', 'YUKTA_VAR_API_KEY', 'DATABASE_PASSWORD', 'YUKTA_SECRET_OPENAI', 'AWS_SECRET_ACCESS_KEY', 'GITHUB_AUTH', 'SESSION_ID', 'PRIVATE_KEY_PATH']) {
+    for (const name of [
+      'MY_TOKEN',
+      'YUKTA_VAR_API_KEY',
+      'DATABASE_PASSWORD',
+      'YUKTA_SECRET_OPENAI',
+      'AWS_SECRET_ACCESS_KEY',
+      'GITHUB_AUTH',
+      'SESSION_ID',
+      'PRIVATE_KEY_PATH',
+    ]) {
       expect(looksSecret(name), name).toBe(true);
       expect(() => variables.env(name)).toThrow(/looks like a secret/);
     }
@@ -31,7 +48,11 @@ describe('SEC-02 variables: the allow-list', () => {
   it('${env.X} and ${sys.x} work in TRANSFORM through ctx.services; a refused one fails the node with bad input', async () => {
     const rec = recorder();
     const h = harness([rec.plugin], { security: { env: ENV, settings: { variables: { allowed: [], values: { 'yukta.var.team': 'blue' } } } } });
-    const ok = await h.run(chain('vars', [{ nodeId: 'x', type: 'TRANSFORM', config: { set: { region: '${env.YUKTA_VAR_REGION}', team: '${sys.yukta.var.team}', os: '${sys.os.name}' } } }]));
+    const ok = await h.run(
+      chain('vars', [
+        { nodeId: 'x', type: 'TRANSFORM', config: { set: { region: '${env.YUKTA_VAR_REGION}', team: '${sys.yukta.var.team}', os: '${sys.os.name}' } } },
+      ]),
+    );
     expect(await h.engine.waitForRun(ok)).toBe('SUCCESS');
     expect(rec.seen).toEqual([{ region: 'eu-west', team: 'blue', os: process.platform }]);
     const bad = await h.run(chain('vars-bad', [{ nodeId: 'x', type: 'TRANSFORM', config: { set: { v: '${env.DATABASE_PASSWORD}' } } }]));
@@ -89,7 +110,10 @@ describe('SEC-03 start payload size cap (yukta.execution.max-message-bytes)', ()
   it('refuses a start whose payload is over the cap with PAYLOAD_TOO_LARGE before any run exists', async () => {
     const h = harness([recorder().plugin], { security: { settings: { maxMessageBytes: 1024 } } });
     await h.engine.saveWorkflow('test', chain('cap', []));
-    await expect(h.engine.startRun({ session: 'test', workflowId: 'cap', payload: { big: 'x'.repeat(2000) } })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', path: 'payload' });
+    await expect(h.engine.startRun({ session: 'test', workflowId: 'cap', payload: { big: 'x'.repeat(2000) } })).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      path: 'payload',
+    });
     expect(h.engine.listRuns({ limit: 10 })).toEqual([]);
   });
 });

@@ -12,14 +12,27 @@ export interface VariableSource {
 export const HARMLESS_ENV = ['HOME', 'USER', 'USERNAME', 'LOGNAME', 'PATH', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'HOSTNAME', 'SHELL'] as const;
 export const ENV_PREFIX = 'YUKTA_VAR_';
 /** System values readable as `${sys.x}`, plus `yukta.var.*` from the settings. */
-export const HARMLESS_SYS = ['user.name', 'user.home', 'user.dir', 'os.name', 'os.arch', 'os.version', 'node.version', 'file.separator', 'path.separator', 'line.separator', 'tmp.dir'] as const;
+export const HARMLESS_SYS = [
+  'user.name',
+  'user.home',
+  'user.dir',
+  'os.name',
+  'os.arch',
+  'os.version',
+  'node.version',
+  'file.separator',
+  'path.separator',
+  'line.separator',
+  'tmp.dir',
+] as const;
 export const SYS_PREFIX = 'yukta.var.';
 
 /**
  * Names that look like secrets stay unreadable even when listed in `yukta.variables.allowed`: a secret is
  * written `decrypted:<name>` and never becomes a variable.
  */
-const SECRET_LIKE = /(pass(word|wd)?|pwd|secret|token|api[-_.]?key|apikey|private|credential|auth|cookie|session[-_.]?id|signature|salt|cert|(^|[-_.])key($|[-_.])|access[-_.]?key)/i;
+const SECRET_LIKE =
+  /(pass(word|wd)?|pwd|secret|token|api[-_.]?key|apikey|private|credential|auth|cookie|session[-_.]?id|signature|salt|cert|(^|[-_.])key($|[-_.])|access[-_.]?key)/i;
 
 export function looksSecret(name: string): boolean {
   return SECRET_LIKE.test(name);
@@ -80,7 +93,8 @@ export class AllowListVariables implements VariableSource {
     if (looksSecret(name)) throw refused('sys', name, 'it looks like a secret (write decrypted:<name> instead)');
     if (name.startsWith(SYS_PREFIX)) return this.options.settingsVars?.[name];
     const harmless = (HARMLESS_SYS as readonly string[]).includes(name);
-    if (!harmless && !this.allowed.has(name)) throw refused('sys', name, `only ${HARMLESS_SYS.join(', ')}, ${SYS_PREFIX}* and names in yukta.variables.allowed are readable`);
+    if (!harmless && !this.allowed.has(name))
+      throw refused('sys', name, `only ${HARMLESS_SYS.join(', ')}, ${SYS_PREFIX}* and names in yukta.variables.allowed are readable`);
     this.sysValues ??= systemValues();
     return Object.prototype.hasOwnProperty.call(this.sysValues, name) ? this.sysValues[name] : this.options.settingsVars?.[name];
   }

@@ -30,7 +30,11 @@ export function checkpointStoreContract(name: string, makeStorage: () => Promise
       writer.append(msg('two', 'error', { k: 'v' }));
       writer.append(msg([1, null, { deep: true }]));
       expect(writer.full).toBe(false);
-      expect(await store.read('r', 'a')).toEqual({ messages: [msg({ n: 1 }), msg('two', 'error', { k: 'v' }), msg([1, null, { deep: true }])], end: null, overCap: null });
+      expect(await store.read('r', 'a')).toEqual({
+        messages: [msg({ n: 1 }), msg('two', 'error', { k: 'v' }), msg([1, null, { deep: true }])],
+        end: null,
+        overCap: null,
+      });
       writer.markDone('SUCCESS');
       expect((await store.read('r', 'a'))?.end).toBe('SUCCESS');
       expect(await store.read('r', 'b')).toBeNull();
@@ -50,7 +54,10 @@ export function checkpointStoreContract(name: string, makeStorage: () => Promise
       store.append('r', signalNodeId('w'), { port: 'signal', payload: { decision: 'APPROVED' }, metadata: {}, messageId: 't#1' });
       store.append('r', signalNodeId('w'), { port: 'signal', payload: { decision: 'REJECTED' }, metadata: {}, messageId: 't#2' });
       const read = await store.read('r', 'signal:w');
-      expect(read?.messages.map((m) => [m.messageId, (m.payload as { decision: string }).decision])).toEqual([['t#1', 'APPROVED'], ['t#2', 'REJECTED']]);
+      expect(read?.messages.map((m) => [m.messageId, (m.payload as { decision: string }).decision])).toEqual([
+        ['t#1', 'APPROVED'],
+        ['t#2', 'REJECTED'],
+      ]);
     });
 
     it('lists the runs with checkpoints and drops one run entirely', async () => {

@@ -81,7 +81,12 @@ export function definitionStoreContract(name: string, create: () => Promise<Defi
       const store = await fresh();
       const all = [1, 2, 3, 4, 5].map((i) => def('w', `v${i}`));
       for (const [i, d] of all.entries()) await store.save('s', d, opts(d, i, { maxVersions: 3 }));
-      expect((await store.versions('s', 'w')).map((v) => v.version)).toEqual(all.slice(2).reverse().map((d) => contentHash(d)));
+      expect((await store.versions('s', 'w')).map((v) => v.version)).toEqual(
+        all
+          .slice(2)
+          .reverse()
+          .map((d) => contentHash(d)),
+      );
       expect(await store.getVersion('s', 'w', contentHash(all[0]!))).toBeNull();
       expect((await store.get('s', 'w'))?.definition.description).toBe('v5');
     });
@@ -98,7 +103,11 @@ export function definitionStoreContract(name: string, create: () => Promise<Defi
 
     it('keeps sessions apart and lists by session', async () => {
       const store = await fresh();
-      for (const [s, w] of [['s1', 'x'], ['s1', 'y'], ['s2', 'x']] as const) {
+      for (const [s, w] of [
+        ['s1', 'x'],
+        ['s1', 'y'],
+        ['s2', 'x'],
+      ] as const) {
         const d = def(w, s);
         await store.save(s, d, opts(d, 1));
       }

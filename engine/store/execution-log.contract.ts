@@ -9,7 +9,14 @@ export interface LogStorage {
   readonly durable: boolean;
 }
 
-const entry = (runId: string, type: ExecutionLogEntry['type'], status: string, at: number, extra: Partial<ExecutionLogEntry> = {}): ExecutionLogEntry => ({ runId, type, status, actor: 'engine', at, ...extra });
+const entry = (runId: string, type: ExecutionLogEntry['type'], status: string, at: number, extra: Partial<ExecutionLogEntry> = {}): ExecutionLogEntry => ({
+  runId,
+  type,
+  status,
+  actor: 'engine',
+  at,
+  ...extra,
+});
 
 /** Lets queued writes and scheduled trims run (no time passes). */
 const settle = async (): Promise<void> => {
@@ -38,7 +45,11 @@ export function executionLogContract(name: string, makeStorage: () => Promise<Lo
   describe(`DUR-01 execution log contract: ${name}`, () => {
     it('keeps every entry in append order with its data (JSON) and serves one run oldest first', async () => {
       const log = await open(await makeStorage());
-      const all = [...finishedRun('r1', 1), entry('r2', 'RUN_STARTED', 'QUEUED', 2, { data: { payload: { deep: [1, { x: 'y' }] } } }), entry('r1', 'RUN_RESUMED', 'ABORTED', 3, { data: { newExecutionId: 'r3' } })];
+      const all = [
+        ...finishedRun('r1', 1),
+        entry('r2', 'RUN_STARTED', 'QUEUED', 2, { data: { payload: { deep: [1, { x: 'y' }] } } }),
+        entry('r1', 'RUN_RESUMED', 'ABORTED', 3, { data: { newExecutionId: 'r3' } }),
+      ];
       for (const e of all) log.append(e);
       await log.flush();
       expect(await log.entries()).toEqual(all);

@@ -18,7 +18,12 @@ export function keyValueStoreContract(name: string, makeStorage: () => Promise<K
       await store.put('triggers', 'default/daily/cron', 5);
       await store.put('supervisor-rules', 'default/hourly/cron', [{ when: 'true', then: { type: 'PauseWorkflow' } }]);
       await store.put('triggers', 'default/daily/cron', 6);
-      expect(await store.entries('triggers')).toEqual(new Map<string, unknown>([['default/daily/cron', 6], ['default/hourly/cron', 1_700_000_000_000]]));
+      expect(await store.entries('triggers')).toEqual(
+        new Map<string, unknown>([
+          ['default/daily/cron', 6],
+          ['default/hourly/cron', 1_700_000_000_000],
+        ]),
+      );
       await store.delete('triggers', 'default/daily/cron');
       await store.delete('triggers', 'never there');
       expect([...(await store.entries('triggers')).keys()]).toEqual(['default/hourly/cron']);

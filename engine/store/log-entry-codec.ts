@@ -10,7 +10,13 @@ export function parseLogEntry(value: unknown): ExecutionLogEntry {
   for (const field of ['runId', 'status', 'actor'] as const) if (typeof v[field] !== 'string') throw new Error(`${field} is not a string`);
   if (typeof v.type !== 'string' || !TYPES.has(v.type)) throw new Error(`type ${JSON.stringify(v.type)} is not an execution log type`);
   if (typeof v.at !== 'number') throw new Error('at is not a number');
-  const entry: ExecutionLogEntry = { runId: v.runId as string, type: v.type as ExecutionLogType, status: v.status as string, actor: v.actor as string, at: v.at };
+  const entry: ExecutionLogEntry = {
+    runId: v.runId as string,
+    type: v.type as ExecutionLogType,
+    status: v.status as string,
+    actor: v.actor as string,
+    at: v.at,
+  };
   if (v.data !== undefined) entry.data = v.data;
   return entry;
 }

@@ -54,13 +54,23 @@ export function entryOfQueued(row: QueuedLogRow): ExecutionLogEntry {
 
 /** A stored row as an entry, its shape checked (a damaged row fails naming the field). */
 export function entryOfStored(row: StoredLogRow): ExecutionLogEntry {
-  return parseLogEntry({ runId: row.run_id, type: row.type, status: row.status, actor: row.actor, at: row.at, ...(row.data === null ? {} : { data: JSON.parse(row.data) as unknown }) });
+  return parseLogEntry({
+    runId: row.run_id,
+    type: row.type,
+    status: row.status,
+    actor: row.actor,
+    at: row.at,
+    ...(row.data === null ? {} : { data: JSON.parse(row.data) as unknown }),
+  });
 }
 
 /** An audit page computed in memory (newest-first entries). */
 export function auditPageOf(newestFirst: readonly ExecutionLogEntry[], query: ControlAuditQuery): ControlAuditPage {
   const matching = newestFirst.filter((e) => matchesAudit(e, query));
-  return { entries: matching.slice(query.offset, query.offset + query.limit).map((e) => toAuditEntry(e as Parameters<typeof toAuditEntry>[0])), total: matching.length };
+  return {
+    entries: matching.slice(query.offset, query.offset + query.limit).map((e) => toAuditEntry(e as Parameters<typeof toAuditEntry>[0])),
+    total: matching.length,
+  };
 }
 
 /**
@@ -70,7 +80,11 @@ export function auditPageOf(newestFirst: readonly ExecutionLogEntry[], query: Co
 export function auditWhere(query: ControlAuditQuery, placeholder: (n: number) => string): { clause: string; args: string[] } {
   const where = ["type IN ('CONTROL_APPLIED', 'CONTROL_REJECTED')"];
   const args: string[] = [];
-  const filters: Array<[string, string | undefined]> = [['run_id', query.executionId], ['actor', query.actor], ['type', query.type]];
+  const filters: Array<[string, string | undefined]> = [
+    ['run_id', query.executionId],
+    ['actor', query.actor],
+    ['type', query.type],
+  ];
   for (const [column, value] of filters) {
     if (value === undefined) continue;
     args.push(value);

@@ -42,7 +42,14 @@ const POISONS: Array<[string, () => unknown]> = [
   ['a BigInt', () => ({ n: 10n })],
 ];
 
-const entry = (runId: string, data?: unknown): ExecutionLogEntry => ({ runId, type: 'RUN_STARTED', status: 'RUNNING', actor: 'engine', at: 1, ...(data === undefined ? {} : { data }) });
+const entry = (runId: string, data?: unknown): ExecutionLogEntry => ({
+  runId,
+  type: 'RUN_STARTED',
+  status: 'RUNNING',
+  actor: 'engine',
+  at: 1,
+  ...(data === undefined ? {} : { data }),
+});
 
 const closers: Array<() => unknown> = [];
 afterEach(async () => {
@@ -71,7 +78,9 @@ async function postgres(onError?: (e: StoreWriteProblem) => void): Promise<Postg
 
 /** Each poison on each database store, as `[title, open, poison]`. */
 function onDatabases<T>(what: string, stores: Array<[string, () => Promise<T>]>): Array<[string, () => Promise<T>, () => unknown]> {
-  return stores.flatMap(([store, open]) => POISONS.map(([name, poison]): [string, () => Promise<T>, () => unknown] => [`${store} ${what}: ${name}`, open, poison]));
+  return stores.flatMap(([store, open]) =>
+    POISONS.map(([name, poison]): [string, () => Promise<T>, () => unknown] => [`${store} ${what}: ${name}`, open, poison]),
+  );
 }
 
 const NO_TRIM = { compactAfter: Number.POSITIVE_INFINITY };
@@ -224,7 +233,15 @@ class TextRows extends QueuedSource<string> {
       rows.push(v);
       budget.rows--;
     });
-    return rows.length ? [{ key: 't', values: [JSON.stringify(rows)], sql: (p) => `INSERT INTO t (v) SELECT r #>> '{}' FROM jsonb_array_elements(${p(1)}::jsonb) WITH ORDINALITY AS x(r, o) ORDER BY o` }] : [];
+    return rows.length
+      ? [
+          {
+            key: 't',
+            values: [JSON.stringify(rows)],
+            sql: (p) => `INSERT INTO t (v) SELECT r #>> '{}' FROM jsonb_array_elements(${p(1)}::jsonb) WITH ORDINALITY AS x(r, o) ORDER BY o`,
+          },
+        ]
+      : [];
   }
 }
 

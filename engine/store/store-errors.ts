@@ -35,7 +35,9 @@ export class LogCorruptionError extends Error {
     readonly line: number,
     detail: string,
   ) {
-    super(`${file}: line ${line} is damaged (${detail}); lines after it are not read. Move the file aside to start with an empty log, or cut it before line ${line}.`);
+    super(
+      `${file}: line ${line} is damaged (${detail}); lines after it are not read. Move the file aside to start with an empty log, or cut it before line ${line}.`,
+    );
   }
 }
 
@@ -44,9 +46,12 @@ export function toStoreWriteError(error: unknown, what: string): StoreWriteError
   if (error instanceof StoreWriteError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') return new StoreWriteError('STORE_FULL', `${what}: the disk is full (${String(code)}): ${message}`, { cause: error });
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL')
+    return new StoreWriteError('STORE_FULL', `${what}: the disk is full (${String(code)}): ${message}`, { cause: error });
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY'))) {
-    return new StoreWriteError('STORE_BUSY', `${what}: the database stayed locked by another connection beyond its busy timeout (${String(code)})`, { cause: error });
+    return new StoreWriteError('STORE_BUSY', `${what}: the database stayed locked by another connection beyond its busy timeout (${String(code)})`, {
+      cause: error,
+    });
   }
   return new StoreWriteError('STORE_IO', `${what}: ${message}`, { cause: error });
 }
@@ -66,4 +71,13 @@ export function isTransientWriteError(error: unknown): boolean {
   return /^E[A-Z0-9]+$/.test(code);
 }
 
-const TRANSIENT_SQLITE = ['SQLITE_FULL', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_NOMEM', 'SQLITE_CANTOPEN', 'SQLITE_PROTOCOL', 'SQLITE_READONLY'];
+const TRANSIENT_SQLITE = [
+  'SQLITE_FULL',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_IOERR',
+  'SQLITE_NOMEM',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PROTOCOL',
+  'SQLITE_READONLY',
+];

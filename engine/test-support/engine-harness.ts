@@ -46,15 +46,35 @@ export function harness(extra: Array<Plugin<never>> = [], options: EngineOptions
 const Any = z.record(z.string(), z.unknown());
 
 /** A processor whose behaviour the test supplies. */
-export function processor(type: string, process: (message: Message, ctx: PluginContext) => PluginResult | Promise<PluginResult>, extra: Partial<Plugin<Record<string, unknown>>> = {}): Plugin<never> {
-  return definePlugin({ type, kind: 'processor', title: type, description: '', configSchema: Any, defaultConfig: {}, outputs: ['out'], process: (m, _c, ctx) => process(m, ctx), ...extra }) as unknown as Plugin<never>;
+export function processor(
+  type: string,
+  process: (message: Message, ctx: PluginContext) => PluginResult | Promise<PluginResult>,
+  extra: Partial<Plugin<Record<string, unknown>>> = {},
+): Plugin<never> {
+  return definePlugin({
+    type,
+    kind: 'processor',
+    title: type,
+    description: '',
+    configSchema: Any,
+    defaultConfig: {},
+    outputs: ['out'],
+    process: (m, _c, ctx) => process(m, ctx),
+    ...extra,
+  }) as unknown as Plugin<never>;
 }
 
 /** A terminal that records every payload it gets. */
 export function recorder(type = 'REC'): { plugin: Plugin<never>; seen: unknown[] } {
   const seen: unknown[] = [];
   const plugin = definePlugin({
-    type, kind: 'terminal', title: type, description: '', configSchema: Any, defaultConfig: {}, outputs: [],
+    type,
+    kind: 'terminal',
+    title: type,
+    description: '',
+    configSchema: Any,
+    defaultConfig: {},
+    outputs: [],
     process(m) {
       seen.push(m.payload);
     },
@@ -70,7 +90,11 @@ export function gate(): { open: () => void; opened: Promise<void> } {
 }
 
 /** A chain definition: `t` (API_TRIGGER) → each of `middle` → `out` (the given terminal type). */
-export function chain(workflowId: string, middle: Array<{ nodeId: string; type: string; config?: Record<string, unknown>; timeoutSeconds?: number | string }>, terminal = 'REC'): WorkflowDefinitionInput {
+export function chain(
+  workflowId: string,
+  middle: Array<{ nodeId: string; type: string; config?: Record<string, unknown>; timeoutSeconds?: number | string }>,
+  terminal = 'REC',
+): WorkflowDefinitionInput {
   const nodes = [{ nodeId: 't', type: 'API_TRIGGER' }, ...middle.map((n) => ({ config: {}, ...n })), { nodeId: 'out', type: terminal }];
   const edges = nodes.slice(1).map((n, i) => ({ source: nodes[i]!.nodeId, target: n.nodeId }));
   return { workflowId, nodes, edges };

@@ -70,7 +70,11 @@ export async function startFakeOpenAi(key = 'sk-test'): Promise<FakeLlmServer> {
     const body = parse(req);
     const messages = Array.isArray(body?.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : null;
     if (!body || typeof body.model !== 'string' || !messages?.length) return openAiError(res, 400, 'model and messages are required');
-    const chat = { model: body.model, system: messages.find((m) => m.role === 'system')?.content as string | undefined, prompt: String(messages.findLast((m) => m.role === 'user')?.content ?? '') };
+    const chat = {
+      model: body.model,
+      system: messages.find((m) => m.role === 'system')?.content as string | undefined,
+      prompt: String(messages.findLast((m) => m.role === 'user')?.content ?? ''),
+    };
     state.chats.push(chat);
     const failure = state.failures.shift();
     if (failure !== undefined) return openAiError(res, failure, `fake failure ${failure}`);
@@ -90,7 +94,16 @@ export async function startFakeOpenAi(key = 'sk-test'): Promise<FakeLlmServer> {
 
 /** The Anthropic error shape: `{type: 'error', error: {type, message}}`. */
 function anthropicError(res: ServerResponse, status: number, message: string): void {
-  const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : status === 401 ? 'authentication_error' : 'invalid_request_error';
+  const type =
+    status === 429
+      ? 'rate_limit_error'
+      : status === 529
+        ? 'overloaded_error'
+        : status >= 500
+          ? 'api_error'
+          : status === 401
+            ? 'authentication_error'
+            : 'invalid_request_error';
   json(res, status, { type: 'error', error: { type, message } });
 }
 
@@ -103,9 +116,14 @@ export async function startFakeAnthropic(key = 'sk-ant-test'): Promise<FakeLlmSe
     if (!req.headers['anthropic-version']) return anthropicError(res, 400, 'anthropic-version header is required');
     const body = parse(req);
     const messages = Array.isArray(body?.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : null;
-    if (!body || typeof body.model !== 'string' || typeof body.max_tokens !== 'number' || !messages?.length) return anthropicError(res, 400, 'model, max_tokens and messages are required');
+    if (!body || typeof body.model !== 'string' || typeof body.max_tokens !== 'number' || !messages?.length)
+      return anthropicError(res, 400, 'model, max_tokens and messages are required');
     if (messages.some((m) => m.role === 'system')) return anthropicError(res, 400, 'messages: system is a top-level field');
-    const chat = { model: body.model, system: typeof body.system === 'string' ? body.system : undefined, prompt: String(messages.findLast((m) => m.role === 'user')?.content ?? '') };
+    const chat = {
+      model: body.model,
+      system: typeof body.system === 'string' ? body.system : undefined,
+      prompt: String(messages.findLast((m) => m.role === 'user')?.content ?? ''),
+    };
     state.chats.push(chat);
     const failure = state.failures.shift();
     if (failure !== undefined) return anthropicError(res, failure, `fake failure ${failure}`);

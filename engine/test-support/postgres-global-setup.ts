@@ -25,7 +25,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       cluster = await startPostgresCluster({ settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
     } catch (error) {
       const message = (error as Error).message;
-      throw new Error(message.startsWith(POSTGRES_MISSING) ? message : `${POSTGRES_MISSING} (starting a throwaway server failed: ${message})`, { cause: error });
+      throw new Error(message.startsWith(POSTGRES_MISSING) ? message : `${POSTGRES_MISSING} (starting a throwaway server failed: ${message})`, {
+        cause: error,
+      });
     }
   }
   const url = given ?? cluster!.url;

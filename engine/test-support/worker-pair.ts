@@ -34,7 +34,13 @@ export interface InProcessWorkerOptions {
 }
 
 export function connectInProcess(engine: Engine, options: InProcessWorkerOptions): InProcessWorker {
-  const agent = new WorkerAgent({ plugins: new PluginRegistry(options.plugins ?? builtinPlugins()), allow: new Set(options.allow), slots: options.slots ?? 1, window: options.window ?? 16, clock: options.clock });
+  const agent = new WorkerAgent({
+    plugins: new PluginRegistry(options.plugins ?? builtinPlugins()),
+    allow: new Set(options.allow),
+    slots: options.slots ?? 1,
+    window: options.window ?? 16,
+    clock: options.clock,
+  });
   const sentByWorker: string[] = [];
   const sentByHost: string[] = [];
   let open = true;
@@ -57,11 +63,15 @@ export function connectInProcess(engine: Engine, options: InProcessWorkerOptions
     setImmediate(() => open && host?.receive(frame));
   };
   host = engine.workers.connect(hostLink);
-  const session = agent.connect(toHost, { name: options.name, pool: options.pool, version: 'test' }, {
-    welcomed: resolveWelcome,
-    refused: (reason, message) => closeBoth(4001, `${reason}: ${message}`),
-    broken: (code, reason) => closeBoth(code, reason),
-  });
+  const session = agent.connect(
+    toHost,
+    { name: options.name, pool: options.pool, version: 'test' },
+    {
+      welcomed: resolveWelcome,
+      refused: (reason, message) => closeBoth(4001, `${reason}: ${message}`),
+      broken: (code, reason) => closeBoth(code, reason),
+    },
+  );
   function closeBoth(code: number, reason: string): void {
     if (!open) return;
     open = false;

@@ -35,22 +35,41 @@ function lifePlugins(holding: boolean) {
   const fan = processor('FAN', (m) => [{ payload: { ...(m.payload as object), i: 1 } }, { payload: { ...(m.payload as object), i: 2 } }]);
   const rec = recorder();
   const plugins = [step, fan, rec.plugin] as Array<Plugin<never>>;
-  const nodesCalled = (executionId?: string) => calls.filter((c) => executionId === undefined || c.startsWith(`${executionId}/`)).map((c) => c.slice(c.indexOf('/') + 1));
+  const nodesCalled = (executionId?: string) =>
+    calls.filter((c) => executionId === undefined || c.startsWith(`${executionId}/`)).map((c) => c.slice(c.indexOf('/') + 1));
   return { plugins, calls, nodesCalled, parked, seen: rec.seen };
 }
 
 /** t → a (STEP) → b (STEP) → out (REC). */
 const FLOW: WorkflowDefinitionInput = {
   workflowId: 'flow',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'STEP' }, { nodeId: 'b', type: 'STEP' }, { nodeId: 'out', type: 'REC' }],
-  edges: [{ source: 't', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'out' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'a', type: 'STEP' },
+    { nodeId: 'b', type: 'STEP' },
+    { nodeId: 'out', type: 'REC' },
+  ],
+  edges: [
+    { source: 't', target: 'a' },
+    { source: 'a', target: 'b' },
+    { source: 'b', target: 'out' },
+  ],
 };
 
 /** t → fan (FAN: two messages) → approve (WAIT_FOR_SIGNAL) → ok (REC). */
 const APPROVALS: WorkflowDefinitionInput = {
   workflowId: 'approvals',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'fan', type: 'FAN' }, { nodeId: 'approve', type: 'WAIT_FOR_SIGNAL', config: { signal: 'manager' } }, { nodeId: 'ok', type: 'REC' }],
-  edges: [{ source: 't', target: 'fan' }, { source: 'fan', target: 'approve' }, { source: 'approve', target: 'ok' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'fan', type: 'FAN' },
+    { nodeId: 'approve', type: 'WAIT_FOR_SIGNAL', config: { signal: 'manager' } },
+    { nodeId: 'ok', type: 'REC' },
+  ],
+  edges: [
+    { source: 't', target: 'fan' },
+    { source: 'fan', target: 'approve' },
+    { source: 'approve', target: 'ok' },
+  ],
 };
 
 const lives: DurableEngines[] = [];
@@ -73,7 +92,10 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof EngineError)) throw new Error(`expected a refusal, got ${String(error)}`);
   return error;
 }
@@ -110,7 +132,12 @@ describe('DUR-01 boot recovery', () => {
     expect(run.error?.code).toBe('ABORTED');
     expect(Object.fromEntries(run.nodes.map((n) => [n.nodeId, n.status]))).toMatchObject({ a: 'SUCCESS', b: 'ABORTED', out: 'ABORTED' });
     expect(second.engine.getRun(finished).status).toBe('SUCCESS');
-    expect(second.engine.listRuns({ limit: 10 }).map((r) => r.executionId).sort()).toEqual([finished, stuck].sort());
+    expect(
+      second.engine
+        .listRuns({ limit: 10 })
+        .map((r) => r.executionId)
+        .sort(),
+    ).toEqual([finished, stuck].sort());
     await l.crash();
 
     const third = await l.boot(lifePlugins(false).plugins);
@@ -203,7 +230,10 @@ describe('DUR-03 resume', () => {
     expect(life.calls).toEqual([]); // fan had its end marker: replayed, not called
     await two.engine.control.send(resumed.executionId, { type: 'Signal', nodeId: 'approve', decision: 'APPROVE' }, 'ops');
     expect(await two.engine.waitForRun(resumed.executionId)).toBe('SUCCESS');
-    expect(life.seen).toEqual([{ order: 7, i: 1 }, { order: 7, i: 2 }]);
+    expect(life.seen).toEqual([
+      { order: 7, i: 1 },
+      { order: 7, i: 2 },
+    ]);
   });
 
   it('takes its slot through the scheduler: with the one slot held, the resume waits QUEUED and runs when it frees', async () => {

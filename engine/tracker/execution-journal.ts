@@ -27,18 +27,33 @@ export class ExecutionJournal implements StartJournal {
       return error; // the start is refused with this reason; nothing of the run is logged
     }
     this.logged.add(executionId);
-    if (record.idempotency) this.log.append({ runId: executionId, type: 'IDEMPOTENCY_KEY', status: record.idempotency.key, actor: ENGINE_ACTOR, at, data: record.idempotency });
+    if (record.idempotency)
+      this.log.append({ runId: executionId, type: 'IDEMPOTENCY_KEY', status: record.idempotency.key, actor: ENGINE_ACTOR, at, data: record.idempotency });
     return null;
   }
 
   readonly listen = (event: StudioEvent): void => {
     if (event.type === 'NODE_STATUS') {
       if (isTerminal(event.status) && this.logged.has(event.executionId)) {
-        this.log.append({ runId: event.executionId, type: 'NODE_FINISHED', status: event.status, actor: ENGINE_ACTOR, at: event.at, data: { nodeId: event.nodeId } });
+        this.log.append({
+          runId: event.executionId,
+          type: 'NODE_FINISHED',
+          status: event.status,
+          actor: ENGINE_ACTOR,
+          at: event.at,
+          data: { nodeId: event.nodeId },
+        });
       }
     } else if (event.type === 'EXECUTION_STATUS') {
       if (isTerminal(event.status) && this.logged.delete(event.executionId)) {
-        this.log.append({ runId: event.executionId, type: 'RUN_FINISHED', status: event.status, actor: ENGINE_ACTOR, at: event.at, ...(event.error ? { data: { error: event.error } } : {}) });
+        this.log.append({
+          runId: event.executionId,
+          type: 'RUN_FINISHED',
+          status: event.status,
+          actor: ENGINE_ACTOR,
+          at: event.at,
+          ...(event.error ? { data: { error: event.error } } : {}),
+        });
       }
     }
   };

@@ -93,7 +93,14 @@ export class RunRecord {
 
   /** A run first seen through an event of the feed. */
   static started(event: RunEvent, layout: NodeLayout): RunRecord {
-    const summary: RunSummary = { executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: 'PENDING', createdAt: event.at };
+    const summary: RunSummary = {
+      executionId: event.executionId,
+      session: event.session,
+      workflowId: event.workflowId,
+      definitionVersion: event.definitionVersion,
+      status: 'PENDING',
+      createdAt: event.at,
+    };
     return new RunRecord(summary, layout, true);
   }
 
@@ -193,7 +200,11 @@ export class RunRecord {
   nodeState(index: number): NodeRunState {
     const row = this.nodes;
     const base = index * NODE_STRIDE;
-    const node: NodeRunState = { nodeId: this.layout.ids[index]!, status: statusAt(row, base + EVENT), counts: countsAt(row, base + EVENT, this.latestExtras?.get(index)) };
+    const node: NodeRunState = {
+      nodeId: this.layout.ids[index]!,
+      status: statusAt(row, base + EVENT),
+      counts: countsAt(row, base + EVENT, this.latestExtras?.get(index)),
+    };
     if (!Number.isNaN(row[base + STARTED])) node.startedAt = row[base + STARTED]!;
     if (!Number.isNaN(row[base + ENDED])) node.endedAt = row[base + ENDED]!;
     const error = this.nodeErrors?.get(index);
@@ -223,7 +234,12 @@ export class RunRecord {
   detail(): RunDetail {
     const nodes: NodeRunState[] = [];
     for (let i = 0; i < this.layout.size; i++) nodes.push(this.nodeState(i));
-    return { ...this.summary, nodes, results: this.results.map((r) => ({ nodeId: r.nodeId, messageId: r.messageId, payload: r.payload, ...(r.metadata ? { metadata: r.metadata } : {}) })), resultsTruncated: this.resultsTruncated };
+    return {
+      ...this.summary,
+      nodes,
+      results: this.results.map((r) => ({ nodeId: r.nodeId, messageId: r.messageId, payload: r.payload, ...(r.metadata ? { metadata: r.metadata } : {}) })),
+      resultsTruncated: this.resultsTruncated,
+    };
   }
 
   /** The newest `max` snapshots, oldest first, node events with the run's `definitionVersion`. */
@@ -248,7 +264,17 @@ export class RunRecord {
     // A run restored from the durable log (DUR-01) has no events of this process: its state is rebuilt from the summary.
     const head: RunEvent = this.runEvent
       ? { ...this.runEvent, status: s.status, nodeIds }
-      : { type: 'EXECUTION_STATUS', seq: 0, executionId: s.executionId, at: s.endedAt ?? s.startedAt ?? s.createdAt, session: s.session, workflowId: s.workflowId, definitionVersion: s.definitionVersion, status: s.status, nodeIds };
+      : {
+          type: 'EXECUTION_STATUS',
+          seq: 0,
+          executionId: s.executionId,
+          at: s.endedAt ?? s.startedAt ?? s.createdAt,
+          session: s.session,
+          workflowId: s.workflowId,
+          definitionVersion: s.definitionVersion,
+          status: s.status,
+          nodeIds,
+        };
     if (s.error) head.error = s.error;
     if (isTerminal(s.status) && (this.resultsTruncated || (this.live && this.logsDropped))) head.truncated = true;
     const rest: StudioEvent[] = [];
@@ -291,12 +317,25 @@ export class RunRecord {
     const base = index * NODE_STRIDE;
     const row = this.nodes;
     if (row[base + SEQ] === 0) return null;
-    return readEvent(row, base + EVENT, { executionId: this.summary.executionId, nodeId: this.layout.ids[index]!, seq: row[base + SEQ]!, at: row[base + AT]! }, this.latestExtras?.get(index));
+    return readEvent(
+      row,
+      base + EVENT,
+      { executionId: this.summary.executionId, nodeId: this.layout.ids[index]!, seq: row[base + SEQ]!, at: row[base + AT]! },
+      this.latestExtras?.get(index),
+    );
   }
 
   private restoredNodeEvent(index: number): NodeEvent {
     const node = this.nodeState(index);
-    const event: NodeEvent = { type: 'NODE_STATUS', seq: 0, executionId: this.summary.executionId, at: node.endedAt ?? node.startedAt ?? this.summary.createdAt, nodeId: node.nodeId, status: node.status, counts: node.counts };
+    const event: NodeEvent = {
+      type: 'NODE_STATUS',
+      seq: 0,
+      executionId: this.summary.executionId,
+      at: node.endedAt ?? node.startedAt ?? this.summary.createdAt,
+      nodeId: node.nodeId,
+      status: node.status,
+      counts: node.counts,
+    };
     if (node.error) event.error = node.error;
     return event;
   }
@@ -333,7 +372,12 @@ export class RunRecord {
     const o = r * SNAP_STRIDE;
     const nodeIndex = rows[o + SNAP_NODE]!;
     if (nodeIndex < 0) return this.runEvents[rows[o + SNAP_SEQ]!]!;
-    return readEvent(rows, o + SNAP_EVENT, { executionId: this.summary.executionId, nodeId: this.layout.ids[nodeIndex]!, seq: rows[o + SNAP_SEQ]!, at: rows[o + SNAP_AT]! }, this.snapExtras?.get(this.snapFirst + r));
+    return readEvent(
+      rows,
+      o + SNAP_EVENT,
+      { executionId: this.summary.executionId, nodeId: this.layout.ids[nodeIndex]!, seq: rows[o + SNAP_SEQ]!, at: rows[o + SNAP_AT]! },
+      this.snapExtras?.get(this.snapFirst + r),
+    );
   }
 }
 

@@ -72,7 +72,11 @@ export async function recoverLog(log: ExecutionLog, now: number): Promise<Recove
   const aborted: string[] = [];
   for (const run of runs.values()) {
     if (run.status !== 'RUNNING') continue;
-    const error: ErrorInfo = { name: 'RunAbortedError', code: 'ABORTED', message: 'the process stopped while the run was going (crash or kill); resume it to continue from its last checkpoints' };
+    const error: ErrorInfo = {
+      name: 'RunAbortedError',
+      code: 'ABORTED',
+      message: 'the process stopped while the run was going (crash or kill); resume it to continue from its last checkpoints',
+    };
     log.append({ runId: run.executionId, type: 'RUN_ABORTED', status: 'ABORTED', actor: RECOVERY_ACTOR, at: now, data: { error } });
     Object.assign(run, { status: 'ABORTED', endedAt: now, error });
     aborted.push(run.executionId);
@@ -96,7 +100,17 @@ export function runDetailOf(run: LoggedRun): RunDetail {
     if (ended) node.endedAt = ended.at;
     nodes.push(node);
   }
-  const detail: RunDetail = { executionId: run.executionId, session: run.record.session, workflowId: run.record.workflowId, definitionVersion: run.record.version, status: run.status, createdAt: run.createdAt, nodes, results: [], resultsTruncated: false };
+  const detail: RunDetail = {
+    executionId: run.executionId,
+    session: run.record.session,
+    workflowId: run.record.workflowId,
+    definitionVersion: run.record.version,
+    status: run.status,
+    createdAt: run.createdAt,
+    nodes,
+    results: [],
+    resultsTruncated: false,
+  };
   if (run.endedAt !== undefined) detail.endedAt = run.endedAt;
   if (run.error) detail.error = run.error;
   return detail;

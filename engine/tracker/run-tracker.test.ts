@@ -18,7 +18,8 @@ function feed(options: RunTrackerOptions = {}) {
     advance: (ms: number) => (now += ms),
     run: (executionId: string, status: Status, extra: Record<string, unknown> = {}) =>
       push({ type: 'EXECUTION_STATUS', executionId, session: 's1', workflowId: 'wf', definitionVersion: 'v-abc', status, ...extra }),
-    node: (executionId: string, nodeId: string, status: Status, received = 0) => push({ type: 'NODE_STATUS', executionId, nodeId, status, counts: { received, emitted: received } }),
+    node: (executionId: string, nodeId: string, status: Status, received = 0) =>
+      push({ type: 'NODE_STATUS', executionId, nodeId, status, counts: { received, emitted: received } }),
     result: (executionId: string, nodeId: string, i: number) => push({ type: 'NODE_RESULT', executionId, nodeId, messageId: `m${i}`, payload: { i } }),
     log: (executionId: string, text: string, nodeId?: string) => push({ type: 'LOG', executionId, level: 'info', text, ...(nodeId ? { nodeId } : {}) }),
   };
@@ -96,7 +97,20 @@ describe('OBS-01 tracker and live progress', () => {
 
   it('a run restored from the durable log catches up from its summary and nodes', () => {
     const f = feed();
-    f.tracker.restore([{ executionId: 'old', session: 's1', workflowId: 'wf', definitionVersion: 'v-1', status: 'ABORTED', createdAt: 5, endedAt: 9, nodes: [{ nodeId: 'a', status: 'SUCCESS', counts: { received: 1, emitted: 1 }, endedAt: 7 }], results: [{ nodeId: 'a', messageId: 'm', payload: 1 }], resultsTruncated: true }]);
+    f.tracker.restore([
+      {
+        executionId: 'old',
+        session: 's1',
+        workflowId: 'wf',
+        definitionVersion: 'v-1',
+        status: 'ABORTED',
+        createdAt: 5,
+        endedAt: 9,
+        nodes: [{ nodeId: 'a', status: 'SUCCESS', counts: { received: 1, emitted: 1 }, endedAt: 7 }],
+        results: [{ nodeId: 'a', messageId: 'm', payload: 1 }],
+        resultsTruncated: true,
+      },
+    ]);
     const events = f.tracker.catchUp({ executionId: 'old' });
     expect(events[0]).toMatchObject({ type: 'EXECUTION_STATUS', status: 'ABORTED', definitionVersion: 'v-1', nodeIds: ['a'], at: 9, truncated: true });
     expect(events.slice(1)).toEqual([
@@ -155,7 +169,14 @@ describe('OBS-01 tracker and live progress', () => {
     const seen: string[] = [];
     const f = feed({
       onError: (e) => errors.push(e),
-      observers: [{ runChanged: () => { throw new Error('boom'); } }, { runChanged: (run) => void seen.push(run.status) }],
+      observers: [
+        {
+          runChanged: () => {
+            throw new Error('boom');
+          },
+        },
+        { runChanged: (run) => void seen.push(run.status) },
+      ],
     });
     f.run('r1', 'RUNNING');
     f.run('r1', 'SUCCESS');

@@ -219,7 +219,12 @@ export class RunTracker implements TrackerCounters {
   catchUp(filter: EventFilter): StudioEvent[] {
     if (!filter.executionId) return [];
     this.drainLive();
-    return this.runs.get(filter.executionId)?.catchUp().filter((e) => matchesFilter(e, filter)) ?? [];
+    return (
+      this.runs
+        .get(filter.executionId)
+        ?.catchUp()
+        .filter((e) => matchesFilter(e, filter)) ?? []
+    );
   }
 
   /** Puts runs read back from the execution log into history (DUR-01 boot recovery), oldest first. */

@@ -67,7 +67,9 @@ export function writeEvent(row: Rows, offset: number, event: NodeEvent, status: 
   row[offset + 2] = c.emitted;
   row[offset + 3] = event.buffer?.used ?? 0;
   row[offset + 4] = event.buffer?.size ?? 0;
-  return mask & (FAILED | RETRIED | DROPPED | HELD | ERROR) ? { failed: c.failed, retried: c.retried, dropped: c.dropped, error: event.error, held: event.held } : null;
+  return mask & (FAILED | RETRIED | DROPPED | HELD | ERROR)
+    ? { failed: c.failed, retried: c.retried, dropped: c.dropped, error: event.error, held: event.held }
+    : null;
 }
 
 /** The status written at `offset`. */
@@ -91,9 +93,21 @@ export function countsAt(row: Rows, offset: number, extras: EventExtras | null |
 }
 
 /** Rebuilds the NODE_STATUS event `writeEvent` encoded (same keys, in the order the engine makes them). */
-export function readEvent(row: Rows, offset: number, head: { executionId: string; nodeId: string; seq: number; at: number }, extras: EventExtras | null | undefined): NodeEvent {
+export function readEvent(
+  row: Rows,
+  offset: number,
+  head: { executionId: string; nodeId: string; seq: number; at: number },
+  extras: EventExtras | null | undefined,
+): NodeEvent {
   const mask = maskAt(row, offset);
-  const event = { type: 'NODE_STATUS', executionId: head.executionId, at: head.at, nodeId: head.nodeId, status: statusAt(row, offset), counts: countsAt(row, offset, extras) } as NodeEvent;
+  const event = {
+    type: 'NODE_STATUS',
+    executionId: head.executionId,
+    at: head.at,
+    nodeId: head.nodeId,
+    status: statusAt(row, offset),
+    counts: countsAt(row, offset, extras),
+  } as NodeEvent;
   if (mask & ERROR) event.error = extras!.error;
   if (mask & HELD) event.held = extras!.held;
   if (mask & BUFFER) event.buffer = { used: row[offset + 3]!, size: row[offset + 4]! };

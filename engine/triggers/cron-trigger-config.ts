@@ -48,5 +48,11 @@ export interface CronFireInfo {
 export function isCronFireInfo(value: unknown): value is CronFireInfo {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
-  return typeof v.nodeId === 'string' && typeof v.scheduledAt === 'string' && typeof v.firedAt === 'string' && typeof v.missed === 'number' && typeof v.catchUp === 'boolean';
+  return (
+    typeof v.nodeId === 'string' &&
+    typeof v.scheduledAt === 'string' &&
+    typeof v.firedAt === 'string' &&
+    typeof v.missed === 'number' &&
+    typeof v.catchUp === 'boolean'
+  );
 }

@@ -17,7 +17,16 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function sink() {
   const seen: Array<{ payload: unknown; metadata: Record<string, string> }> = [];
-  const plugin = definePlugin({ type: 'SINK', kind: 'terminal', title: 'SINK', description: '', configSchema: z.record(z.string(), z.unknown()), defaultConfig: {}, outputs: [], process: (m) => void seen.push({ payload: m.payload, metadata: { ...m.metadata } }) }) as unknown as Plugin<never>;
+  const plugin = definePlugin({
+    type: 'SINK',
+    kind: 'terminal',
+    title: 'SINK',
+    description: '',
+    configSchema: z.record(z.string(), z.unknown()),
+    defaultConfig: {},
+    outputs: [],
+    process: (m) => void seen.push({ payload: m.payload, metadata: { ...m.metadata } }),
+  }) as unknown as Plugin<never>;
   return { plugin, seen };
 }
 
@@ -28,7 +37,11 @@ function setup(startIso: string, options: EngineOptions = {}) {
   return { engine, clock, out };
 }
 
-function cronFlow(workflowId: string, config: Record<string, unknown>, extra: { nodes?: WorkflowDefinitionInput['nodes']; edges?: WorkflowDefinitionInput['edges'] } = {}): WorkflowDefinitionInput {
+function cronFlow(
+  workflowId: string,
+  config: Record<string, unknown>,
+  extra: { nodes?: WorkflowDefinitionInput['nodes']; edges?: WorkflowDefinitionInput['edges'] } = {},
+): WorkflowDefinitionInput {
   return {
     workflowId,
     nodes: [{ nodeId: 'cron', type: 'CRON_TRIGGER', config }, { nodeId: 'out', type: 'SINK' }, ...(extra.nodes ?? [])],
@@ -41,7 +54,9 @@ describe('EXT-01 CRON_TRIGGER schedules', () => {
     const { engine, clock, out } = setup('2026-03-27T00:00:00Z');
     await engine.saveWorkflow('ops', cronFlow('daily', { expression: '0 9 * * *', timezone: 'Europe/Berlin', payload: { job: 'report' } }));
     await engine.triggers.sync();
-    expect(engine.triggers.list()).toEqual([expect.objectContaining({ session: 'ops', workflowId: 'daily', nodeId: 'cron', nextFireAt: Date.parse('2026-03-27T08:00:00Z') })]);
+    expect(engine.triggers.list()).toEqual([
+      expect.objectContaining({ session: 'ops', workflowId: 'daily', nodeId: 'cron', nextFireAt: Date.parse('2026-03-27T08:00:00Z') }),
+    ]);
     await clock.advanceAsync(3 * DAY);
     // 09:00 in Berlin is 08:00 UTC before the switch to summer time on 29 March, 07:00 UTC after it.
     const expected = ['2026-03-27T08:00:00.000Z', '2026-03-28T08:00:00.000Z', '2026-03-29T07:00:00.000Z'];
@@ -58,14 +73,21 @@ describe('EXT-01 CRON_TRIGGER schedules', () => {
     await engine.saveWorkflow('ops', cronFlow('tokyo', { expression: '30 0 * * *', timezone: 'Asia/Tokyo' }));
     await engine.triggers.sync();
     await clock.advanceAsync(60_000);
-    const fast = engine.triggers.history().filter((f) => f.workflowId === 'fast').map((f) => iso(f.scheduledAt));
+    const fast = engine.triggers
+      .history()
+      .filter((f) => f.workflowId === 'fast')
+      .map((f) => iso(f.scheduledAt));
     expect(fast).toEqual(['2026-06-01T00:00:20.000Z', '2026-06-01T00:00:40.000Z', '2026-06-01T00:01:00.000Z']);
     expect(engine.triggers.list().find((t) => t.workflowId === 'tokyo')!.nextFireAt).toBe(Date.parse('2026-06-01T15:30:00Z'));
   });
 
   it('starts runs through admission: at the concurrency cap a fire waits QUEUED like any start', async () => {
     const { engine, clock } = setup('2026-01-01T00:00:00Z', { scheduler: { limits: { maxConcurrent: 1 } } });
-    const held = cronFlow('held', { expression: '*/30 * * * *' }, { nodes: [{ nodeId: 'wait', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go', timeoutSeconds: 86_400 } }], edges: [{ source: 'cron', target: 'wait' }] });
+    const held = cronFlow(
+      'held',
+      { expression: '*/30 * * * *' },
+      { nodes: [{ nodeId: 'wait', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go', timeoutSeconds: 86_400 } }], edges: [{ source: 'cron', target: 'wait' }] },
+    );
     await engine.saveWorkflow('ops', held);
     await engine.triggers.sync();
     await clock.advanceAsync(HOUR); // fires at 00:30 and 01:00; the first run still waits for its signal
@@ -120,12 +142,35 @@ describe('EXT-01 CRON_TRIGGER missed-fire policy', () => {
     clock.suspend(5 * HOUR);
     await clock.advanceAsync(60_000);
     const afterWake = engine.triggers.history().map((f) => [f.workflowId, f.outcome, iso(f.scheduledAt), f.missed]);
-    expect(afterWake).toEqual(expect.arrayContaining([['skip', 'SKIPPED', '2026-01-01T05:00:00.000Z', 5], ['once', 'STARTED', '2026-01-01T05:00:00.000Z', 4]]));
+    expect(afterWake).toEqual(
+      expect.arrayContaining([
+        ['skip', 'SKIPPED', '2026-01-01T05:00:00.000Z', 5],
+        ['once', 'STARTED', '2026-01-01T05:00:00.000Z', 4],
+      ]),
+    );
     expect(afterWake).toHaveLength(2);
-    expect(out.seen).toEqual([{ payload: { policy: 'once' }, metadata: expect.objectContaining({ 'cron.scheduledAt': '2026-01-01T05:00:00.000Z', 'cron.missed': '4', 'cron.catchUp': 'true', 'cron.firedAt': '2026-01-01T05:31:00.000Z' }) }]);
+    expect(out.seen).toEqual([
+      {
+        payload: { policy: 'once' },
+        metadata: expect.objectContaining({
+          'cron.scheduledAt': '2026-01-01T05:00:00.000Z',
+          'cron.missed': '4',
+          'cron.catchUp': 'true',
+          'cron.firedAt': '2026-01-01T05:31:00.000Z',
+        }),
+      },
+    ]);
     // 06:00 fires on time for both.
     await clock.advanceAsync(30 * 60_000);
-    expect(out.seen.slice(1).map((s) => [(s.payload as { policy: string }).policy, s.metadata['cron.scheduledAt'], s.metadata['cron.catchUp']]).sort()).toEqual([['once', '2026-01-01T06:00:00.000Z', 'false'], ['skip', '2026-01-01T06:00:00.000Z', 'false']]);
+    expect(
+      out.seen
+        .slice(1)
+        .map((s) => [(s.payload as { policy: string }).policy, s.metadata['cron.scheduledAt'], s.metadata['cron.catchUp']])
+        .sort(),
+    ).toEqual([
+      ['once', '2026-01-01T06:00:00.000Z', 'false'],
+      ['skip', '2026-01-01T06:00:00.000Z', 'false'],
+    ]);
   });
 
   it('a fire that is only a little late (within the 60 s grace, e.g. a busy machine) still runs', async () => {
@@ -149,7 +194,10 @@ describe('EXT-01 CRON_TRIGGER missed-fire policy', () => {
     await first.clock.advanceAsync(HOUR); // 01:00 fires on time for both
     expect(first.engine.triggers.history().map((f) => f.outcome)).toEqual(['STARTED', 'STARTED']);
     await first.engine.shutdown();
-    expect(Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>)).toEqual([Date.parse('2026-01-01T01:00:00Z'), Date.parse('2026-01-01T01:00:00Z')]);
+    expect(Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>)).toEqual([
+      Date.parse('2026-01-01T01:00:00Z'),
+      Date.parse('2026-01-01T01:00:00Z'),
+    ]);
 
     // Closed from 01:30 until 04:10: 02:00, 03:00 and 04:00 were missed.
     const second = setup('2026-01-01T04:10:00Z', { definitions, triggers: { state: new FileTriggerStateStore(file) } });
@@ -157,7 +205,10 @@ describe('EXT-01 CRON_TRIGGER missed-fire policy', () => {
     await second.engine.ready;
     await second.clock.advanceAsync(0);
     const fires = second.engine.triggers.history().map((f) => [f.workflowId, f.outcome, iso(f.scheduledAt), f.missed]);
-    expect(fires.sort()).toEqual([['once', 'STARTED', '2026-01-01T04:00:00.000Z', 2], ['skip', 'SKIPPED', '2026-01-01T04:00:00.000Z', 3]]);
+    expect(fires.sort()).toEqual([
+      ['once', 'STARTED', '2026-01-01T04:00:00.000Z', 2],
+      ['skip', 'SKIPPED', '2026-01-01T04:00:00.000Z', 3],
+    ]);
     expect(second.out.seen).toEqual([{ payload: {}, metadata: expect.objectContaining({ 'cron.catchUp': 'true', 'cron.missed': '2' }) }]);
     // A third start right away finds nothing more to catch up.
     await second.engine.shutdown();

@@ -139,7 +139,9 @@ export class CronTriggers {
   }
 
   /** The armed schedules (optionally of one session / workflow), each with the newest fire it handled (`triggers.list`). */
-  view(filter: { session?: string | undefined; workflowId?: string | undefined } = {}): Array<CronTriggerView & { lastFire?: Omit<CronFire, 'session' | 'workflowId' | 'nodeId'> }> {
+  view(
+    filter: { session?: string | undefined; workflowId?: string | undefined } = {},
+  ): Array<CronTriggerView & { lastFire?: Omit<CronFire, 'session' | 'workflowId' | 'nodeId'> }> {
     const last = new Map<string, CronFire>();
     for (const fire of this.fires) last.set(`${fire.session}\u0000${fire.workflowId}\u0000${fire.nodeId}`, fire);
     return this.list()
@@ -174,7 +176,14 @@ export class CronTriggers {
         if (!parsed.success || !parsed.data.enabled) continue;
         const config = parsed.data;
         const key = `${stored.session}/${stored.definition.workflowId}/${node.nodeId}@${config.expression}|${config.timezone}`;
-        wanted.set(key, { key, session: stored.session, workflowId: stored.definition.workflowId, nodeId: node.nodeId, config, schedule: new CronSchedule(config) });
+        wanted.set(key, {
+          key,
+          session: stored.session,
+          workflowId: stored.definition.workflowId,
+          nodeId: node.nodeId,
+          config,
+          schedule: new CronSchedule(config),
+        });
       }
     }
     if (this.closed) return;
@@ -237,7 +246,13 @@ export class CronTriggers {
   }
 
   private async fire(armed: Armed, scheduledAt: number, now: number, missed: number, catchUp: boolean): Promise<void> {
-    const info: CronFireInfo = { nodeId: armed.nodeId, scheduledAt: new Date(scheduledAt).toISOString(), firedAt: new Date(now).toISOString(), missed, catchUp };
+    const info: CronFireInfo = {
+      nodeId: armed.nodeId,
+      scheduledAt: new Date(scheduledAt).toISOString(),
+      firedAt: new Date(now).toISOString(),
+      missed,
+      catchUp,
+    };
     const request: StartRequest = {
       session: armed.session,
       workflowId: armed.workflowId,

@@ -42,7 +42,7 @@ async function until(h: Harness, condition: () => boolean, stepMs = 0): Promise<
   expect(condition()).toBe(true);
 }
 
-describe('SCL-01 placement: attempts run on the pool\'s workers', () => {
+describe("SCL-01 placement: attempts run on the pool's workers", () => {
   it('runs a placed node on a worker of its pool, not on the host, and records which worker ran it', async () => {
     const rec = recorder();
     const h = harness([tagged('host'), rec.plugin]);
@@ -52,7 +52,10 @@ describe('SCL-01 placement: attempts run on the pool\'s workers', () => {
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(rec.seen).toEqual([{ n: 1, ranOn: 'worker' }]);
     expect(h.engine.remoteAttempts(id)).toMatchObject([{ nodeId: 'remote', attempt: 1, pool: 'gpu', worker: 'w1', outcome: 'SUCCESS' }]);
-    expect(h.engine.workersView()).toMatchObject({ pools: [{ pool: 'gpu', workers: 1, slots: 1, used: 0 }], workers: [{ name: 'w1', attempts: { SUCCESS: 1 } }] });
+    expect(h.engine.workersView()).toMatchObject({
+      pools: [{ pool: 'gpu', workers: 1, slots: 1, used: 0 }],
+      workers: [{ name: 'w1', attempts: { SUCCESS: 1 } }],
+    });
   });
 
   it('gives each attempt to the worker with the most free slots (a tie to the one idle longest), and queues when all are busy', async () => {
@@ -92,8 +95,18 @@ describe('SCL-01 placement: attempts run on the pool\'s workers', () => {
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     const node = h.engine.getRun(id).nodes.find((n) => n.nodeId === 'remote')!;
     expect(node.counts.retried).toBe(1);
-    expect(node.error).toEqual({ name: 'WorkerUnavailableError', code: 'NO_WORKER', message: 'none of the 1 connected worker(s) of pool "gpu" allows TAG (or all are draining)', attempt: 2, maxAttempts: 2, input: { n: 1 } });
-    expect(h.engine.remoteAttempts(id).map((r) => [r.worker, r.outcome])).toEqual([[null, 'UNAVAILABLE'], [null, 'UNAVAILABLE']]);
+    expect(node.error).toEqual({
+      name: 'WorkerUnavailableError',
+      code: 'NO_WORKER',
+      message: 'none of the 1 connected worker(s) of pool "gpu" allows TAG (or all are draining)',
+      attempt: 2,
+      maxAttempts: 2,
+      input: { n: 1 },
+    });
+    expect(h.engine.remoteAttempts(id).map((r) => [r.worker, r.outcome])).toEqual([
+      [null, 'UNAVAILABLE'],
+      [null, 'UNAVAILABLE'],
+    ]);
   });
 
   it('with no worker connected the attempt fails retryably, so a retry after a worker joins succeeds', async () => {
@@ -101,7 +114,10 @@ describe('SCL-01 placement: attempts run on the pool\'s workers', () => {
     const h = harness([tagged('host'), rec.plugin]);
     const id = await h.run(chain('late', [placed('TAG', 'gpu', { retry: { maxAttempts: 3, backoffMs: 1000 } })]), { n: 7 });
     await until(h, () => h.engine.remoteAttempts(id).length === 1);
-    expect(h.engine.remoteAttempts(id)[0]).toMatchObject({ outcome: 'UNAVAILABLE', error: { code: 'NO_WORKER', message: 'no worker of pool "gpu" is connected' } });
+    expect(h.engine.remoteAttempts(id)[0]).toMatchObject({
+      outcome: 'UNAVAILABLE',
+      error: { code: 'NO_WORKER', message: 'no worker of pool "gpu" is connected' },
+    });
     const w = connectInProcess(h.engine, { name: 'late', pool: 'gpu', allow: ['TAG'], plugins: [tagged('worker')] });
     await w.welcomed;
     await until(h, () => rec.seen.length === 1, 500);
@@ -127,7 +143,7 @@ describe('SCL-01 a lost worker fails its attempts, naming it; the retry runs els
     return { plugin, emitted };
   }
 
-  it('drops the lost attempt\'s partial output: the retry on another worker gives the only output, and the run ends SUCCESS', async () => {
+  it("drops the lost attempt's partial output: the retry on another worker gives the only output, and the run ends SUCCESS", async () => {
     const hanging = parts(false);
     const whole = parts(true);
     const rec = recorder();
@@ -144,7 +160,15 @@ describe('SCL-01 a lost worker fails its attempts, naming it; the retry runs els
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(rec.seen).toEqual([{ part: 1 }, { part: 2 }]);
     const [first, second] = h.engine.remoteAttempts(id);
-    expect(first).toMatchObject({ worker: 'a', outcome: 'LOST', error: { name: 'WorkerLostError', code: 'WORKER_LOST', message: 'worker "a" (pool p) was lost during attempt 1 of node "remote": its connection closed (code 1006: connection reset)' } });
+    expect(first).toMatchObject({
+      worker: 'a',
+      outcome: 'LOST',
+      error: {
+        name: 'WorkerLostError',
+        code: 'WORKER_LOST',
+        message: 'worker "a" (pool p) was lost during attempt 1 of node "remote": its connection closed (code 1006: connection reset)',
+      },
+    });
     expect(second).toMatchObject({ worker: 'b', attempt: 2, outcome: 'SUCCESS' });
     expect(h.engine.workersView().workers.map((w) => w.name)).toEqual(['b']);
   });
@@ -166,8 +190,13 @@ describe('SCL-01 a lost worker fails its attempts, naming it; the retry runs els
     await h.clock.advanceAsync(10_000);
     await until(h, () => rec.seen.length === 1, 10);
     expect(rec.seen).toEqual([{ n: 1, ranOn: 'b' }]);
-    expect(h.engine.remoteAttempts(id).map((r) => [r.worker, r.outcome])).toEqual([['a', 'LOST'], ['b', 'SUCCESS']]);
-    expect(h.engine.remoteAttempts(id)[0]?.error?.message).toMatch(/^worker "a" \(pool p\) was lost during attempt 1 of node "remote": it missed its lease \(no renewal for 20000 ms, lease 15000 ms\)$/);
+    expect(h.engine.remoteAttempts(id).map((r) => [r.worker, r.outcome])).toEqual([
+      ['a', 'LOST'],
+      ['b', 'SUCCESS'],
+    ]);
+    expect(h.engine.remoteAttempts(id)[0]?.error?.message).toMatch(
+      /^worker "a" \(pool p\) was lost during attempt 1 of node "remote": it missed its lease \(no renewal for 20000 ms, lease 15000 ms\)$/,
+    );
     expect(lines.some((l) => l.startsWith('worker "a" (pool p) dropped: it missed its lease'))).toBe(true);
   });
 });
@@ -223,7 +252,11 @@ describe('SCL-01 cancel and drain cross end to end', () => {
 describe('SCL-01 DEF-02 placement is checked at validation', () => {
   it('refuses placement on triggers, terminals and types that need the engine, and a pool name that no worker can have', () => {
     const h = harness();
-    const node = (nodeId: string, type: string, pool = 'p', config: Record<string, unknown> = {}) => ({ nodeId, type, config: { ...config, engine: { placement: { pool } } } });
+    const node = (nodeId: string, type: string, pool = 'p', config: Record<string, unknown> = {}) => ({
+      nodeId,
+      type,
+      config: { ...config, engine: { placement: { pool } } },
+    });
     const { issues } = h.engine.validate({
       workflowId: 'v',
       nodes: [
@@ -235,15 +268,38 @@ describe('SCL-01 DEF-02 placement is checked at validation', () => {
         node('bad', 'TRANSFORM', 'no spaces'),
         node('out', 'RESULT_TERMINAL'),
       ],
-      edges: [{ source: 't', target: 'ok' }, { source: 'ok', target: 'agg' }, { source: 'agg', target: 'wait' }, { source: 'wait', target: 'sub' }, { source: 'sub', target: 'bad' }, { source: 'bad', target: 'out' }],
+      edges: [
+        { source: 't', target: 'ok' },
+        { source: 'ok', target: 'agg' },
+        { source: 'agg', target: 'wait' },
+        { source: 'wait', target: 'sub' },
+        { source: 'sub', target: 'bad' },
+        { source: 'bad', target: 'out' },
+      ],
     });
     const placement = issues.filter((i) => i.path?.endsWith('engine.placement'));
     expect(placement.map((i) => [i.nodeId, i.code, i.message])).toEqual([
       ['t', 'DEF-02/policy', 'node "t" (API_TRIGGER) engine.placement: only processors run on workers; a trigger runs on the host'],
-      ['agg', 'DEF-02/policy', 'node "agg" (AGGREGATE) engine.placement: AGGREGATE keeps state across messages, so it needs the engine and cannot run on a worker'],
-      ['wait', 'DEF-02/policy', 'node "wait" (WAIT_FOR_SIGNAL) engine.placement: WAIT_FOR_SIGNAL waits for signals, so it needs the engine and cannot run on a worker'],
-      ['sub', 'DEF-02/policy', 'node "sub" (SUB_WORKFLOW) engine.placement: SUB_WORKFLOW runs other workflows, so it needs the engine and cannot run on a worker'],
-      ['bad', 'DEF-02/policy', 'node "bad" (TRANSFORM) engine.placement: pool "no spaces": letters, digits and . _ : - (at most 128, starting with a letter or digit)'],
+      [
+        'agg',
+        'DEF-02/policy',
+        'node "agg" (AGGREGATE) engine.placement: AGGREGATE keeps state across messages, so it needs the engine and cannot run on a worker',
+      ],
+      [
+        'wait',
+        'DEF-02/policy',
+        'node "wait" (WAIT_FOR_SIGNAL) engine.placement: WAIT_FOR_SIGNAL waits for signals, so it needs the engine and cannot run on a worker',
+      ],
+      [
+        'sub',
+        'DEF-02/policy',
+        'node "sub" (SUB_WORKFLOW) engine.placement: SUB_WORKFLOW runs other workflows, so it needs the engine and cannot run on a worker',
+      ],
+      [
+        'bad',
+        'DEF-02/policy',
+        'node "bad" (TRANSFORM) engine.placement: pool "no spaces": letters, digits and . _ : - (at most 128, starting with a letter or digit)',
+      ],
       ['out', 'DEF-02/policy', 'node "out" (RESULT_TERMINAL) engine.placement: only processors run on workers; a terminal runs on the host'],
     ]);
   });

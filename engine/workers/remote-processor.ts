@@ -48,11 +48,25 @@ export class WorkerPlacement implements NodePlacement {
     const max = this.registry.maxMessageBytes;
     // An input over the limit would not fit a frame (depth was held where the message was made).
     if (jsonSize(message.payload, max) > max) throw new MessageTooLargeError(`message ${message.id}`, max);
-    const record = this.records.start(ctx.executionId, { nodeId: ctx.nodeId, messageId: message.id, attempt: ctx.attempt, pool, worker: null, startedAt: this.clock.now(), outcome: 'RUNNING' });
+    const record = this.records.start(ctx.executionId, {
+      nodeId: ctx.nodeId,
+      messageId: message.id,
+      attempt: ctx.attempt,
+      pool,
+      worker: null,
+      startedAt: this.clock.now(),
+      outcome: 'RUNNING',
+    });
     const signal = ctx.signal;
     try {
       if (signal.aborted) throw signal.reason;
-      const opened = this.registry.acquire(pool, type, signal, () => ctx.heartbeat(), (worker) => this.open(worker, type, config, message, ctx, record));
+      const opened = this.registry.acquire(
+        pool,
+        type,
+        signal,
+        () => ctx.heartbeat(),
+        (worker) => this.open(worker, type, config, message, ctx, record),
+      );
       return opened instanceof Promise ? new PendingAttempt(opened) : opened;
     } catch (error) {
       this.records.end(record, 'UNAVAILABLE', this.clock.now(), toErrorInfo(error));
@@ -60,14 +74,22 @@ export class WorkerPlacement implements NodePlacement {
     }
   }
 
-  private open(worker: ConnectedWorker, type: string, config: Record<string, unknown>, message: Message, ctx: PluginContext, record: RemoteAttemptInfo): RemoteAttempt {
+  private open(
+    worker: ConnectedWorker,
+    type: string,
+    config: Record<string, unknown>,
+    message: Message,
+    ctx: PluginContext,
+    record: RemoteAttemptInfo,
+  ): RemoteAttempt {
     record.worker = worker.name;
     const start = { type, config, executionId: ctx.executionId, session: ctx.session, workflowId: ctx.workflowId, nodeId: ctx.nodeId, attempt: ctx.attempt };
     const input = { id: message.id, payload: message.payload, metadata: message.metadata, headers: message.headers };
     const hooks = {
       heartbeat: () => ctx.heartbeat(),
       log: (level: 'debug' | 'info' | 'warn' | 'error', text: string) => ctx.log[level](text),
-      ended: (outcome: RemoteAttemptInfo['outcome'], error: Error | null) => this.records.end(record, outcome, this.clock.now(), error ? toErrorInfo(error) : undefined),
+      ended: (outcome: RemoteAttemptInfo['outcome'], error: Error | null) =>
+        this.records.end(record, outcome, this.clock.now(), error ? toErrorInfo(error) : undefined),
     };
     return worker.open(start, [input], hooks, ctx.signal, this.clock.now());
   }
@@ -85,7 +107,10 @@ class PendingAttempt implements AsyncIterable<OutputMessage>, AsyncIterator<Outp
   }
 
   return(): Promise<IteratorResult<OutputMessage>> {
-    void this.attempt.then((a) => a.return(), () => undefined);
+    void this.attempt.then(
+      (a) => a.return(),
+      () => undefined,
+    );
     return Promise.resolve({ done: true, value: undefined });
   }
 

@@ -20,7 +20,10 @@ export function pickWorker(workers: Iterable<ConnectedWorker>, pool: string, typ
     if (best === null || w.free > best.free || (w.free === best.free && w.lastAssigned < best.lastAssigned)) best = w;
   }
   if (best === null) {
-    const why = inPool === 0 ? `no worker of pool "${pool}" is connected` : `none of the ${inPool} connected worker(s) of pool "${pool}" allows ${type}${allowing === 0 ? ' (or all are draining)' : ''}`;
+    const why =
+      inPool === 0
+        ? `no worker of pool "${pool}" is connected`
+        : `none of the ${inPool} connected worker(s) of pool "${pool}" allows ${type}${allowing === 0 ? ' (or all are draining)' : ''}`;
     return { kind: 'none', why };
   }
   return best.free > 0 ? { kind: 'worker', worker: best } : { kind: 'busy' };

@@ -59,7 +59,16 @@ export class WorkerAgent {
 
   /** The HELLO this worker says on every connection. */
   hello(name: string, pool: string, version: string): Hello {
-    return { t: 'HELLO', protocol: WORKER_PROTOCOL_VERSION, name, pool, allow: [...this.options.allow], slots: this.options.slots, window: this.options.window, version };
+    return {
+      t: 'HELLO',
+      protocol: WORKER_PROTOCOL_VERSION,
+      name,
+      pool,
+      allow: [...this.options.allow],
+      slots: this.options.slots,
+      window: this.options.window,
+      version,
+    };
   }
 
   /** A connection was welcomed: the attempts' messages go out through `write`, within the host's limits. */
@@ -142,13 +151,23 @@ export class WorkerAgent {
   /** The plugin and parsed config to run the attempt with, or why it is refused. */
   private pluginFor(start: StartMessage): { plugin: Plugin<unknown>; config: unknown } | { refused: WireError } {
     if (this.draining) return refusal('WorkerDrainingError', 'WORKER_DRAINING', 'this worker is draining: it takes no new attempts');
-    if (this.attempts.size >= this.options.slots) return refusal('WorkerBusyError', 'NO_FREE_SLOT', `this worker has no free slot (${this.options.slots} in use)`);
+    if (this.attempts.size >= this.options.slots)
+      return refusal('WorkerBusyError', 'NO_FREE_SLOT', `this worker has no free slot (${this.options.slots} in use)`);
     const plugin = this.options.plugins.get(start.type);
     if (!this.options.allow.has(start.type) || plugin === undefined || plugin.kind !== 'processor') {
-      return refusal('WorkerRefusedError', 'TYPE_NOT_ALLOWED', `this worker does not run ${start.type} (it allows ${[...this.options.allow].join(', ') || 'nothing'})`);
+      return refusal(
+        'WorkerRefusedError',
+        'TYPE_NOT_ALLOWED',
+        `this worker does not run ${start.type} (it allows ${[...this.options.allow].join(', ') || 'nothing'})`,
+      );
     }
     const parsed = plugin.configSchema.safeParse(start.config);
-    if (!parsed.success) return refusal('BadInputError', 'BAD_INPUT', `node "${start.nodeId}" (${start.type}) config on this worker: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success)
+      return refusal(
+        'BadInputError',
+        'BAD_INPUT',
+        `node "${start.nodeId}" (${start.type}) config on this worker: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
     return { plugin, config: parsed.data };
   }
 

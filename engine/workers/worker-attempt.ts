@@ -91,7 +91,8 @@ export class WorkerAttempt implements PluginContext {
   }
 
   get log(): PluginLogger {
-    const line = (level: 'debug' | 'info' | 'warn' | 'error') => (text: string) => this.sink.push({ t: 'LOG', s: this.id, level, text: this.redactor.redactText(text).slice(0, 10_000) });
+    const line = (level: 'debug' | 'info' | 'warn' | 'error') => (text: string) =>
+      this.sink.push({ t: 'LOG', s: this.id, level, text: this.redactor.redactText(text).slice(0, 10_000) });
     return (this.logger ??= { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') });
   }
 

@@ -19,14 +19,28 @@ export class WorkerMetrics {
   constructor(registry: Registry, connected: () => ReadonlyMap<string, number>) {
     const registers = [registry];
     new Gauge({
-      name: WORKER_METER_NAMES['yukta.workers.connected'], help: 'Workers connected, per pool (yukta.workers.connected).', labelNames: ['pool'], registers,
+      name: WORKER_METER_NAMES['yukta.workers.connected'],
+      help: 'Workers connected, per pool (yukta.workers.connected).',
+      labelNames: ['pool'],
+      registers,
       collect() {
         this.reset();
         for (const [pool, n] of connected()) this.set({ pool }, n);
       },
     });
-    this.attempts = new Counter({ name: WORKER_METER_NAMES['yukta.workers.attempts'], help: 'Remote attempts ended, per pool, worker and outcome (yukta.workers.attempts).', labelNames: ['pool', 'worker', 'outcome'], registers });
-    this.latency = new Histogram({ name: WORKER_METER_NAMES['yukta.workers.attempt.duration'], help: 'Remote attempt latency from START to its end, per pool (yukta.workers.attempt.duration).', labelNames: ['pool'], buckets: LATENCY_BUCKETS, registers });
+    this.attempts = new Counter({
+      name: WORKER_METER_NAMES['yukta.workers.attempts'],
+      help: 'Remote attempts ended, per pool, worker and outcome (yukta.workers.attempts).',
+      labelNames: ['pool', 'worker', 'outcome'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: WORKER_METER_NAMES['yukta.workers.attempt.duration'],
+      help: 'Remote attempt latency from START to its end, per pool (yukta.workers.attempt.duration).',
+      labelNames: ['pool'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
   }
 
   ended(pool: string, worker: string, outcome: AttemptOutcome | 'UNAVAILABLE', seconds: number | null): void {

@@ -13,7 +13,13 @@ const hello = { t: 'HELLO', protocol: WORKER_PROTOCOL_VERSION, name: 'w1', pool:
 function fakeLink() {
   const sent: unknown[][] = [];
   const closes: Array<{ code: number; reason: string }> = [];
-  return { peer: '127.0.0.1:5555', sent, closes, send: (frame: string) => sent.push(JSON.parse(frame) as unknown[]), close: (code: number, reason: string) => closes.push({ code, reason }) };
+  return {
+    peer: '127.0.0.1:5555',
+    sent,
+    closes,
+    send: (frame: string) => sent.push(JSON.parse(frame) as unknown[]),
+    close: (code: number, reason: string) => closes.push({ code, reason }),
+  };
 }
 
 function registry(options: { isLeader?: () => boolean } = {}) {
@@ -85,7 +91,10 @@ describe('SCL-01 back-pressure by credit, both ways', () => {
     const h = harness([many, slow, rec.plugin], { channelCapacity: 4, workers: { window: 8 } });
     const w = connectInProcess(h.engine, { name: 'w', pool: 'p', allow: ['MANY'], plugins: [many] });
     await w.welcomed;
-    const definition = chain('paced', [{ nodeId: 'remote', type: 'MANY', config: { engine: { placement: { pool: 'p' } } } }, { nodeId: 'slow', type: 'SLOW' }]);
+    const definition = chain('paced', [
+      { nodeId: 'remote', type: 'MANY', config: { engine: { placement: { pool: 'p' } } } },
+      { nodeId: 'slow', type: 'SLOW' },
+    ]);
     const id = await h.run(definition);
     for (let i = 0; i < 5; i++) await h.settle();
     const sentOutputs = () => w.sentByWorker.reduce((n, f) => n + (JSON.parse(f) as Array<{ t: string }>).filter((m) => m.t === 'OUTPUT').length, 0);
@@ -100,7 +109,7 @@ describe('SCL-01 back-pressure by credit, both ways', () => {
     expect(attempt.maxBuffered).toBeLessThanOrEqual(8);
   });
 
-  it('a stream of many inputs to a slow worker: the host sends within the worker\'s window and waits for credit', async () => {
+  it("a stream of many inputs to a slow worker: the host sends within the worker's window and waits for credit", async () => {
     const taken: number[] = [];
     const gates = Array.from({ length: 40 }, () => gate());
     const echo = processor('ECHO', async (m) => {
@@ -116,7 +125,13 @@ describe('SCL-01 back-pressure by credit, both ways', () => {
     const inputs = Array.from({ length: 40 }, (_, i) => ({ id: `m${i}`, payload: { i }, metadata: {}, headers: {} }));
     const ended: string[] = [];
     const hooks = { heartbeat: () => undefined, log: () => undefined, ended: (outcome: string) => ended.push(outcome) };
-    const attempt = worker.open({ type: 'ECHO', config: {}, executionId: 'x', session: 's', workflowId: 'wf', nodeId: 'n', attempt: 1 }, inputs, hooks, new AbortController().signal, 0);
+    const attempt = worker.open(
+      { type: 'ECHO', config: {}, executionId: 'x', session: 's', workflowId: 'wf', nodeId: 'n', attempt: 1 },
+      inputs,
+      hooks,
+      new AbortController().signal,
+      0,
+    );
     await h.settle();
     const inputsSent = () => w.sentByHost.reduce((n, f) => n + (JSON.parse(f) as Array<{ t: string }>).filter((m) => m.t === 'INPUT').length, 0);
     expect(taken).toEqual([0]);
@@ -138,16 +153,28 @@ describe('SCL-01 back-pressure by credit, both ways', () => {
   });
 });
 
-describe('SCL-01 heartbeats restart the node\'s idle clock (ENG-05)', () => {
+describe("SCL-01 heartbeats restart the node's idle clock (ENG-05)", () => {
   it('a remote DELAY longer than the idle timeout succeeds because it heartbeats; a silent one times out', async () => {
     const silent = processor('SILENT', async (m, ctx) => {
       await ctx.sleep(40_000);
       return [{ payload: m.payload }];
     });
     const h = harness([silent, recorder().plugin], { workers: { leaseMs: 3_600_000 } });
-    const w = connectInProcess(h.engine, { name: 'w', pool: 'p', allow: ['DELAY', 'SILENT'], slots: 2, clock: h.clock, plugins: [...builtinPlugins(), silent] });
+    const w = connectInProcess(h.engine, {
+      name: 'w',
+      pool: 'p',
+      allow: ['DELAY', 'SILENT'],
+      slots: 2,
+      clock: h.clock,
+      plugins: [...builtinPlugins(), silent],
+    });
     await w.welcomed;
-    const node = (type: string, config: Record<string, unknown>) => ({ nodeId: 'remote', type, timeoutSeconds: 15, config: { ...config, engine: { placement: { pool: 'p' } } } });
+    const node = (type: string, config: Record<string, unknown>) => ({
+      nodeId: 'remote',
+      type,
+      timeoutSeconds: 15,
+      config: { ...config, engine: { placement: { pool: 'p' } } },
+    });
     const beating = await h.run(chain('beats', [node('DELAY', { ms: 40_000 })]));
     const quiet = await h.run(chain('quiet', [node('SILENT', {})]));
     for (let t = 0; t < 45; t++) await h.clock.advanceAsync(1000);

@@ -95,9 +95,20 @@ export class WorkerRegistry implements SessionHost {
     const worker = new ConnectedWorker(hello, link, this, this.window, this.maxFrameBytes, now);
     this.workers.set(worker.name, worker);
     this.knownPools.add(worker.pool);
-    worker.push({ t: 'WELCOME', protocol: WORKER_PROTOCOL_VERSION, name: worker.name, leaseMs: this.leaseMs, window: this.window, maxMessageBytes: this.maxMessageBytes, maxDepth: this.maxDepth });
+    worker.push({
+      t: 'WELCOME',
+      protocol: WORKER_PROTOCOL_VERSION,
+      name: worker.name,
+      leaseMs: this.leaseMs,
+      window: this.window,
+      maxMessageBytes: this.maxMessageBytes,
+      maxDepth: this.maxDepth,
+    });
     worker.flush();
-    this.log('info', `worker "${worker.name}" (pool ${worker.pool}, ${worker.slots} slot(s), allows ${[...worker.allow].join(', ') || 'nothing'}; version ${worker.version}) registered from ${link.peer}`);
+    this.log(
+      'info',
+      `worker "${worker.name}" (pool ${worker.pool}, ${worker.slots} slot(s), allows ${[...worker.allow].join(', ') || 'nothing'}; version ${worker.version}) registered from ${link.peer}`,
+    );
     this.armSweeper();
     this.queue.serve();
     return worker;
@@ -116,7 +127,9 @@ export class WorkerRegistry implements SessionHost {
     if (this.workers.get(worker.name) !== worker) return;
     this.workers.delete(worker.name);
     const running = worker.used;
-    worker.lose((attempt) => new WorkerLostError(`worker "${worker.name}" (pool ${worker.pool}) was lost during ${attempt.describe()}: ${reason}`, worker.name));
+    worker.lose(
+      (attempt) => new WorkerLostError(`worker "${worker.name}" (pool ${worker.pool}) was lost during ${attempt.describe()}: ${reason}`, worker.name),
+    );
     this.log('warn', `worker "${worker.name}" (pool ${worker.pool}) dropped: ${reason}${running ? `; ${running} attempt(s) failed` : ''}`);
     this.queue.serve();
   }
@@ -144,16 +157,19 @@ export class WorkerRegistry implements SessionHost {
   /** Drops workers whose lease ran out; runs three times per lease while any is connected. */
   private armSweeper(): void {
     if (this.sweeper !== null || this.workers.size === 0) return;
-    this.sweeper = this.clock.setTimer(() => {
-      this.sweeper = null;
-      const now = this.clock.now();
-      for (const worker of [...this.workers.values()]) {
-        if (now - worker.renewedAt <= this.leaseMs) continue;
-        worker.link.close(CLOSE_CODES.leaseExpired, 'lease expired');
-        this.remove(worker, `it missed its lease (no renewal for ${now - worker.renewedAt} ms, lease ${this.leaseMs} ms)`);
-      }
-      this.armSweeper();
-    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+    this.sweeper = this.clock.setTimer(
+      () => {
+        this.sweeper = null;
+        const now = this.clock.now();
+        for (const worker of [...this.workers.values()]) {
+          if (now - worker.renewedAt <= this.leaseMs) continue;
+          worker.link.close(CLOSE_CODES.leaseExpired, 'lease expired');
+          this.remove(worker, `it missed its lease (no renewal for ${now - worker.renewedAt} ms, lease ${this.leaseMs} ms)`);
+        }
+        this.armSweeper();
+      },
+      Math.max(1, Math.floor(this.leaseMs / 3)),
+    );
   }
 
   private connectedByPool(): Map<string, number> {
@@ -190,8 +206,18 @@ export class WorkerRegistry implements SessionHost {
       leaseMs: this.leaseMs,
       pools: [...pools.values()],
       workers: workers.map((w) => ({
-        name: w.name, pool: w.pool, peer: w.link.peer, version: w.version, allow: [...w.allow].sort(), slots: w.slots, used: w.used, free: w.free,
-        draining: w.draining, connectedAt: w.connectedAt, leaseAgeMs: Math.max(0, now - w.renewedAt), attempts: { ...w.outcomes },
+        name: w.name,
+        pool: w.pool,
+        peer: w.link.peer,
+        version: w.version,
+        allow: [...w.allow].sort(),
+        slots: w.slots,
+        used: w.used,
+        free: w.free,
+        draining: w.draining,
+        connectedAt: w.connectedAt,
+        leaseAgeMs: Math.max(0, now - w.renewedAt),
+        attempts: { ...w.outcomes },
       })),
     };
   }

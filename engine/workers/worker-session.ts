@@ -64,7 +64,8 @@ export class WorkerSession implements WorkerConnection {
   }
 
   private hello(hello: Hello): null {
-    if (hello.protocol !== WORKER_PROTOCOL_VERSION) return this.refuse('protocol_version', `this host speaks worker protocol ${WORKER_PROTOCOL_VERSION}, the worker ${hello.protocol}`, hello);
+    if (hello.protocol !== WORKER_PROTOCOL_VERSION)
+      return this.refuse('protocol_version', `this host speaks worker protocol ${WORKER_PROTOCOL_VERSION}, the worker ${hello.protocol}`, hello);
     if (!this.host.isLeader()) return this.refuse('not_leader', 'this host is a standby: connect to the leader', hello);
     this.worker = this.host.register(hello, this.link);
     return null;

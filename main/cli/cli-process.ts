@@ -72,7 +72,9 @@ export function startCli(args: string[], env: Record<string, string> = {}): Runn
       if (m) return Promise.resolve(m);
     }
     const found = new Promise<RegExpExecArray>((resolve) => waiting.push({ pattern, resolve }));
-    const ended = exited.then((code) => Promise.reject(new Error(`exited ${code} before printing ${pattern}; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)));
+    const ended = exited.then((code) =>
+      Promise.reject(new Error(`exited ${code} before printing ${pattern}; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)),
+    );
     return Promise.race([found, ended]);
   };
   return { child, lines, stderr: () => stderr, line, signal: (name) => child.kill(name), exited };

@@ -14,8 +14,15 @@ beforeAll(async () => {
   url = (await server.listen()).url;
   const definition = {
     workflowId: 'cli-control',
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-    edges: [{ source: 't', target: 'ok' }, { source: 'ok', target: 'o' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } },
+      { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 't', target: 'ok' },
+      { source: 'ok', target: 'o' },
+    ],
   };
   await host.invoke('workflows.save', { definition }, CLI_CALLER);
 });
@@ -47,7 +54,12 @@ describe('CTL-01 CLI: yukta control', () => {
     expect(await control(id, 'signal', 'ok', '--data', '{"by":"cli"}')).toMatchObject({ code: 0, out: [`Signal ACCEPTED (run ${id})`] });
     expect(await host.engine.waitForRun(id)).toBe('SUCCESS');
     const audit = await host.engine.control.audit({ executionId: id, offset: 0, limit: 10 });
-    expect(audit.entries.map((e) => `${e.status} ${e.actor}`).reverse()).toEqual(['PauseWorkflow http:local', 'Step http:local', 'ResumeWorkflow http:local', 'Signal http:local']);
+    expect(audit.entries.map((e) => `${e.status} ${e.actor}`).reverse()).toEqual([
+      'PauseWorkflow http:local',
+      'Step http:local',
+      'ResumeWorkflow http:local',
+      'Signal http:local',
+    ]);
   });
 
   it('stop --mode KILL ends the run CANCELLED; a refusal exits 1 with the error; bad usage exits 2', async () => {

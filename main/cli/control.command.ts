@@ -18,19 +18,26 @@ function parseJson(text: string | undefined, flag: string): unknown {
 
 function parseCount(text: string | undefined): number {
   const count = Number(text);
-  if (text === undefined || !/^\d+$/.test(text) || count < 1) throw new CliError(`step needs a positive whole number of messages, not "${text ?? ''}"`, EXIT_USAGE, true);
+  if (text === undefined || !/^\d+$/.test(text) || count < 1)
+    throw new CliError(`step needs a positive whole number of messages, not "${text ?? ''}"`, EXIT_USAGE, true);
   return count;
 }
 
 function parseMode(text: string | undefined, node: string | undefined): 'DRAIN' | 'CANCEL' | 'KILL' {
   const mode = (text ?? 'CANCEL').toUpperCase();
   const allowed = node === undefined ? ['DRAIN', 'CANCEL', 'KILL'] : ['CANCEL', 'KILL'];
-  if (!allowed.includes(mode)) throw new CliError(`--mode must be one of ${allowed.join(', ')}${node ? ' when stopping a node' : ''}, not "${text}"`, EXIT_USAGE);
+  if (!allowed.includes(mode))
+    throw new CliError(`--mode must be one of ${allowed.join(', ')}${node ? ' when stopping a node' : ''}, not "${text}"`, EXIT_USAGE);
   return mode as 'DRAIN' | 'CANCEL' | 'KILL';
 }
 
 /** Turns `pause|resume|step N|stop|signal NODE` (with their flags) into the operation to call. */
-function requestFor(executionId: string, action: string, rest: string[], flags: { node?: string | undefined; mode?: string | undefined; data?: string | undefined; reject?: boolean | undefined }): Request {
+function requestFor(
+  executionId: string,
+  action: string,
+  rest: string[],
+  flags: { node?: string | undefined; mode?: string | undefined; data?: string | undefined; reject?: boolean | undefined },
+): Request {
   const node = flags.node;
   const command = (c: ControlCommandInput): Request => ({ operation: 'control.send', input: { executionId, command: c } });
   switch (action) {
@@ -48,7 +55,10 @@ function requestFor(executionId: string, action: string, rest: string[], flags: 
       const nodeId = rest[0];
       if (!nodeId) throw new CliError('signal needs the node id: yukta control ID signal NODE [--data JSON] [--reject]', EXIT_USAGE, true);
       const data = parseJson(flags.data, '--data');
-      return { operation: 'signals.send', input: { executionId, nodeId, decision: flags.reject ? 'REJECT' : 'APPROVE', ...(data === undefined ? {} : { data }) } };
+      return {
+        operation: 'signals.send',
+        input: { executionId, nodeId, decision: flags.reject ? 'REJECT' : 'APPROVE', ...(data === undefined ? {} : { data }) },
+      };
     }
     default:
       throw new CliError(`unknown control action "${action}" (pause, resume, step N, stop, signal NODE)`, EXIT_USAGE, true);
@@ -59,9 +69,16 @@ async function send(base: string, request: Request): Promise<{ ok: true; value: 
   const http = toHttpRequest(request.operation, request.input);
   let response: Response;
   try {
-    response = await fetch(new URL(http.url, base), { method: http.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(http.body ?? {}) });
+    response = await fetch(new URL(http.url, base), {
+      method: http.method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(http.body ?? {}),
+    });
   } catch (error) {
-    throw new CliError(`cannot reach yukta serve at ${base}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`, EXIT_FAILED);
+    throw new CliError(
+      `cannot reach yukta serve at ${base}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`,
+      EXIT_FAILED,
+    );
   }
   const body = (await response.json().catch(() => null)) as unknown;
   if (response.ok) return { ok: true, value: body as ControlResult };
@@ -83,7 +100,13 @@ function describe(result: ControlResult): string {
 export async function controlCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { url: { type: 'string', default: DEFAULT_CONTROL_URL }, node: { type: 'string' }, mode: { type: 'string' }, data: { type: 'string' }, reject: { type: 'boolean' } },
+    options: {
+      url: { type: 'string', default: DEFAULT_CONTROL_URL },
+      node: { type: 'string' },
+      mode: { type: 'string' },
+      data: { type: 'string' },
+      reject: { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });

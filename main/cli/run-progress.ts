@@ -4,7 +4,7 @@ import type { StudioEvent } from '../../shared/events/events';
 const MAX_SHOWN = 400;
 
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined');
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length} chars)` : text;
 }
 

@@ -88,7 +88,9 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const host = new StudioHost({ settings, onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
   const signals = stopSignals(io);
   void signals.first.then((signal) => {
-    io.out(`Stopping (${signal}): the run gets ${showDuration(host.engine.schedulerLimits().shutdownTimeoutMs)} (yukta.execution.shutdown-timeout). Send it again to exit at once.`);
+    io.out(
+      `Stopping (${signal}): the run gets ${showDuration(host.engine.schedulerLimits().shutdownTimeoutMs)} (yukta.execution.shutdown-timeout). Send it again to exit at once.`,
+    );
     return host.drain();
   });
   // Engine timers are unref'd (they must never hold a host open), so a run waiting on a DELAY or a signal

@@ -38,7 +38,9 @@ interface Served {
 
 /** `yukta serve --store postgres` as a real child process; resolves once it printed its store line. */
 async function serve(dataDir: string, env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'yukta.mjs'), 'serve', '--store', 'postgres', '--port', '0', '--data', dataDir], { env: { ...process.env, YUKTA_CLI_FROM_SOURCE: '1', ...env } });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'yukta.mjs'), 'serve', '--store', 'postgres', '--port', '0', '--data', dataDir], {
+    env: { ...process.env, YUKTA_CLI_FROM_SOURCE: '1', ...env },
+  });
   const exited = new Promise<number | null>((res) => child.on('close', res));
   const output: string[] = [];
   child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
@@ -53,8 +55,18 @@ async function serve(dataDir: string, env: Record<string, string>): Promise<Serv
 }
 
 const seen: string[] = [];
-async function api(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+async function api(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   seen.push(text);
   return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
@@ -67,7 +79,14 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const WORKFLOW = { workflowId: 'kept', nodes: [{ nodeId: 's', type: 'API_TRIGGER' }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 's', target: 'out' }] };
+const WORKFLOW = {
+  workflowId: 'kept',
+  nodes: [
+    { nodeId: 's', type: 'API_TRIGGER' },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [{ source: 's', target: 'out' }],
+};
 
 describe('DUR-04 yukta serve --store postgres (a real child process on a real server)', () => {
   it('serves from the database, acknowledges a start only once committed, finds it again after a restart; the URL password shows nowhere', async () => {
@@ -86,7 +105,9 @@ describe('DUR-04 yukta serve --store postgres (a real child process on a real se
     try {
       const rows = (await probe.query<{ type: string }>('SELECT type FROM execution_log WHERE run_id = $1 ORDER BY seq', [id])).rows;
       expect(rows[0]).toEqual({ type: 'RUN_STARTED' });
-      expect((await probe.query<{ run_id: string }>("SELECT run_id FROM execution_log WHERE type = 'IDEMPOTENCY_KEY'")).rows.map((r) => r.run_id)).toContain(id);
+      expect((await probe.query<{ run_id: string }>("SELECT run_id FROM execution_log WHERE type = 'IDEMPOTENCY_KEY'")).rows.map((r) => r.run_id)).toContain(
+        id,
+      );
     } finally {
       await probe.end();
     }
@@ -120,7 +141,10 @@ describe('DUR-04 yukta serve --store postgres (a real child process on a real se
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{}, /the postgres store needs yukta\.postgres\.url: set YUKTA_POSTGRES_URL=/],
       [{ YUKTA_POSTGRES_URL: 'decrypted:missing' }, /yukta\.postgres\.url: the secret "missing" is not set .*YUKTA_SECRET_MISSING/],
-      [{ YUKTA_POSTGRES_URL: `postgres://yukta:${CANARY}@127.0.0.1:1/nowhere` }, /cannot open the postgres store: cannot open the PostgreSQL database yukta@127\.0\.0\.1:1\/nowhere: /],
+      [
+        { YUKTA_POSTGRES_URL: `postgres://yukta:${CANARY}@127.0.0.1:1/nowhere` },
+        /cannot open the postgres store: cannot open the PostgreSQL database yukta@127\.0\.0\.1:1\/nowhere: /,
+      ],
     ];
     for (const [env, message] of cases) {
       const child = spawn(process.execPath, [join(ROOT, 'bin', 'yukta.mjs'), 'serve', '--store', 'postgres', '--port', '0', '--data', dataFolder()], {

@@ -58,10 +58,19 @@ function workerListenerSettings(settings: HostSettings): ListenerSettings | null
 /** Opens the workers' listener on the host's registry; a port in use is named with the key that moves it. */
 async function openWorkerListener(config: ListenerSettings, host: StudioHost, io: CliIo): Promise<WorkerListener> {
   try {
-    return await startWorkerListener({ ...config, registry: host.engine.workers, log: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`) });
+    return await startWorkerListener({
+      ...config,
+      registry: host.engine.workers,
+      log: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'EADDRINUSE' ? `the workers' port ${config.port} is in use on ${config.host}: set yukta.workers.port (0 picks a free one)` : `cannot open the workers' listener: ${(error as Error).message}`, EXIT_FAILED);
+    throw new CliError(
+      code === 'EADDRINUSE'
+        ? `the workers' port ${config.port} is in use on ${config.host}: set yukta.workers.port (0 picks a free one)`
+        : `cannot open the workers' listener: ${(error as Error).message}`,
+      EXIT_FAILED,
+    );
   }
 }
 
@@ -124,7 +133,13 @@ interface ServeOptions {
 function serveOptions(args: string[]): ServeOptions {
   const { values, positionals } = parseArgs({
     args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, store: { type: 'string' }, set: { type: 'string', multiple: true } },
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      store: { type: 'string' },
+      set: { type: 'string', multiple: true },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -143,7 +158,15 @@ function serveOptions(args: string[]): ServeOptions {
 async function openRecoveredHost({ folder, kind, settings }: ServeOptions, lock: DataFolderLock, io: CliIo): Promise<StudioHost> {
   let host: StudioHost;
   try {
-    host = await StudioHost.open({ dataDir: folder, store: kind, settings, onWarning: (m) => io.err(`warning: ${m}`), onHaLog: (text) => io.out(`ha: ${text}`), onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`), onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`) });
+    host = await StudioHost.open({
+      dataDir: folder,
+      store: kind,
+      settings,
+      onWarning: (m) => io.err(`warning: ${m}`),
+      onHaLog: (text) => io.out(`ha: ${text}`),
+      onWorkerLog: (level, text) => (level === 'warn' ? io.err : io.out)(`workers: ${text}`),
+      onInternalError: (e, id) => io.err(`internal error ${id}: ${e instanceof Error ? e.stack : String(e)}`),
+    });
   } catch (error) {
     lock.release();
     throw new CliError(`cannot open the ${kind} store${kind === 'postgres' ? '' : ` in ${folder}`}: ${(error as Error).message}`, EXIT_FAILED);
@@ -167,15 +190,20 @@ function listenError(error: unknown, { bindHost, port }: ServeOptions): CliError
 }
 
 /** The lines a started `serve` prints: the address first (e2e tests parse it), then the store, HA, workers, keys. */
-function printServing(io: CliIo, serving: { url: string; options: ServeOptions; host: StudioHost; workers: WorkerListener | null; servesRenderer: boolean }): void {
+function printServing(
+  io: CliIo,
+  serving: { url: string; options: ServeOptions; host: StudioHost; workers: WorkerListener | null; servesRenderer: boolean },
+): void {
   const { url, options, host, workers } = serving;
   io.out(`Yukta Studio serving at ${url}`);
   io.out(`Data folder: ${options.folder}`);
   io.out(`Store: ${STORE_DESCRIPTIONS[options.kind]}${host.stores.location ? ` at ${host.stores.location}` : ''}`);
-  if (host.lease) io.out(`High availability: ${describeLeaseStatus(host.lease.lease.status())} (yukta.ha.lease ${showDuration(host.lease.status().leaseMs ?? 0)}, SCL-02)`);
+  if (host.lease)
+    io.out(`High availability: ${describeLeaseStatus(host.lease.lease.status())} (yukta.ha.lease ${showDuration(host.lease.status().leaseMs ?? 0)}, SCL-02)`);
   if (workers) io.out(`Workers connect at ${workers.url} (SCL-01)`);
   if (!serving.servesRenderer) io.out('The studio UI is not built (dist/renderer missing): run `npm run build:renderer`. The API works without it.');
   const bracketed = options.bindHost.includes(':') ? `[${options.bindHost}]` : options.bindHost;
   if (host.apiKeys.enabled) io.out(`API keys: ${host.apiKeys.list().length} set; every API request must present one (Authorization: Bearer or X-API-Key).`);
-  else if (!LOOPBACK_HOSTNAMES.has(bracketed)) io.out(`Note: listening on ${options.bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
+  else if (!LOOPBACK_HOSTNAMES.has(bracketed))
+    io.out(`Note: listening on ${options.bindHost}, but without an API key only requests naming localhost, 127.0.0.1 or [::1] are accepted.`);
 }

@@ -7,11 +7,29 @@ import { terminalSafe, type CliIo } from './cli-io';
 
 /** Every character a terminal acts on, as the brief lists them, with the escape the CLI prints. */
 const UNSAFE: Array<[string, string]> = [
-  ['\u0000', '\\x00'], ['\u0007', '\\x07'], ['\u0008', '\\x08'], ['\u000b', '\\x0b'], ['\u000d', '\\x0d'], ['\u001b', '\\x1b'], ['\u001f', '\\x1f'],
-  ['\u007f', '\\x7f'], ['\u0080', '\\x80'], ['\u009b', '\\x9b'], ['\u009f', '\\x9f'],
-  ['\u202a', '\\u202a'], ['\u202b', '\\u202b'], ['\u202c', '\\u202c'], ['\u202d', '\\u202d'], ['\u202e', '\\u202e'],
-  ['\u2066', '\\u2066'], ['\u2067', '\\u2067'], ['\u2068', '\\u2068'], ['\u2069', '\\u2069'],
-  ['\u200e', '\\u200e'], ['\u200f', '\\u200f'], ['\u061c', '\\u061c'],
+  ['\u0000', '\\x00'],
+  ['\u0007', '\\x07'],
+  ['\u0008', '\\x08'],
+  ['\u000b', '\\x0b'],
+  ['\u000d', '\\x0d'],
+  ['\u001b', '\\x1b'],
+  ['\u001f', '\\x1f'],
+  ['\u007f', '\\x7f'],
+  ['\u0080', '\\x80'],
+  ['\u009b', '\\x9b'],
+  ['\u009f', '\\x9f'],
+  ['\u202a', '\\u202a'],
+  ['\u202b', '\\u202b'],
+  ['\u202c', '\\u202c'],
+  ['\u202d', '\\u202d'],
+  ['\u202e', '\\u202e'],
+  ['\u2066', '\\u2066'],
+  ['\u2067', '\\u2067'],
+  ['\u2068', '\\u2068'],
+  ['\u2069', '\\u2069'],
+  ['\u200e', '\\u200e'],
+  ['\u200f', '\\u200f'],
+  ['\u061c', '\\u061c'],
 ];
 
 function collectingIo(): CliIo & { text(): string } {
@@ -34,7 +52,10 @@ describe('SEC-03 terminal safety: the CLI escapes control and BIDI characters in
     const file = join(dir, 'evil\u001b[2J.json');
     const definition = {
       workflowId: 'esc',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a\u001b[31mred\u202e', type: 'NOPE\u001b]0;title\u0007' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'a\u001b[31mred\u202e', type: 'NOPE\u001b]0;title\u0007' },
+      ],
       edges: [{ source: 't', target: 'x\u009b2J' }],
     };
     writeFileSync(file, JSON.stringify(definition));
@@ -54,7 +75,10 @@ describe('SEC-03 terminal safety: the CLI escapes control and BIDI characters in
     const file = join(dir, 'echo.json');
     const definition = {
       workflowId: 'echo',
-      nodes: [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'print', type: 'CONSOLE_TERMINAL', config: { format: 'json' } }],
+      nodes: [
+        { nodeId: 'start', type: 'API_TRIGGER' },
+        { nodeId: 'print', type: 'CONSOLE_TERMINAL', config: { format: 'json' } },
+      ],
       edges: [{ source: 'start', target: 'print' }],
     };
     writeFileSync(file, JSON.stringify(definition));

@@ -3,7 +3,12 @@ import { checkJsonLimits, DEFAULT_MAX_DEPTH, describeJsonProblem } from '../../s
 import { CliError, EXIT_USAGE } from './cli-io';
 
 /** The CLI's limits on what it reads (a file, `--payload`): the host's defaults (SEC-03). */
-export const CLI_JSON_LIMITS = { maxDepth: DEFAULT_MAX_DEPTH, maxBytes: 10 * 1024 * 1024, forbidPrototypeKeys: true, stringBytes: (text: string) => Buffer.byteLength(text, 'utf8') };
+export const CLI_JSON_LIMITS = {
+  maxDepth: DEFAULT_MAX_DEPTH,
+  maxBytes: 10 * 1024 * 1024,
+  forbidPrototypeKeys: true,
+  stringBytes: (text: string) => Buffer.byteLength(text, 'utf8'),
+};
 
 /** Parses JSON the CLI was given and holds it to the limits; `what` (the file, `--payload`) names it in errors. */
 export function parseCliJson(text: string, what: string): unknown {

@@ -25,7 +25,11 @@ export function toElectronTemplate(items: readonly MenuItemData[], handlers: Men
       case 'submenu':
         return { label: item.label, submenu: toElectronTemplate(item.items, handlers), ...(item.role ? { role: item.role } : {}) };
       case 'command':
-        return { label: item.label, ...(item.accelerator ? { accelerator: item.accelerator, registerAccelerator: false } : {}), click: () => handlers.command(item.id) };
+        return {
+          label: item.label,
+          ...(item.accelerator ? { accelerator: item.accelerator, registerAccelerator: false } : {}),
+          click: () => handlers.command(item.id),
+        };
       case 'action':
         return {
           label: item.label,

@@ -3,8 +3,27 @@ import type { Approval } from '../../shared/api/control.schema';
 import type { StudioEvent } from '../../shared/events/events';
 import { startApprovalNotifier } from './approval-notifier';
 
-const approval = (n: number): Approval => ({ executionId: `run-${n}`, session: 'default', workflowId: 'orders', nodeId: 'gate', signal: 'manager', messageId: `m${n}`, payload: { n }, since: n });
-const event = (n: number, state: 'OPEN' | 'CLOSED'): StudioEvent => ({ type: 'APPROVAL', seq: n, executionId: `run-${n}`, at: n, nodeId: 'gate', signal: 'manager', messageId: `m${n}`, state, ...(state === 'CLOSED' ? { decision: 'APPROVED' as const } : {}) });
+const approval = (n: number): Approval => ({
+  executionId: `run-${n}`,
+  session: 'default',
+  workflowId: 'orders',
+  nodeId: 'gate',
+  signal: 'manager',
+  messageId: `m${n}`,
+  payload: { n },
+  since: n,
+});
+const event = (n: number, state: 'OPEN' | 'CLOSED'): StudioEvent => ({
+  type: 'APPROVAL',
+  seq: n,
+  executionId: `run-${n}`,
+  at: n,
+  nodeId: 'gate',
+  signal: 'manager',
+  messageId: `m${n}`,
+  state,
+  ...(state === 'CLOSED' ? { decision: 'APPROVED' as const } : {}),
+});
 
 /** A fake host feed and desktop: the test pushes batches and sets what `approvals.list` answers. */
 function fakeDesktop(initial: Approval[] = []) {

@@ -28,7 +28,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 /** Loads the preload bundle the way a sandboxed renderer does: `require` knows only 'electron'. */
-function loadPreload(invoke: (channel: string, ...args: unknown[]) => Promise<unknown>, listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>()) {
+function loadPreload(
+  invoke: (channel: string, ...args: unknown[]) => Promise<unknown>,
+  listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>(),
+) {
   const exposed: Record<string, unknown> = {};
   const electron = {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
@@ -52,7 +55,15 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
       return { ok: true, value: channel };
     });
     expect(Object.keys(exposed)).toEqual(['yukta', 'yuktaDesktop']);
-    expect(Object.keys(exposed.yuktaDesktop as object).sort()).toEqual(['connect', 'disconnect', 'host', 'nativeEdit', 'onCommand', 'onOpenFile', 'openFileDialog']);
+    expect(Object.keys(exposed.yuktaDesktop as object).sort()).toEqual([
+      'connect',
+      'disconnect',
+      'host',
+      'nativeEdit',
+      'onCommand',
+      'onOpenFile',
+      'openFileDialog',
+    ]);
     const bridge = exposed.yukta as YuktaBridge;
     expect(Object.keys(bridge).sort()).toEqual(['invoke', 'subscribe']);
     expect(await bridge.invoke('nope', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_OPERATION' } });
@@ -69,7 +80,7 @@ describe('SEC-03 main-process bundles (scripts/build-main.mjs)', () => {
     expect(got).toEqual(['file.save', 'run.stop-kill']);
   });
 
-  it('keeps electron, native modules, the HTTP packages and ws (the workers\' listener, SCL-01) out of the Electron main bundle', () => {
+  it("keeps electron, native modules, the HTTP packages and ws (the workers' listener, SCL-01) out of the Electron main bundle", () => {
     const code = readFileSync(join(OUT, 'electron.cjs'), 'utf8');
     // Real require calls only: ajv (through the MCP SDK) carries `'require("ajv/dist/runtime/…")'` as code strings for its standalone mode.
     const required = new Set([...code.matchAll(/(?<!['"`])require\("([^"]+)"\)/g)].map((m) => m[1]!));
@@ -135,7 +146,12 @@ describe('SEC-03 desktop main process (bundle, fake Electron)', () => {
     expect(window.webContents.openHandler!({ url: 'https://example.com/docs', disposition: 'foreground-tab' })).toEqual({ action: 'deny' });
     expect(fake.openedExternally).toEqual(['https://example.com/docs']);
     // …any other window, webview or BrowserView that appears is closed; DevTools ('remote') is left alone.
-    for (const [type, closed] of [['window', true], ['webview', true], ['browserView', true], ['remote', false]] as const) {
+    for (const [type, closed] of [
+      ['window', true],
+      ['webview', true],
+      ['browserView', true],
+      ['remote', false],
+    ] as const) {
       const contents = fakeContents(type);
       fake.app.emit('web-contents-created', {}, contents);
       expect(contents.closed, type).toBe(closed);
@@ -202,7 +218,12 @@ describe('CFG-01 ADM-01 desktop main process: settings and app quit (bundle, fak
     const userData = userDataWith({ 'yukta.execution.max-concurent': 1 });
     const fake = started(userData);
     expect(await fake.exited).toBe(1);
-    expect(fake.errorBoxes).toEqual([{ title: 'Yukta Studio cannot start', content: `unknown setting "yukta.execution.max-concurent" in settings file ${join(userData, 'settings.json')}: did you mean yukta.execution.max-concurrent?\n\nFix the setting and start Yukta Studio again.` }]);
+    expect(fake.errorBoxes).toEqual([
+      {
+        title: 'Yukta Studio cannot start',
+        content: `unknown setting "yukta.execution.max-concurent" in settings file ${join(userData, 'settings.json')}: did you mean yukta.execution.max-concurrent?\n\nFix the setting and start Yukta Studio again.`,
+      },
+    ]);
     expect(fake.windows).toEqual([]);
     expect(fake.ipcHandlers.size).toBe(0);
   });
@@ -211,7 +232,8 @@ describe('CFG-01 ADM-01 desktop main process: settings and app quit (bundle, fak
     const userData = userDataWith({ 'yukta.execution.shutdown-timeout': '1h' });
     const fake = started(userData);
     await fake.windowCreated;
-    const invoke = (op: string, input: unknown) => fake.ipcHandlers.get(`yukta:op:${op}`)!(frame, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+    const invoke = (op: string, input: unknown) =>
+      fake.ipcHandlers.get(`yukta:op:${op}`)!(frame, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
     const definition = JSON.parse(readFileSync(join(ROOT, 'main/cli/test-fixtures/wait-signal.json'), 'utf8')) as Record<string, unknown>;
     expect(await invoke('workflows.save', { definition })).toMatchObject({ ok: true });
     const { executionId } = (await invoke('runs.start', { workflowId: 'approve' })).value as { executionId: string };

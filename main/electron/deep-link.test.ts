@@ -12,11 +12,30 @@ describe('STU-08 yukta:// deep links, parsed strictly', () => {
 
   it('refuses everything else: other schemes and hosts, extra parts, dot segments, encoded separators, user/port/query/fragment, oversize', () => {
     const refused = [
-      'javascript:alert(1)', 'https://approval/run/node', 'file:///etc/passwd', 'yukta:approval/run/node', 'yukta://settings/run/node',
-      'yukta://approval/run', 'yukta://approval/run/node/extra', 'yukta://approval/run/node/', 'yukta://approval//node',
-      'yukta://approval/../node', 'yukta://approval/x/y/%2e%2e/n', 'yukta://approval/%2e%2e/n', 'yukta://approval/./n', 'yukta://approval/a%2Fb/n', 'yukta://approval/a%5Cb/n',
-      'yukta://approval/%00/n', 'yukta://approval/%E0%A4%A/n', 'yukta://user@approval/r/n', 'yukta://approval:99/r/n', 'yukta://approval/r/n?x=1', 'yukta://approval/r/n#top',
-      `yukta://approval/${'a'.repeat(129)}/n`, `yukta://approval/r/${'%41'.repeat(700)}`, '',
+      'javascript:alert(1)',
+      'https://approval/run/node',
+      'file:///etc/passwd',
+      'yukta:approval/run/node',
+      'yukta://settings/run/node',
+      'yukta://approval/run',
+      'yukta://approval/run/node/extra',
+      'yukta://approval/run/node/',
+      'yukta://approval//node',
+      'yukta://approval/../node',
+      'yukta://approval/x/y/%2e%2e/n',
+      'yukta://approval/%2e%2e/n',
+      'yukta://approval/./n',
+      'yukta://approval/a%2Fb/n',
+      'yukta://approval/a%5Cb/n',
+      'yukta://approval/%00/n',
+      'yukta://approval/%E0%A4%A/n',
+      'yukta://user@approval/r/n',
+      'yukta://approval:99/r/n',
+      'yukta://approval/r/n?x=1',
+      'yukta://approval/r/n#top',
+      `yukta://approval/${'a'.repeat(129)}/n`,
+      `yukta://approval/r/${'%41'.repeat(700)}`,
+      '',
     ];
     for (const link of refused) expect(parseDeepLink(link), link).toBeNull();
   });

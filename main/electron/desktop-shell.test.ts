@@ -20,8 +20,15 @@ const OUT = join(ROOT, 'dist', `.bundle-test-shell-${process.pid}`);
 const TEAM_KEY = 'team-server-key-0123456789';
 const WAITING = {
   workflowId: 'approve-me',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 't', target: 'ok' }, { source: 'ok', target: 'o' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } },
+    { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 'ok' },
+    { source: 'ok', target: 'o' },
+  ],
 };
 
 beforeAll(async () => {
@@ -45,7 +52,8 @@ async function launch(userData: string, args: string[] = []) {
   fake.ready();
   const window = await fake.windowCreated;
   await vi.waitFor(() => expect(fake.menu).not.toBeNull());
-  const ipc = (channel: string, arg?: unknown) => fake.ipcHandlers.get(channel)!({ sender: window.webContents, senderFrame: trusted }, arg) as Promise<{ ok: boolean; value?: unknown }>;
+  const ipc = (channel: string, arg?: unknown) =>
+    fake.ipcHandlers.get(channel)!({ sender: window.webContents, senderFrame: trusted }, arg) as Promise<{ ok: boolean; value?: unknown }>;
   const op = async (name: string, input: unknown) => (await ipc(`yukta:op:${name}`, input)) as { ok: boolean; value: Record<string, unknown> };
   return { fake, window, ipc, op };
 }
@@ -73,7 +81,11 @@ describe('STU-08 desktop shell (the real main bundle on the fake Electron)', () 
     expect(await ipc(DESKTOP_CHANNELS.filesReady)).toEqual({ ok: true, value: null });
     expect(sentOn(window, DESKTOP_CHANNELS.openFile)).toEqual([{ name: 'orders.yukta.json', text: JSON.stringify(helloWorkflow('orders')) }]);
     // …and it is in File → Open recent now.
-    expect(walk(fake.menu!).find((i) => i.label === 'Open recent')!.submenu!.map((i) => i.label)).toEqual(['orders.yukta.json', undefined, 'Clear recent']);
+    expect(
+      walk(fake.menu!)
+        .find((i) => i.label === 'Open recent')!
+        .submenu!.map((i) => i.label),
+    ).toEqual(['orders.yukta.json', undefined, 'Clear recent']);
     // A second launch hands over its files (relative to its own folder) and refuses hostile ones with the reason.
     fake.app.emit('second-instance', {}, [process.execPath, ROOT, 'orders.yukta.json', '../../etc/passwd.json'], userData);
     fake.app.emit('open-file', { preventDefault: () => undefined }, join(userData, 'missing.json'));
@@ -151,7 +163,10 @@ describe('STU-08 desktop shell (the real main bundle on the fake Electron)', () 
     it('checks the server with the key, keeps it encrypted, forwards app://studio/remote/api/ to it, and goes back to Local', async () => {
       const { fake, ipc } = await launch(userData);
       expect(await ipc(DESKTOP_CHANNELS.host)).toEqual({ ok: true, value: { kind: 'local' } });
-      expect(await ipc(DESKTOP_CHANNELS.connect, { url, apiKey: 'wrong-key-0123456789abcdef' })).toEqual({ ok: true, value: { ok: false, field: 'apiKey', message: 'the server refused the API key: the API key is not valid' } });
+      expect(await ipc(DESKTOP_CHANNELS.connect, { url, apiKey: 'wrong-key-0123456789abcdef' })).toEqual({
+        ok: true,
+        value: { ok: false, field: 'apiKey', message: 'the server refused the API key: the API key is not valid' },
+      });
       expect(await ipc(DESKTOP_CHANNELS.connect, { url, apiKey: TEAM_KEY })).toEqual({ ok: true, value: { ok: true } });
       expect(await ipc(DESKTOP_CHANNELS.host)).toEqual({ ok: true, value: { kind: 'remote', url } });
       expect(readFileSync(join(userData, 'remote-server.json'), 'utf8')).not.toContain(TEAM_KEY);

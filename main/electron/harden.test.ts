@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeContents } from './test-support/fake-electron';
-import { denyPermission, hardenContents, isExternalLinkClick, SECURE_WEB_PREFERENCES, secureSession, webPreferenceViolations, WindowGuard, type SessionLike } from './harden';
+import {
+  denyPermission,
+  hardenContents,
+  isExternalLinkClick,
+  SECURE_WEB_PREFERENCES,
+  secureSession,
+  webPreferenceViolations,
+  WindowGuard,
+  type SessionLike,
+} from './harden';
 import { contentSecurityPolicy, mainWindowOptions } from './window-factory';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +25,18 @@ describe('SEC-03 Electron runtime hardening (web-contents-created guard)', () =>
     const secure = { ...SECURE_WEB_PREFERENCES } as Record<string, unknown>;
     expect(webPreferenceViolations(secure)).toEqual([]);
     expect(webPreferenceViolations(undefined).length).toBe(Object.values(SECURE_WEB_PREFERENCES).filter((v) => v !== undefined).length);
-    for (const [key, bad] of [['contextIsolation', false], ['sandbox', false], ['nodeIntegration', true], ['nodeIntegrationInWorker', true], ['nodeIntegrationInSubFrames', true], ['webSecurity', false], ['allowRunningInsecureContent', true], ['webviewTag', true], ['experimentalFeatures', true], ['enableBlinkFeatures', 'X']] as const) {
+    for (const [key, bad] of [
+      ['contextIsolation', false],
+      ['sandbox', false],
+      ['nodeIntegration', true],
+      ['nodeIntegrationInWorker', true],
+      ['nodeIntegrationInSubFrames', true],
+      ['webSecurity', false],
+      ['allowRunningInsecureContent', true],
+      ['webviewTag', true],
+      ['experimentalFeatures', true],
+      ['enableBlinkFeatures', 'X'],
+    ] as const) {
       expect(webPreferenceViolations({ ...secure, [key]: bad }).join(), key).toContain(key);
     }
     const withoutSandbox = { ...secure };
@@ -56,7 +76,16 @@ describe('SEC-03 Electron runtime hardening (web-contents-created guard)', () =>
     };
     for (const event of ['will-navigate', 'will-redirect', 'will-frame-navigate']) {
       expect(verdict(event, 'app://studio/index.html#/runs')).toBe(true);
-      for (const url of ['app://studio.evil.example/', 'app://studio@evil.example/', 'app://user:pw@studio/', 'https://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://localhost:4310/', 'not a url']) {
+      for (const url of [
+        'app://studio.evil.example/',
+        'app://studio@evil.example/',
+        'app://user:pw@studio/',
+        'https://example.com/',
+        'file:///etc/passwd',
+        'javascript:alert(1)',
+        'http://localhost:4310/',
+        'not a url',
+      ]) {
         expect(verdict(event, url), `${event} ${url}`).toBe(false);
       }
     }
@@ -114,7 +143,22 @@ describe('SEC-03 Electron runtime hardening (web-contents-created guard)', () =>
     secureSession(ses, { rendererDir: '/nonexistent', csp });
     expect(denyPermission()).toBe(false);
     // notifications too: approval notifications come from the main process, never the page.
-    for (const permission of ['notifications', 'media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'fullscreen', 'hid', 'serial', 'usb', 'midiSysex', 'pointerLock', 'display-capture', 'unknown']) {
+    for (const permission of [
+      'notifications',
+      'media',
+      'geolocation',
+      'clipboard-read',
+      'clipboard-sanitized-write',
+      'openExternal',
+      'fullscreen',
+      'hid',
+      'serial',
+      'usb',
+      'midiSysex',
+      'pointerLock',
+      'display-capture',
+      'unknown',
+    ]) {
       const callback = vi.fn();
       (handlers.request as (c: unknown, p: string, cb: (g: boolean) => void) => void)(null, permission, callback);
       expect(callback, permission).toHaveBeenCalledWith(false);
@@ -137,7 +181,13 @@ describe('SEC-03 Electron runtime hardening (web-contents-created guard)', () =>
 });
 
 describe('SEC-03 Content Security Policy', () => {
-  const directives = (policy: string): Map<string, string[]> => new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  const directives = (policy: string): Map<string, string[]> =>
+    new Map(
+      policy
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
 
   it('no eval, no inline script, no remote origin, no plugins, no framing', () => {
     const policy = directives(contentSecurityPolicy());
@@ -151,7 +201,7 @@ describe('SEC-03 Content Security Policy', () => {
 
   it('the built page carries the same kind of CSP as a meta tag (vite build), without unsafe-eval', () => {
     const config = readFileSync(`${ROOT}/renderer/vite.config.ts`, 'utf8');
-    expect(config).toContain("\"script-src 'self'\"");
+    expect(config).toContain('"script-src \'self\'"');
     expect(config).not.toContain('unsafe-eval');
   });
 });

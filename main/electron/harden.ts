@@ -181,7 +181,12 @@ export interface SessionLike {
   setDevicePermissionHandler?(handler: (details: unknown) => boolean): void;
   webRequest: {
     onBeforeRequest(handler: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void): void;
-    onHeadersReceived(handler: (details: { responseHeaders?: Record<string, string[] | string> }, callback: (response: { responseHeaders: Record<string, string[] | string> }) => void) => void): void;
+    onHeadersReceived(
+      handler: (
+        details: { responseHeaders?: Record<string, string[] | string> },
+        callback: (response: { responseHeaders: Record<string, string[] | string> }) => void,
+      ) => void,
+    ): void;
   };
   protocol: { handle(scheme: string, handler: (request: Request) => Promise<Response> | Response): void };
 }

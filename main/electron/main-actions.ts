@@ -30,7 +30,11 @@ export function createMainActions(deps: MainActionDeps): { run(action: MainActio
   const handlers: { [A in MainAction]: (path?: string) => void | Promise<void> } = {
     'open-file': async () => {
       const window = deps.window();
-      const options = { title: 'Open a workflow file', properties: ['openFile' as const, 'multiSelections' as const], filters: [{ name: 'Workflow files', extensions: ['json'] }] };
+      const options = {
+        title: 'Open a workflow file',
+        properties: ['openFile' as const, 'multiSelections' as const],
+        filters: [{ name: 'Workflow files', extensions: ['json'] }],
+      };
       const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
       if (!result.canceled) deps.openFiles(result.filePaths);
     },

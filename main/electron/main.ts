@@ -78,7 +78,12 @@ const files = createFileOpener({
   send: (contents, file) => contents.send(DESKTOP_CHANNELS.openFile, file),
   log,
 });
-const actions = createMainActions({ window: () => mainWindow, openFiles: (paths) => files.open(paths, process.cwd()), recent, refreshMenu: () => menu?.refresh() });
+const actions = createMainActions({
+  window: () => mainWindow,
+  openFiles: (paths) => files.open(paths, process.cwd()),
+  recent,
+  refreshMenu: () => menu?.refresh(),
+});
 let hostReady!: () => void;
 const hostStarted = new Promise<void>((resolve) => (hostReady = resolve));
 
@@ -110,7 +115,15 @@ function sqliteBinding(): { sqliteNativeBinding?: string } {
   const { version } = createRequire(__filename)('better-sqlite3/package.json') as { version: string };
   // From a checkout the app may be started as `electron .` or `electron dist/main/electron.cjs`: find the checkout itself.
   const appRoot = app.isPackaged ? app.getAppPath() : packageRoot(__dirname);
-  const choice = chooseSqliteBinding({ packaged: app.isPackaged, appRoot, sqliteVersion: version, packageAddon: join(dirname(manifestPath), SQLITE_ADDON), abi: Number(process.versions.modules), platform: process.platform, arch: process.arch });
+  const choice = chooseSqliteBinding({
+    packaged: app.isPackaged,
+    appRoot,
+    sqliteVersion: version,
+    packageAddon: join(dirname(manifestPath), SQLITE_ADDON),
+    abi: Number(process.versions.modules),
+    platform: process.platform,
+    arch: process.arch,
+  });
   if (choice.kind === 'missing') throw new Error(choice.message);
   return choice.kind === 'binding' ? { sqliteNativeBinding: choice.path } : {};
 }
@@ -118,7 +131,9 @@ function sqliteBinding(): { sqliteNativeBinding?: string } {
 /** Runs still going (not ended) on the local host. */
 async function activeRuns(): Promise<string[]> {
   if (!host) return [];
-  const lists = await Promise.all((['PENDING', 'QUEUED', 'RUNNING'] as const).map((status) => host!.invoke('runs.list', { status, limit: 1000 }, LOCAL_UI_CALLER)));
+  const lists = await Promise.all(
+    (['PENDING', 'QUEUED', 'RUNNING'] as const).map((status) => host!.invoke('runs.list', { status, limit: 1000 }, LOCAL_UI_CALLER)),
+  );
   return lists.flatMap((r) => (r.ok ? (r.value as Array<{ executionId: string }>).map((run) => run.executionId) : []));
 }
 
@@ -163,7 +178,11 @@ async function startHttpIfEnabled(studio: StudioHost, rendererDir: string): Prom
 async function startWorkersIfEnabled(studio: StudioHost, config: ListenerSettings | null): Promise<void> {
   if (config === null) return;
   const { startWorkerListener } = await import('../workers/worker-listener');
-  const listener = await startWorkerListener({ ...config, registry: studio.engine.workers, log: (level, text) => (level === 'warn' ? console.warn : console.log)(`yukta workers: ${text}`) });
+  const listener = await startWorkerListener({
+    ...config,
+    registry: studio.engine.workers,
+    log: (level, text) => (level === 'warn' ? console.warn : console.log)(`yukta workers: ${text}`),
+  });
   workers = listener;
   console.log(`Yukta workers connect at ${listener.url}`);
 }
@@ -222,7 +241,13 @@ async function start(): Promise<void> {
   dataLock = lockDataFolder(dataDir, { command: 'desktop' });
   // Secrets stored in the studio are encrypted by the OS keychain (safeStorage).
   // `open`: with `yukta.store=postgres` the stores connect to their server first (DUR-04).
-  host = await StudioHost.open({ dataDir, settings, secretStore: new EncryptedSecretStore(dataDir, safeStorage), onInternalError: (e, id) => console.error(`yukta: internal error ${id}`, e), ...sqliteBinding() });
+  host = await StudioHost.open({
+    dataDir,
+    settings,
+    secretStore: new EncryptedSecretStore(dataDir, safeStorage),
+    onInternalError: (e, id) => console.error(`yukta: internal error ${id}`, e),
+    ...sqliteBinding(),
+  });
   const isTrustedSender = createTrustedSenderCheck(devServerUrl ? { devServerUrl } : {});
   ipc = registerIpcHandlers(ipcMain, host, { isTrustedSender });
   registerDesktopChannels(isTrustedSender, servers);
@@ -230,10 +255,13 @@ async function start(): Promise<void> {
   approvals = startDesktopApprovals(host, openDeepLink);
   await startHttpIfEnabled(host, RENDERER_DIR);
   await startWorkersIfEnabled(host, checked.workers);
-  menu = installAppMenu(() => ({ platform: process.platform, appName: app.getName(), recent: recent.list(), theme: actions.theme(), developer: !app.isPackaged }), {
-    command: (id) => mainWindow?.webContents.send(DESKTOP_CHANNELS.command, id),
-    action: actions.run,
-  });
+  menu = installAppMenu(
+    () => ({ platform: process.platform, appName: app.getName(), recent: recent.list(), theme: actions.theme(), developer: !app.isPackaged }),
+    {
+      command: (id) => mainWindow?.webContents.send(DESKTOP_CHANNELS.command, id),
+      action: actions.run,
+    },
+  );
   createWindow();
   hostReady();
   handleLaunch(launchArgv, launchCwd);

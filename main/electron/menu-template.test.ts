@@ -4,14 +4,25 @@ import { appMenuTemplate } from './app-menu';
 import { fakeElectron, type FakeMenuItem } from './test-support/fake-electron';
 import { aboutText, flattenMenu, MAIN_ACTIONS, menuTemplate, MENU_ROLES, type MenuState } from './menu-template';
 
-const state = (platform: string, extra: Partial<MenuState> = {}): MenuState => ({ platform, appName: 'Yukta Studio', recent: [], theme: 'system', developer: true, ...extra });
+const state = (platform: string, extra: Partial<MenuState> = {}): MenuState => ({
+  platform,
+  appName: 'Yukta Studio',
+  recent: [],
+  theme: 'system',
+  developer: true,
+  ...extra,
+});
 
 /** The menu as Electron gets it, built through the fake Electron's Menu, with what each click did. */
 function built(menuState: MenuState) {
   const fake = fakeElectron('/tmp');
   const clicks: string[] = [];
   const { Menu } = fake.module as { Menu: { buildFromTemplate(t: unknown): unknown; setApplicationMenu(m: unknown): void } };
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(menuState, { command: (id) => clicks.push(`command ${id}`), action: (a, path) => clicks.push(`action ${a}${path ? ` ${path}` : ''}`) })));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate(menuState, { command: (id) => clicks.push(`command ${id}`), action: (a, path) => clicks.push(`action ${a}${path ? ` ${path}` : ''}`) }),
+    ),
+  );
   const walk = (items: FakeMenuItem[]): FakeMenuItem[] => items.flatMap((i) => [i, ...walk(i.submenu ?? [])]);
   return { items: walk(fake.menu!), top: fake.menu!, clicks };
 }
@@ -68,11 +79,37 @@ describe('STU-08 native menu (menus as data, built on the fake Electron)', () =>
   it('has the items the issue lists, Stop ▸ Drain/Cancel/Kill and the theme as radio items', () => {
     const { items } = built(state('linux', { theme: 'dark' }));
     const labels = items.map((i) => i.label);
-    for (const label of ['New workflow', 'Open…', 'Open recent', 'Save', 'Save as…', 'Import…', 'Export…', 'Connect to server…', 'Settings…', 'Select all', 'Zoom in', 'Zoom out', 'Fit the workflow', 'Node palette', 'Inspector', 'Theme', 'Run with payload…', 'Keyboard shortcuts', 'Documentation', 'About Yukta Studio']) expect(labels).toContain(label);
+    for (const label of [
+      'New workflow',
+      'Open…',
+      'Open recent',
+      'Save',
+      'Save as…',
+      'Import…',
+      'Export…',
+      'Connect to server…',
+      'Settings…',
+      'Select all',
+      'Zoom in',
+      'Zoom out',
+      'Fit the workflow',
+      'Node palette',
+      'Inspector',
+      'Theme',
+      'Run with payload…',
+      'Keyboard shortcuts',
+      'Documentation',
+      'About Yukta Studio',
+    ])
+      expect(labels).toContain(label);
     const stop = items.find((i) => i.label === 'Stop')!;
     expect(stop.submenu!.map((i) => i.label)).toEqual([COMMANDS['run.stop-drain'].label, COMMANDS['run.stop-cancel'].label, COMMANDS['run.stop-kill'].label]);
     const theme = items.find((i) => i.label === 'Theme')!.submenu!;
-    expect(theme.map((i) => [i.label, i.type, i.checked])).toEqual([['Follow the system', 'radio', false], ['Light', 'radio', false], ['Dark', 'radio', true]]);
+    expect(theme.map((i) => [i.label, i.type, i.checked])).toEqual([
+      ['Follow the system', 'radio', false],
+      ['Light', 'radio', false],
+      ['Dark', 'radio', true],
+    ]);
     expect(items.find((i) => i.label === 'Open recent')!.submenu!.map((i) => i.label)).toEqual(['No recent files']);
   });
 
@@ -82,6 +119,8 @@ describe('STU-08 native menu (menus as data, built on the fake Electron)', () =>
   });
 
   it('About names the app and every runtime version with the native ABI', () => {
-    expect(aboutText({ name: 'Yukta Studio', version: '0.1.0' }, { electron: '41.7.1', chrome: '146.0', node: '24.1.0', v8: '14.6', modules: '145' })).toBe('Yukta Studio 0.1.0\nElectron 41.7.1\nChromium 146.0\nNode 24.1.0\nV8 14.6\nNative module ABI 145');
+    expect(aboutText({ name: 'Yukta Studio', version: '0.1.0' }, { electron: '41.7.1', chrome: '146.0', node: '24.1.0', v8: '14.6', modules: '145' })).toBe(
+      'Yukta Studio 0.1.0\nElectron 41.7.1\nChromium 146.0\nNode 24.1.0\nV8 14.6\nNative module ABI 145',
+    );
   });
 });

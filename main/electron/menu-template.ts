@@ -8,7 +8,18 @@ import { basename } from 'node:path';
 import { acceleratorOf, COMMANDS, type CommandId } from '../../shared/desktop/commands';
 
 /** What the main process does itself. */
-export const MAIN_ACTIONS = ['open-file', 'open-recent', 'clear-recent', 'theme-system', 'theme-light', 'theme-dark', 'documentation', 'about', 'reload', 'toggle-devtools'] as const;
+export const MAIN_ACTIONS = [
+  'open-file',
+  'open-recent',
+  'clear-recent',
+  'theme-system',
+  'theme-light',
+  'theme-dark',
+  'documentation',
+  'about',
+  'reload',
+  'toggle-devtools',
+] as const;
 export type MainAction = (typeof MAIN_ACTIONS)[number];
 
 /** Electron menu roles used here (they need no handler of ours). */
@@ -72,7 +83,9 @@ export function menuTemplate(state: MenuState): MenuItemData[] {
     { kind: 'role', role: 'close' },
     ...(mac ? [] : [{ kind: 'role', role: 'quit' } as const]),
   ];
-  const edit = (['edit.undo', 'edit.redo', null, 'edit.cut', 'edit.copy', 'edit.paste', 'edit.duplicate', 'edit.delete', null, 'edit.select-all'] as const).map((id) => (id ? command(id) : separator));
+  const edit = (['edit.undo', 'edit.redo', null, 'edit.cut', 'edit.copy', 'edit.paste', 'edit.duplicate', 'edit.delete', null, 'edit.select-all'] as const).map(
+    (id) => (id ? command(id) : separator),
+  );
   const view: MenuItemData[] = [
     command('view.jump-to-node'),
     separator,
@@ -92,9 +105,28 @@ export function menuTemplate(state: MenuState): MenuItemData[] {
     ...(state.developer ? [{ kind: 'action', action: 'toggle-devtools', label: 'Developer tools', accelerator: 'CmdOrCtrl+Alt+I' } as const] : []),
   ];
   const stop: MenuItemData = { kind: 'submenu', label: 'Stop', items: [command('run.stop-drain'), command('run.stop-cancel'), command('run.stop-kill')] };
-  const run: MenuItemData[] = [command('run.run'), command('run.run-with-payload'), separator, command('run.pause-resume'), command('run.step'), command('run.toggle-breakpoint'), separator, stop, command('run.stop')];
-  const windowMenu: MenuItemData[] = [{ kind: 'role', role: 'minimize' }, { kind: 'role', role: 'zoom' }, ...(mac ? [separator, { kind: 'role', role: 'front' } as const] : [])];
-  const help: MenuItemData[] = [command('help.shortcuts'), { kind: 'action', action: 'documentation', label: 'Documentation' }, separator, { kind: 'action', action: 'about', label: `About ${state.appName}` }];
+  const run: MenuItemData[] = [
+    command('run.run'),
+    command('run.run-with-payload'),
+    separator,
+    command('run.pause-resume'),
+    command('run.step'),
+    command('run.toggle-breakpoint'),
+    separator,
+    stop,
+    command('run.stop'),
+  ];
+  const windowMenu: MenuItemData[] = [
+    { kind: 'role', role: 'minimize' },
+    { kind: 'role', role: 'zoom' },
+    ...(mac ? [separator, { kind: 'role', role: 'front' } as const] : []),
+  ];
+  const help: MenuItemData[] = [
+    command('help.shortcuts'),
+    { kind: 'action', action: 'documentation', label: 'Documentation' },
+    separator,
+    { kind: 'action', action: 'about', label: `About ${state.appName}` },
+  ];
   return [
     ...(mac ? [{ kind: 'role', role: 'appMenu' } as const] : []),
     { kind: 'submenu', label: 'File', items: file },
@@ -114,5 +146,14 @@ export function flattenMenu(items: readonly MenuItemData[]): MenuItemData[] {
 /** The text of Help → About: the app's and every runtime's version, and the ABI the native modules need. */
 export function aboutText(app: { name: string; version: string }, versions: Readonly<Record<string, string | undefined>>): string {
   const line = (name: string, key: string) => (versions[key] ? `${name} ${versions[key]}` : null);
-  return [`${app.name} ${app.version}`, line('Electron', 'electron'), line('Chromium', 'chrome'), line('Node', 'node'), line('V8', 'v8'), versions.modules ? `Native module ABI ${versions.modules}` : null].filter(Boolean).join('\n');
+  return [
+    `${app.name} ${app.version}`,
+    line('Electron', 'electron'),
+    line('Chromium', 'chrome'),
+    line('Node', 'node'),
+    line('V8', 'v8'),
+    versions.modules ? `Native module ABI ${versions.modules}` : null,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

@@ -24,18 +24,45 @@ describe('STU-08 native addon ABI, read from the .node file', () => {
   });
 
   it('reads Mach-O (thin and universal) and PE headers and the registration symbol in each', () => {
-    const machO = binary([[0, (b, at) => b.writeUInt32LE(0xfeedfacf, at)], [4, (b, at) => b.writeUInt32LE(0x0100000c, at)]], '_node_register_module_v145');
+    const machO = binary(
+      [
+        [0, (b, at) => b.writeUInt32LE(0xfeedfacf, at)],
+        [4, (b, at) => b.writeUInt32LE(0x0100000c, at)],
+      ],
+      '_node_register_module_v145',
+    );
     expect(readNativeBuild(machO)).toEqual({ format: 'Mach-O', arch: 'arm64', abis: [145], napi: false });
     const fat = binary([[0, (b, at) => b.writeUInt32BE(0xcafebabe, at)]], '_node_register_module_v145');
     expect(readNativeBuild(fat).arch).toBe('universal');
-    const pe = binary([[0, (b, at) => b.write('MZ', at, 'latin1')], [0x3c, (b, at) => b.writeUInt32LE(0x80, at)], [0x80, (b, at) => b.writeUInt32BE(0x50450000, at)], [0x84, (b, at) => b.writeUInt16LE(0x8664, at)]], 'node_register_module_v137');
+    const pe = binary(
+      [
+        [0, (b, at) => b.write('MZ', at, 'latin1')],
+        [0x3c, (b, at) => b.writeUInt32LE(0x80, at)],
+        [0x80, (b, at) => b.writeUInt32BE(0x50450000, at)],
+        [0x84, (b, at) => b.writeUInt16LE(0x8664, at)],
+      ],
+      'node_register_module_v137',
+    );
     expect(readNativeBuild(pe)).toEqual({ format: 'PE', arch: 'x64', abis: [137], napi: false });
-    const elfArm = binary([[0, (b, at) => b.writeUInt32BE(0x7f454c46, at)], [5, (b, at) => b.writeUInt8(1, at)], [18, (b, at) => b.writeUInt16LE(183, at)]], 'node_register_module_v115');
+    const elfArm = binary(
+      [
+        [0, (b, at) => b.writeUInt32BE(0x7f454c46, at)],
+        [5, (b, at) => b.writeUInt8(1, at)],
+        [18, (b, at) => b.writeUInt16LE(183, at)],
+      ],
+      'node_register_module_v115',
+    );
     expect(describeNativeBuild(readNativeBuild(elfArm))).toBe('ELF arm64, ABI 115');
   });
 
   it('knows a Node-API addon loads anywhere, and a file with no registration (or two) loads nowhere', () => {
-    const napi = binary([[0, (b, at) => b.writeUInt32BE(0x7f454c46, at)], [18, (b, at) => b.writeUInt16LE(62, at)]], 'napi_register_module_v1');
+    const napi = binary(
+      [
+        [0, (b, at) => b.writeUInt32BE(0x7f454c46, at)],
+        [18, (b, at) => b.writeUInt16LE(62, at)],
+      ],
+      'napi_register_module_v1',
+    );
     expect(loadsOnAbi(readNativeBuild(napi), 145)).toBe(true);
     expect(describeNativeBuild(readNativeBuild(napi))).toBe('ELF x64, Node-API (any ABI)');
     const text = Buffer.from('just some text, no addon here');
@@ -50,7 +77,15 @@ describe('STU-08 native addon ABI, read from the .node file', () => {
 describe("STU-08 the desktop main's choice of better-sqlite3 addon", () => {
   const files = new Map<string, Buffer>();
   const target = { abi: 145, platform: 'linux', arch: 'x64' };
-  const query = { ...target, packaged: false, appRoot: '/app', sqliteVersion: '12.11.1', packageAddon: '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node', readFile: (p: string) => files.get(p)!, exists: (p: string) => files.has(p) };
+  const query = {
+    ...target,
+    packaged: false,
+    appRoot: '/app',
+    sqliteVersion: '12.11.1',
+    packageAddon: '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+    readFile: (p: string) => files.get(p)!,
+    exists: (p: string) => files.has(p),
+  };
   const copy = '/app/.desktop-native/better-sqlite3-12.11.1-electron-abi145-linux-x64/build/Release/better_sqlite3.node';
 
   it('names its folder by package version, ABI, platform and CPU', () => {

@@ -91,10 +91,7 @@ export function electronSqliteDir(root: string, sqliteVersion: string, target: R
 }
 
 /** What the desktop main passes to better-sqlite3. */
-export type SqliteBindingChoice =
-  | { kind: 'package' }
-  | { kind: 'binding'; path: string }
-  | { kind: 'missing'; message: string };
+export type SqliteBindingChoice = { kind: 'package' } | { kind: 'binding'; path: string } | { kind: 'missing'; message: string };
 
 export interface SqliteBindingQuery extends RuntimeTarget {
   /** `app.isPackaged`: electron-builder rebuilt node_modules for Electron, the package's own build fits. */
@@ -123,7 +120,9 @@ export function chooseSqliteBinding(q: SqliteBindingQuery): SqliteBindingChoice 
   if (copyInfo && loadsOnAbi(copyInfo, q.abi)) return { kind: 'binding', path: copy };
   const own = fits(q.packageAddon);
   if (own && loadsOnAbi(own, q.abi)) return { kind: 'package' };
-  const found = [copyInfo ? `${copy} (${describeNativeBuild(copyInfo)})` : null, own ? `${q.packageAddon} (${describeNativeBuild(own)})` : null].filter(Boolean);
+  const found = [copyInfo ? `${copy} (${describeNativeBuild(copyInfo)})` : null, own ? `${q.packageAddon} (${describeNativeBuild(own)})` : null].filter(
+    Boolean,
+  );
   return {
     kind: 'missing',
     message:

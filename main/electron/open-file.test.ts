@@ -16,7 +16,11 @@ function folder(): string {
 describe('STU-08 opening a workflow file handed to the desktop app', () => {
   it('reads a valid .yukta.json (absolute, or relative to the launch folder) and hands over its name and text', () => {
     const dir = folder();
-    expect(readWorkflowFile(join(dir, 'orders.yukta.json'), '/elsewhere')).toEqual({ name: 'orders.yukta.json', text: JSON.stringify(WORKFLOW), path: join(dir, 'orders.yukta.json') });
+    expect(readWorkflowFile(join(dir, 'orders.yukta.json'), '/elsewhere')).toEqual({
+      name: 'orders.yukta.json',
+      text: JSON.stringify(WORKFLOW),
+      path: join(dir, 'orders.yukta.json'),
+    });
     expect(readWorkflowFile('orders.yukta.json', dir)).toMatchObject({ name: 'orders.yukta.json', text: JSON.stringify(WORKFLOW) });
   });
 
@@ -24,7 +28,20 @@ describe('STU-08 opening a workflow file handed to the desktop app', () => {
     const dir = folder();
     writeFileSync(join(dir, 'broken.json'), '{"workflowId": "x", "nodes": [');
     writeFileSync(join(dir, 'list.json'), '[1, 2]');
-    writeFileSync(join(dir, 'cycle.json'), JSON.stringify({ workflowId: 'c', nodes: [{ nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }], edges: [{ source: 'a', target: 'b' }, { source: 'b', target: 'a' }] }));
+    writeFileSync(
+      join(dir, 'cycle.json'),
+      JSON.stringify({
+        workflowId: 'c',
+        nodes: [
+          { nodeId: 'a', type: 'TRANSFORM' },
+          { nodeId: 'b', type: 'TRANSFORM' },
+        ],
+        edges: [
+          { source: 'a', target: 'b' },
+          { source: 'b', target: 'a' },
+        ],
+      }),
+    );
     writeFileSync(join(dir, 'huge.json'), Buffer.alloc(1024 * 1024 + 1, 0x20));
     mkdirSync(join(dir, 'folder.json'));
     const refusal = (name: string) => readWorkflowFile(join(dir, name), dir);
@@ -57,7 +74,11 @@ describe('STU-08 opening a workflow file handed to the desktop app', () => {
   });
 
   it('reads files and yukta:// links from a launch argv, skipping the app path and Chromium switches', () => {
-    expect(launchRequest(['/opt/Yukta Studio/yukta', '--enable-features=x', '/w/a.yukta.json', 'yukta://approval/run-1/approve'], true)).toEqual({ files: ['/w/a.yukta.json'], links: ['yukta://approval/run-1/approve'], ignored: [] });
+    expect(launchRequest(['/opt/Yukta Studio/yukta', '--enable-features=x', '/w/a.yukta.json', 'yukta://approval/run-1/approve'], true)).toEqual({
+      files: ['/w/a.yukta.json'],
+      links: ['yukta://approval/run-1/approve'],
+      ignored: [],
+    });
     expect(launchRequest(['/x/electron', '.', 'b.json', '--inspect'], false)).toEqual({ files: ['b.json'], links: [], ignored: [] });
     expect(launchRequest(['/x/electron', '.', 'yukta://settings/evil'], false)).toEqual({ files: [], links: [], ignored: ['yukta://settings/evil'] });
   });
@@ -71,7 +92,10 @@ describe('STU-08 opening a workflow file handed to the desktop app', () => {
     expect(sent).toEqual([]);
     const page = { id: 1, send: () => undefined, isDestroyed: () => false, once: () => undefined };
     opener.ready(page);
-    expect(sent).toEqual([{ name: 'orders.yukta.json', text: JSON.stringify(WORKFLOW) }, { name: 'x.json', refused: 'a path with ".." (path traversal) is refused; give the file itself' }]);
+    expect(sent).toEqual([
+      { name: 'orders.yukta.json', text: JSON.stringify(WORKFLOW) },
+      { name: 'x.json', refused: 'a path with ".." (path traversal) is refused; give the file itself' },
+    ]);
     expect(recent).toEqual([join(dir, 'orders.yukta.json')]);
     opener.notReady();
     opener.open(['orders.yukta.json'], dir);

@@ -92,9 +92,15 @@ export function readWorkflowFile(input: string, cwd: string): OpenedFile & { pat
     if (!stat.isFile()) return { name, refused: stat.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file' };
     size = stat.size;
   } catch (error) {
-    return { name, refused: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : `the file cannot be read (${(error as Error).message})` };
+    return {
+      name,
+      refused: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : `the file cannot be read (${(error as Error).message})`,
+    };
   }
-  const tooLarge = (bytes: number) => ({ name, refused: `the file is ${describeSize(bytes)}; a workflow file is at most ${describeSize(MAX_WORKFLOW_FILE_BYTES)}` });
+  const tooLarge = (bytes: number) => ({
+    name,
+    refused: `the file is ${describeSize(bytes)}; a workflow file is at most ${describeSize(MAX_WORKFLOW_FILE_BYTES)}`,
+  });
   if (size > MAX_WORKFLOW_FILE_BYTES) return tooLarge(size);
   let bytes: Buffer;
   try {
@@ -112,6 +118,7 @@ export function readWorkflowFile(input: string, cwd: string): OpenedFile & { pat
   }
   const { definition, issues } = validateWorkflowShape(raw);
   const error = issues.find((i) => i.severity === 'error');
-  if (!definition || error) return { name, refused: `not a workflow definition: ${error ? `${error.code} ${error.message}` : 'it needs "workflowId" and "nodes"'}` };
+  if (!definition || error)
+    return { name, refused: `not a workflow definition: ${error ? `${error.code} ${error.message}` : 'it needs "workflowId" and "nodes"'}` };
   return { name, text, path };
 }

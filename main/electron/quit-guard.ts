@@ -21,7 +21,8 @@ export function quitDialogOptions(count: number) {
     type: 'question' as const,
     title: 'Runs are active',
     message: `${count} run${count === 1 ? ' is' : 's are'} still active. Stop ${count === 1 ? 'it' : 'them'} and quit?`,
-    detail: 'Drain lets each node finish the message it holds and stops taking new ones. Cancel stops starting new work. Kill abandons the work at once. Keep running leaves the app open.',
+    detail:
+      'Drain lets each node finish the message it holds and stops taking new ones. Cancel stops starting new work. Kill abandons the work at once. Keep running leaves the app open.',
     buttons: QUIT_BUTTONS.map((b) => b.label),
     defaultId: 0,
     cancelId: QUIT_BUTTONS.length - 1,

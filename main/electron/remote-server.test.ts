@@ -39,15 +39,34 @@ describe('STU-08 connect to server: checking a team server and its key (a real y
   });
 
   it('says so in the dialog when the key is refused, the server is unreachable, or it is not a Yukta server', async () => {
-    expect((await checkServer(base, 'wrong-key-0123456789abcdef')).outcome).toEqual({ ok: false, field: 'apiKey', message: 'the server refused the API key: the API key is not valid' });
+    expect((await checkServer(base, 'wrong-key-0123456789abcdef')).outcome).toEqual({
+      ok: false,
+      field: 'apiKey',
+      message: 'the server refused the API key: the API key is not valid',
+    });
     const port = await closedPort();
-    expect((await checkServer(`http://127.0.0.1:${port}`, KEY)).outcome).toEqual({ ok: false, field: 'url', message: `http://127.0.0.1:${port} is not reachable (ECONNREFUSED)` });
-    expect((await checkServer(notYuktaUrl, KEY)).outcome).toEqual({ ok: false, field: 'url', message: `${notYuktaUrl} answered HTTP 404, but not as a Yukta server` });
+    expect((await checkServer(`http://127.0.0.1:${port}`, KEY)).outcome).toEqual({
+      ok: false,
+      field: 'url',
+      message: `http://127.0.0.1:${port} is not reachable (ECONNREFUSED)`,
+    });
+    expect((await checkServer(notYuktaUrl, KEY)).outcome).toEqual({
+      ok: false,
+      field: 'url',
+      message: `${notYuktaUrl} answered HTTP 404, but not as a Yukta server`,
+    });
   });
 
   it('refuses bad input before any request: not http(s), credentials in the URL, a key with spaces', async () => {
-    expect((await checkServer('javascript:alert(1)', KEY)).outcome).toEqual({ ok: false, field: 'url', message: 'only http:// and https:// servers can be reached, not javascript:' });
-    expect((await checkServer('http://ada:secret@example.com', KEY)).outcome).toMatchObject({ field: 'url', message: 'put the API key in its own field, not in the address' });
+    expect((await checkServer('javascript:alert(1)', KEY)).outcome).toEqual({
+      ok: false,
+      field: 'url',
+      message: 'only http:// and https:// servers can be reached, not javascript:',
+    });
+    expect((await checkServer('http://ada:secret@example.com', KEY)).outcome).toMatchObject({
+      field: 'url',
+      message: 'put the API key in its own field, not in the address',
+    });
     expect((await checkServer(base, 'two words')).outcome).toEqual({ ok: false, field: 'apiKey', message: 'an API key has no spaces or line breaks' });
     expect((await checkServer(base, '')).outcome).toMatchObject({ field: 'apiKey' });
   });
@@ -60,7 +79,14 @@ describe('STU-08 app://studio/remote/api/… forwarded to the server with the ke
     const list = await forwardToServer(target(), new Request('app://studio/remote/api/workflows?session=default'));
     expect(list.status).toBe(200);
     expect(((await list.json()) as Array<{ workflowId: string }>).map((w) => w.workflowId)).toEqual(['team-flow']);
-    const save = await forwardToServer(target(), new Request('app://studio/remote/api/workflows', { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'x=1' }, body: JSON.stringify({ definition: helloWorkflow('from-desktop') }) }));
+    const save = await forwardToServer(
+      target(),
+      new Request('app://studio/remote/api/workflows', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: 'x=1' },
+        body: JSON.stringify({ definition: helloWorkflow('from-desktop') }),
+      }),
+    );
     expect(save.status).toBe(200);
     expect((await host.invoke('workflows.get', { workflowId: 'from-desktop' }, { actor: 'test', role: 'ADMIN' })).ok).toBe(true);
   });
@@ -85,7 +111,11 @@ describe('STU-08 app://studio/remote/api/… forwarded to the server with the ke
 });
 
 describe('STU-08 the chosen server kept in userData, its key encrypted (safeStorage)', () => {
-  const encryptor = { isEncryptionAvailable: () => true, encryptString: (t: string) => Buffer.from(t).reverse(), decryptString: (b: Buffer) => Buffer.from(b).reverse().toString() };
+  const encryptor = {
+    isEncryptionAvailable: () => true,
+    encryptString: (t: string) => Buffer.from(t).reverse(),
+    decryptString: (b: Buffer) => Buffer.from(b).reverse().toString(),
+  };
 
   it('stores the URL and only ciphertext of the key, and reads them back', () => {
     const dir = mkdtempSync(join(tmpdir(), 'yukta-remote-'));

@@ -29,7 +29,10 @@ type Fetch = typeof fetch;
 export class RemoteServerStore {
   private readonly file: string;
 
-  constructor(userData: string, private readonly encryptor: StringEncryptor) {
+  constructor(
+    userData: string,
+    private readonly encryptor: StringEncryptor,
+  ) {
     this.file = join(userData, REMOTE_SERVER_FILE);
   }
 
@@ -72,7 +75,11 @@ export async function checkServer(urlText: string, apiKey: string, doFetch: Fetc
   if (keyProblem) return { outcome: { ok: false, field: 'apiKey', message: keyProblem } };
   let answer: { status: number; json: unknown } | { unreachable: string };
   try {
-    const response = await doFetch(url.url + PROBE_PATH, { headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const response = await doFetch(url.url + PROBE_PATH, {
+      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
     answer = { status: response.status, json: await response.json().catch(() => null) };
   } catch (error) {
     answer = { unreachable: reasonOf(error) };
@@ -111,7 +118,12 @@ export async function forwardToServer(target: RemoteTarget | null, request: Requ
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   let upstream: Response;
   try {
-    upstream = await doFetch(target.url + rest + url.search, { method: request.method, headers, body: hasBody ? await request.arrayBuffer() : undefined, redirect: 'error' });
+    upstream = await doFetch(target.url + rest + url.search, {
+      method: request.method,
+      headers,
+      body: hasBody ? await request.arrayBuffer() : undefined,
+      redirect: 'error',
+    });
   } catch (error) {
     return errorResponse(502, 'UNAVAILABLE', `${target.url} is not reachable (${reasonOf(error)})`);
   }

@@ -19,7 +19,9 @@ describe('SEC-03 Electron window hardening', () => {
 
   it('uses a strict CSP, loosened only for the dev server', () => {
     expect(contentSecurityPolicy()).toBe(CONTENT_SECURITY_POLICY);
-    expect(CONTENT_SECURITY_POLICY).toContain("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).toContain(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'",
+    );
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe/);
     const dev = contentSecurityPolicy('http://localhost:5173');
     expect(dev).toContain("script-src 'self' 'unsafe-inline'");
@@ -33,7 +35,15 @@ describe('SEC-03 Electron window hardening', () => {
 
   it('allows navigation only within the app origin (parsed, not prefix-matched)', () => {
     expect(isAllowedNavigation('app://studio/index.html#/runs')).toBe(true);
-    for (const url of ['app://studio.evil.example/', 'app://evil/', 'https://example.com/', 'http://localhost:5173/', 'file:///etc/passwd', 'javascript:alert(1)', 'garbage']) {
+    for (const url of [
+      'app://studio.evil.example/',
+      'app://evil/',
+      'https://example.com/',
+      'http://localhost:5173/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'garbage',
+    ]) {
       expect(isAllowedNavigation(url), url).toBe(false);
     }
     expect(isAllowedNavigation('http://localhost:5173/#/x', 'http://localhost:5173')).toBe(true);

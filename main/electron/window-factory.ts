@@ -2,7 +2,8 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 import { APP_ROOT_URL, isAppUrl } from '../ipc/app-origin';
 
 /** The renderer's CSP: nothing from elsewhere; inline styles only because React Flow positions nodes with them. */
-export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
 
 /**
  * The CSP for the page. With the Vite dev server, its inline refresh preamble and its HMR websocket are

@@ -49,7 +49,11 @@ function clampSize(value: number, min: number, max: number): number {
  * — when none shows at least 100×100 px, or nothing usable was saved — the default size fitted into the
  * primary display, without a position (Electron centres it).
  */
-export function restoreWindow(saved: unknown, workAreas: readonly Rect[], limits: WindowLimits): { bounds: Partial<Rect> & { width: number; height: number }; maximized: boolean } {
+export function restoreWindow(
+  saved: unknown,
+  workAreas: readonly Rect[],
+  limits: WindowLimits,
+): { bounds: Partial<Rect> & { width: number; height: number }; maximized: boolean } {
   const primary = workAreas[0];
   const fitted = (width: number, height: number, area: Rect | undefined) => ({
     width: area ? clampSize(width, limits.minWidth, area.width) : width,
@@ -84,6 +88,12 @@ export function loadWindowState(userData: string): unknown {
 
 /** Saves the normal (not maximized) bounds and whether the window is maximized. */
 export function saveWindowState(userData: string, normalBounds: Rect, maximized: boolean): void {
-  const state: WindowState = { x: Math.round(normalBounds.x), y: Math.round(normalBounds.y), width: Math.round(normalBounds.width), height: Math.round(normalBounds.height), maximized };
+  const state: WindowState = {
+    x: Math.round(normalBounds.x),
+    y: Math.round(normalBounds.y),
+    width: Math.round(normalBounds.width),
+    height: Math.round(normalBounds.height),
+    maximized,
+  };
   writeJsonFileAtomic(join(userData, WINDOW_STATE_FILE), state);
 }

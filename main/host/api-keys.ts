@@ -59,8 +59,18 @@ export class ApiKeyRegistry {
   private readonly configured: KeyEntry[];
   private managed: KeyEntry[];
 
-  constructor(configured: readonly ConfiguredApiKey[] = [], private readonly file: string | null = null, private readonly now: () => number = Date.now) {
-    this.configured = configured.map((k) => ({ name: k.name, role: k.role, sessions: k.sessions ? [...k.sessions] : null, digest: keyDigest(k.key), source: k.source }));
+  constructor(
+    configured: readonly ConfiguredApiKey[] = [],
+    private readonly file: string | null = null,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.configured = configured.map((k) => ({
+      name: k.name,
+      role: k.role,
+      sessions: k.sessions ? [...k.sessions] : null,
+      digest: keyDigest(k.key),
+      source: k.source,
+    }));
     const names = new Set<string>();
     for (const k of this.configured) {
       if (names.has(k.name)) throw new Error(`API key name "${k.name}" is configured twice`);
@@ -104,7 +114,14 @@ export class ApiKeyRegistry {
   create(input: { name: string; role: Role; sessions?: readonly string[] | undefined }): CreatedApiKey {
     if (this.all().some((k) => k.name === input.name)) throw new StudioApiError('CONFLICT', `an API key named "${input.name}" exists already`, 'name');
     const key = `${GENERATED_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const entry: KeyEntry = { name: input.name, role: input.role, sessions: input.sessions ? [...new Set(input.sessions)] : null, digest: sha256(key), source: 'studio', createdAt: this.now() };
+    const entry: KeyEntry = {
+      name: input.name,
+      role: input.role,
+      sessions: input.sessions ? [...new Set(input.sessions)] : null,
+      digest: sha256(key),
+      source: 'studio',
+      createdAt: this.now(),
+    };
     this.managed = [...this.managed, entry];
     this.save();
     const [info] = this.list().filter((k) => k.name === entry.name);
@@ -131,12 +148,25 @@ export class ApiKeyRegistry {
     if (!Array.isArray(stored)) return [];
     return (stored as StoredKey[])
       .filter((k) => k && typeof k.name === 'string' && Role.safeParse(k.role).success && typeof k.sha256 === 'string' && /^[0-9a-f]{64}$/.test(k.sha256))
-      .map((k) => ({ name: k.name, role: k.role, sessions: Array.isArray(k.sessions) ? k.sessions : null, digest: Buffer.from(k.sha256, 'hex'), source: 'studio' as const, createdAt: k.createdAt }));
+      .map((k) => ({
+        name: k.name,
+        role: k.role,
+        sessions: Array.isArray(k.sessions) ? k.sessions : null,
+        digest: Buffer.from(k.sha256, 'hex'),
+        source: 'studio' as const,
+        createdAt: k.createdAt,
+      }));
   }
 
   private save(): void {
     if (!this.file) return;
-    const stored: StoredKey[] = this.managed.map((k) => ({ name: k.name, role: k.role, sessions: k.sessions, sha256: k.digest.toString('hex'), createdAt: k.createdAt ?? 0 }));
+    const stored: StoredKey[] = this.managed.map((k) => ({
+      name: k.name,
+      role: k.role,
+      sessions: k.sessions,
+      sha256: k.digest.toString('hex'),
+      createdAt: k.createdAt ?? 0,
+    }));
     writeJsonFileAtomic(this.file, stored);
   }
 }

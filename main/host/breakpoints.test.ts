@@ -37,10 +37,20 @@ describe('STU-04 breakpoints persist per workflow outside the definition (issue 
   it('refuses a bad condition path or a node named twice, naming the field, and keeps what was there', async () => {
     const { api } = openHost();
     await api['breakpoints.set']({ workflowId: 'w', breakpoints: [{ nodeId: 'n', enabled: true, condition: null }] });
-    const badPath = await failure(api['breakpoints.set']({ workflowId: 'w', breakpoints: [{ nodeId: 'n', enabled: true, condition: { path: 'body.x', equals: '1' } }] }));
+    const badPath = await failure(
+      api['breakpoints.set']({ workflowId: 'w', breakpoints: [{ nodeId: 'n', enabled: true, condition: { path: 'body.x', equals: '1' } }] }),
+    );
     expect(badPath.code).toBe('BAD_INPUT');
     expect(badPath.path).toBe('breakpoints.0.condition.path');
-    const twice = await failure(api['breakpoints.set']({ workflowId: 'w', breakpoints: [{ nodeId: 'n', enabled: true, condition: null }, { nodeId: 'n', enabled: false, condition: null }] }));
+    const twice = await failure(
+      api['breakpoints.set']({
+        workflowId: 'w',
+        breakpoints: [
+          { nodeId: 'n', enabled: true, condition: null },
+          { nodeId: 'n', enabled: false, condition: null },
+        ],
+      }),
+    );
     expect(twice.message).toMatch(/names a node twice/);
     expect(await api['breakpoints.get']({ workflowId: 'w' })).toEqual({ breakpoints: [{ nodeId: 'n', enabled: true, condition: null }] });
   });

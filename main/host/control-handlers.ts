@@ -37,14 +37,17 @@ export function createControlHandlers(engine: Engine): Pick<OperationHandlers, C
     'control.state': async ({ executionId }) => control.state(executionId),
     'control.audit': async (query) => control.audit(query),
     'approvals.list': async ({ executionId, limit }) => control.approvals({ executionId, limit }),
-    'signals.send': async ({ executionId, nodeId, decision, data }, caller) => control.send(executionId, { type: 'Signal', nodeId, decision, data }, caller.actor),
+    'signals.send': async ({ executionId, nodeId, decision, data }, caller) =>
+      control.send(executionId, { type: 'Signal', nodeId, decision, data }, caller.actor),
     'supervisors.list': async () => control.listSupervisors(),
     'supervisors.getRules': async ({ session }) => control.getRules(session),
     'supervisors.setRules': ({ session, rules }) => control.saveRules(session, rules),
     'plugins.control': async ({ session, workflowId, nodeId, kind, body }) => control.pluginControl({ session, workflowId, nodeId }, { kind, body }),
     'runs.recorded': async ({ executionId, nodeId, offset, limit }) => control.recorded(executionId, nodeId, { offset, limit }),
     'runs.recordedSummary': async ({ executionId }) => control.recordedSummary(executionId),
-    'runs.setPriority': async ({ executionId, priority }, caller) => SetPriorityResult.parse((await control.send(executionId, { type: 'SetPriority', priority }, caller.actor)).value),
-    'scheduler.setLimits': async (limits, caller) => SchedulerLimits.parse((await control.send(SCHEDULER_RUN, { type: 'SetLimits', limits }, caller.actor)).value),
+    'runs.setPriority': async ({ executionId, priority }, caller) =>
+      SetPriorityResult.parse((await control.send(executionId, { type: 'SetPriority', priority }, caller.actor)).value),
+    'scheduler.setLimits': async (limits, caller) =>
+      SchedulerLimits.parse((await control.send(SCHEDULER_RUN, { type: 'SetLimits', limits }, caller.actor)).value),
   };
 }

@@ -4,8 +4,14 @@ import { runCrashSoak, type SoakTallies } from '../test-support/crash-soak';
 
 /** The promises kept (every must-be-0 tally 0, in one object so a failure shows them all) and that the checks had something to check. */
 function expectPromisesKept(t: SoakTallies, kills: number): void {
-  expect({ lost: t.lost, duplicated: t.duplicated, leftRunning: t.leftRunning, resumedTwice: t.resumedTwice, reexecuted: t.reexecuted, integrityFailures: t.integrityFailures })
-    .toEqual({ lost: 0, duplicated: 0, leftRunning: 0, resumedTwice: 0, reexecuted: 0, integrityFailures: 0 });
+  expect({
+    lost: t.lost,
+    duplicated: t.duplicated,
+    leftRunning: t.leftRunning,
+    resumedTwice: t.resumedTwice,
+    reexecuted: t.reexecuted,
+    integrityFailures: t.integrityFailures,
+  }).toEqual({ lost: 0, duplicated: 0, leftRunning: 0, resumedTwice: 0, reexecuted: 0, integrityFailures: 0 });
   expect(t.iterations).toBe(kills);
   expect(t.integrityChecks).toBe(kills + 1);
   // Kills landed mid-request and mid-run, keys were re-sent, runs resumed past end markers.

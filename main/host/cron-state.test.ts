@@ -44,8 +44,21 @@ describe('EXT-01 CRON_TRIGGER: the host keeps the last fires in the data folder'
     const api = createStudioClient(createMemoryTransport(second.host, LOCAL_UI_CALLER));
     const [listed, ...more] = await api['triggers.list']({});
     expect(more).toEqual([]);
-    expect(listed).toMatchObject({ session: 'default', workflowId: 'hourly', nodeId: 'cron', expression: '0 * * * *', timezone: 'UTC', missedFires: 'RUN_ONCE', nextFireAt: Date.parse('2026-01-01T05:00:00Z') });
-    expect(listed!.lastFire).toMatchObject({ outcome: 'STARTED', scheduledAt: Date.parse('2026-01-01T04:00:00Z'), missed: 3, executionId: fires[0]!.executionId });
+    expect(listed).toMatchObject({
+      session: 'default',
+      workflowId: 'hourly',
+      nodeId: 'cron',
+      expression: '0 * * * *',
+      timezone: 'UTC',
+      missedFires: 'RUN_ONCE',
+      nextFireAt: Date.parse('2026-01-01T05:00:00Z'),
+    });
+    expect(listed!.lastFire).toMatchObject({
+      outcome: 'STARTED',
+      scheduledAt: Date.parse('2026-01-01T04:00:00Z'),
+      missed: 3,
+      executionId: fires[0]!.executionId,
+    });
     expect(await api['triggers.list']({ session: 'other' })).toEqual([]);
     expect(await api['triggers.list']({ workflowId: 'hourly' })).toHaveLength(1);
   });

@@ -16,7 +16,13 @@ export interface DispatchOptions {
  * input to the limits and parses it with the contract's schema (errors name the field), runs the
  * handler, and returns errors as data. A value no store can write is the caller's bad input.
  */
-export async function dispatch(handlers: OperationHandlers, operation: unknown, rawInput: unknown, caller: Caller, options: DispatchOptions): Promise<ApiResult<unknown>> {
+export async function dispatch(
+  handlers: OperationHandlers,
+  operation: unknown,
+  rawInput: unknown,
+  caller: Caller,
+  options: DispatchOptions,
+): Promise<ApiResult<unknown>> {
   try {
     if (!isOperationName(operation)) {
       throw new StudioApiError('UNKNOWN_OPERATION', `unknown operation "${String(operation)}"`, 'operation');

@@ -12,7 +12,13 @@ import { StudioHost, type StudioHostOptions } from './studio-host';
 function stepPlugin(holding: boolean) {
   const calls: string[] = [];
   const plugin = definePlugin({
-    type: 'STEP', kind: 'processor', title: 'STEP', description: '', configSchema: z.record(z.string(), z.unknown()), defaultConfig: {}, outputs: ['out'],
+    type: 'STEP',
+    kind: 'processor',
+    title: 'STEP',
+    description: '',
+    configSchema: z.record(z.string(), z.unknown()),
+    defaultConfig: {},
+    outputs: ['out'],
     async process(m, _c, ctx) {
       calls.push(`${ctx.executionId}/${ctx.nodeId}`);
       const payload = m.payload as { holdAt?: string };
@@ -25,8 +31,17 @@ function stepPlugin(holding: boolean) {
 
 const FLOW = {
   workflowId: 'flow',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'STEP' }, { nodeId: 'b', type: 'STEP' }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 't', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'out' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'a', type: 'STEP' },
+    { nodeId: 'b', type: 'STEP' },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 'a' },
+    { source: 'a', target: 'b' },
+    { source: 'b', target: 'out' },
+  ],
 };
 
 const opened: Array<{ host: StudioHost; server?: StudioHttpServer }> = [];
@@ -39,7 +54,10 @@ afterEach(async () => {
 
 function host(options: StudioHostOptions, plugins: Array<Plugin<never>> = []): StudioHost {
   const { engine, ...rest } = options;
-  const h = new StudioHost({ ...rest, engine: { clock: new ManualClock(0), scheduler: { limits: { shutdownTimeoutMs: 0 } }, ...engine, plugins: [...builtinPlugins(), ...plugins] } });
+  const h = new StudioHost({
+    ...rest,
+    engine: { clock: new ManualClock(0), scheduler: { limits: { shutdownTimeoutMs: 0 } }, ...engine, plugins: [...builtinPlugins(), ...plugins] },
+  });
   opened.push({ host: h });
   return h;
 }
@@ -90,7 +108,10 @@ describe('DUR-03 runs.resume through the StudioApi and REST', () => {
     expect(life.calls).toEqual([`${resumed.executionId}/b`]);
     const conflict = await resume();
     expect(conflict.status).toBe(409);
-    expect(((await conflict.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('already resumed') as unknown as string });
+    expect(((await conflict.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('already resumed') as unknown as string,
+    });
   });
 
   it('runs.get reads a run the tracker no longer keeps from the durable log', async () => {
@@ -131,14 +152,27 @@ describe('DUR-01/DUR-02 host settings: yukta.execution-log.* and yukta.restart.*
     const { executionId } = await api['runs.start']({ workflowId: 'flow', payload: {} });
     expect(await h.engine.waitForRun(executionId)).toBe('SUCCESS');
     await h.close();
-    opened.splice(opened.findIndex((o) => o.host === h), 1);
-    const lines = readFileSync(join(dataDir, 'journal', 'executions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { runId: string; type: string });
+    opened.splice(
+      opened.findIndex((o) => o.host === h),
+      1,
+    );
+    const lines = readFileSync(join(dataDir, 'journal', 'executions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { runId: string; type: string });
     expect(lines.filter((l) => l.runId === executionId).map((l) => l.type)).toEqual(expect.arrayContaining(['RUN_STARTED', 'NODE_FINISHED', 'RUN_FINISHED']));
     expect(existsSync(join(dataDir, 'cps'))).toBe(true);
   });
 
   it('reads them from the environment and refuses a misspelt one, naming it', async () => {
-    const s = parseHostSettings(settingsFromEnv({ YUKTA_EXECUTION_LOG_FSYNC: 'true', YUKTA_RESTART_AUTO_RESUME: '1', YUKTA_EXECUTION_LOG_RETAINED_RUNS: '50', YUKTA_RESTART_DIR: '/tmp/x' }));
+    const s = parseHostSettings(
+      settingsFromEnv({
+        YUKTA_EXECUTION_LOG_FSYNC: 'true',
+        YUKTA_RESTART_AUTO_RESUME: '1',
+        YUKTA_EXECUTION_LOG_RETAINED_RUNS: '50',
+        YUKTA_RESTART_DIR: '/tmp/x',
+      }),
+    );
     expect(s['yukta.execution-log.fsync']).toBe(true);
     expect(s['yukta.restart.auto-resume']).toBe(true);
     expect(s['yukta.execution-log.retained-runs']).toBe(50);
@@ -154,7 +188,10 @@ describe('DUR-01/DUR-02 host settings: yukta.execution-log.* and yukta.restart.*
     const one = host({ dataDir }, [first.plugin]);
     const api = clientOf(one);
     await api['workflows.save']({ definition: FLOW });
-    const ids: string[] = [(await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b' } })).executionId, (await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b', n: 2 } })).executionId];
+    const ids: string[] = [
+      (await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b' } })).executionId,
+      (await api['runs.start']({ workflowId: 'flow', payload: { holdAt: 'b', n: 2 } })).executionId,
+    ];
     await until(() => ids.every((id) => first.calls.includes(`${id}/b`)), 'both at b');
     await crash(one);
 

@@ -26,10 +26,29 @@ async function pair(env: Record<string, string> = {}, urlOfA?: (url: string) => 
   return { a, b, db, schema };
 }
 
-const QUICK = { workflowId: 'quick', nodes: [{ nodeId: 's', type: 'API_TRIGGER' }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 's', target: 'out' }] };
-const SLOW = { workflowId: 'slow', nodes: [{ nodeId: 's', type: 'API_TRIGGER' }, { nodeId: 'wait', type: 'DELAY', config: { ms: 4000 } }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 's', target: 'wait' }, { source: 'wait', target: 'out' }] };
+const QUICK = {
+  workflowId: 'quick',
+  nodes: [
+    { nodeId: 's', type: 'API_TRIGGER' },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [{ source: 's', target: 'out' }],
+};
+const SLOW = {
+  workflowId: 'slow',
+  nodes: [
+    { nodeId: 's', type: 'API_TRIGGER' },
+    { nodeId: 'wait', type: 'DELAY', config: { ms: 4000 } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 's', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
+};
 
-const start = (host: ServedHost, workflowId: string, key?: string) => api(host.url, 'POST', '/api/workflow/start', { workflowId, payload: {} }, key ? { 'idempotency-key': key } : {});
+const start = (host: ServedHost, workflowId: string, key?: string) =>
+  api(host.url, 'POST', '/api/workflow/start', { workflowId, payload: {} }, key ? { 'idempotency-key': key } : {});
 
 describe('SCL-02 active/standby: two yukta serve processes on one database', () => {
   it('kill -9 of the leader during 100 keyed starts: the standby leads within lease + one renewal period, every acknowledged start is there, re-sent keys return the same ids', async () => {
@@ -45,7 +64,10 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     expect(await metricTotal(b, 'yukta_executions_rejected_total', 'reason="not_leader"')).toBe(1);
     // What the pair shares is changed on the leader only: a save on the standby is refused, naming it.
     const save = await api(b.url, 'POST', '/api/workflows', { definition: { ...QUICK, description: 'from the standby' } });
-    expect([save.status, (save.json.error as { message: string }).message]).toEqual([503, 'workflows.save refused: this server is a standby (read-only); leader is host-a: send it to the leader']);
+    expect([save.status, (save.json.error as { message: string }).message]).toEqual([
+      503,
+      'workflows.save refused: this server is a standby (read-only); leader is host-a: send it to the leader',
+    ]);
     // Without keys the standby holds Host and Origin to loopback and same-origin, as the leader does (SEC-01).
     const body = JSON.stringify({ workflowId: 'quick', payload: {} });
     expect(await rawStatus(b.url, 'POST', '/api/workflow/start', { origin: 'http://evil.example' }, body)).toBe(403);
@@ -82,7 +104,7 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     for (const id of acknowledged.values()) expect((await api(b.url, 'GET', `/api/executions/${id}`)).status, id).toBe(200);
   });
 
-  it('SIGSTOP of the leader past its lease: the standby takes over; after SIGCONT the old leader\'s writes are refused and it steps down (counted); its run is ABORTED on the new leader', async () => {
+  it("SIGSTOP of the leader past its lease: the standby takes over; after SIGCONT the old leader's writes are refused and it steps down (counted); its run is ABORTED on the new leader", async () => {
     const { a, b } = await pair();
     expect((await api(a.url, 'POST', '/api/workflows', { definition: SLOW })).status).toBe(200);
     const run = (await start(a, 'slow')).json.executionId as string;
@@ -102,7 +124,7 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     expect((await api(b.url, 'GET', `/api/executions/${run}`)).json.status).toBe('ABORTED');
   });
 
-  it('cutting the leader\'s database connections (a TCP proxy): it stops leading before the lease runs out, so before the standby takes over', async () => {
+  it("cutting the leader's database connections (a TCP proxy): it stops leading before the lease runs out, so before the standby takes over", async () => {
     const db = await testDatabase();
     const target = new URL(db.url);
     const proxy = await CuttableProxy.open(PROXY_PORT, { host: target.hostname, port: Number(target.port) });
@@ -129,7 +151,10 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
   });
 
   it('keys and roles behave the same on a standby: no key 401, a VIEWER reads and may not start (403), an OPERATOR is refused not_leader (503)', async () => {
-    const keys = [{ name: 'viewer', key: 'viewer-key-0123456789abcdef', role: 'VIEWER' }, { name: 'operator', key: 'operator-key-0123456789abcdef', role: 'OPERATOR' }];
+    const keys = [
+      { name: 'viewer', key: 'viewer-key-0123456789abcdef', role: 'VIEWER' },
+      { name: 'operator', key: 'operator-key-0123456789abcdef', role: 'OPERATOR' },
+    ];
     const { b } = await pair({ YUKTA_API_KEYS: JSON.stringify(keys) });
     const as = (key: string) => ({ authorization: `Bearer ${key}` });
     expect((await api(b.url, 'GET', '/api/ha')).status).toBe(401);
@@ -144,7 +169,7 @@ describe('SCL-02 active/standby: two yukta serve processes on one database', () 
     expect(await metricTotal(b, 'yukta_executions_rejected_total', 'reason="not_leader"', as(keys[0]!.key))).toBe(2);
   });
 
-  it('with yukta.restart.auto-resume=true the old leader\'s unfinished run is ABORTED at takeover and resumes from its checkpoints on the new leader', async () => {
+  it("with yukta.restart.auto-resume=true the old leader's unfinished run is ABORTED at takeover and resumes from its checkpoints on the new leader", async () => {
     const { a, b } = await pair({ YUKTA_RESTART_AUTO_RESUME: 'true' });
     expect((await api(a.url, 'POST', '/api/workflows', { definition: SLOW })).status).toBe(200);
     const run = (await start(a, 'slow')).json.executionId as string;

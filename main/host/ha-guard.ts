@@ -12,9 +12,19 @@ type AnyHandler = (input: unknown, caller: Caller) => Promise<unknown>;
  * secrets, breakpoints) and every read stay open.
  */
 export const LEADER_ONLY_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
-  'workflows.save', 'workflows.restore', 'workflows.delete',
-  'sessions.create', 'sessions.rename', 'sessions.delete', 'sessions.applyConfig',
-  'runs.setPriority', 'scheduler.setLimits', 'control.send', 'signals.send', 'plugins.control', 'supervisors.setRules',
+  'workflows.save',
+  'workflows.restore',
+  'workflows.delete',
+  'sessions.create',
+  'sessions.rename',
+  'sessions.delete',
+  'sessions.applyConfig',
+  'runs.setPriority',
+  'scheduler.setLimits',
+  'control.send',
+  'signals.send',
+  'plugins.control',
+  'supervisors.setRules',
 ]);
 
 /** Wraps the handlers so a standby refuses the leader-only operations with 503, naming the leader. */

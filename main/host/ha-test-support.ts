@@ -61,8 +61,18 @@ export async function serveHa(name: string, options: { url: string; schema: stri
   return { name, child, url, output, exited, dataDir };
 }
 
-export async function api(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+export async function api(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
@@ -70,10 +80,14 @@ export async function api(url: string, method: string, path: string, body?: unkn
 /** A request with headers `fetch` will not send as given (Host), answering the status code. */
 export function rawStatus(url: string, method: string, path: string, headers: Record<string, string>, body = ''): Promise<number> {
   return new Promise((res, rej) => {
-    const req = request(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (r) => {
-      r.resume();
-      r.on('end', () => res(r.statusCode ?? 0));
-    });
+    const req = request(
+      `${url}${path}`,
+      { method, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      (r) => {
+        r.resume();
+        r.on('end', () => res(r.statusCode ?? 0));
+      },
+    );
     req.on('error', rej);
     req.end(body);
   });

@@ -16,8 +16,16 @@ describe('SEC-01 settings source: <data>/settings.json and the environment', () 
 
   it('reads the file, lets the environment win, and gathers yukta.llm.rate-limit.<provider> and yukta.var.*', async () => {
     const dir = await tempDataDir();
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ 'yukta.process.enabled': true, 'yukta.llm.rate-limit.openai': 60, 'yukta.var.region': 'eu', 'yukta.execution.max-concurrent': 4 }));
-    const s = loadHostSettings(dir, { YUKTA_PROCESS_ENABLED: 'false', YUKTA_VARIABLES_ALLOWED: 'A, B', YUKTA_LLM_RATE_LIMIT_ANTHROPIC: '30', YUKTA_API_KEY: 'env-admin-key-0123456789' });
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ 'yukta.process.enabled': true, 'yukta.llm.rate-limit.openai': 60, 'yukta.var.region': 'eu', 'yukta.execution.max-concurrent': 4 }),
+    );
+    const s = loadHostSettings(dir, {
+      YUKTA_PROCESS_ENABLED: 'false',
+      YUKTA_VARIABLES_ALLOWED: 'A, B',
+      YUKTA_LLM_RATE_LIMIT_ANTHROPIC: '30',
+      YUKTA_API_KEY: 'env-admin-key-0123456789',
+    });
     expect(s['yukta.process.enabled']).toBe(false);
     expect(s['yukta.variables.allowed']).toEqual(['A', 'B']);
     // CFG-01: precedence is per key, so YUKTA_LLM_RATE_LIMIT_ANTHROPIC adds a provider beside the file's openai.

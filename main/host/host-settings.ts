@@ -42,7 +42,8 @@ export function configuredApiKeys(settings: HostSettings, env: Readonly<Record<s
   const single = settings['yukta.api-key'];
   if (single) keys.push({ name: 'default', key: single, role: 'ADMIN', source: env[envNameOf('yukta.api-key')] ? 'environment' : 'settings' });
   const fromEnv = Boolean(env[envNameOf('yukta.api-keys')]);
-  for (const k of settings['yukta.api-keys']) keys.push({ name: k.name, key: k.key, role: k.role, sessions: k.sessions ?? null, source: fromEnv ? 'environment' : 'settings' });
+  for (const k of settings['yukta.api-keys'])
+    keys.push({ name: k.name, key: k.key, role: k.role, sessions: k.sessions ?? null, source: fromEnv ? 'environment' : 'settings' });
   return keys;
 }
 

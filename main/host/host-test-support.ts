@@ -55,7 +55,10 @@ export function tempDataDir(): Promise<string> {
 
 /** The StudioApiError a call fails with (fails the test when it succeeds). */
 export async function failure(p: Promise<unknown>): Promise<StudioApiError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(StudioApiError);
   return e as StudioApiError;
 }
@@ -70,7 +73,10 @@ export function greeter(greeting = 'Hello', workflowId = 'hello') {
       { nodeId: 'greet', type: 'TRANSFORM', config: { set: { greeting: `${greeting} \${payload.name}` } } },
       { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
     ],
-    edges: [{ source: 'start', target: 'greet' }, { source: 'greet', target: 'print' }],
+    edges: [
+      { source: 'start', target: 'greet' },
+      { source: 'greet', target: 'print' },
+    ],
   };
 }
 

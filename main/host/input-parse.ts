@@ -37,7 +37,8 @@ export function applyAliases(operation: OperationName, raw: unknown): unknown {
   const input: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
   for (const [alias, name] of Object.entries(aliases)) {
     if (!Object.prototype.hasOwnProperty.call(input, alias)) continue;
-    if (Object.prototype.hasOwnProperty.call(input, name)) throw new StudioApiError('BAD_INPUT', `give ${name} or ${alias}, not both (${alias} is the seed's name for ${name})`, alias);
+    if (Object.prototype.hasOwnProperty.call(input, name))
+      throw new StudioApiError('BAD_INPUT', `give ${name} or ${alias}, not both (${alias} is the seed's name for ${name})`, alias);
     input[name] = input[alias];
     delete input[alias];
   }

@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 import { SETTING_ROWS, type SettingsValues } from '../../shared/settings/settings-lookup';
 import { joinPath } from '../../shared/workflow/validation-issue';
-import { describeSource, envAssignments, fileAssignments, flagAssignments, objectAssignments, SettingsError, type Assignment, type SettingSource } from './settings-sources';
+import {
+  describeSource,
+  envAssignments,
+  fileAssignments,
+  flagAssignments,
+  objectAssignments,
+  SettingsError,
+  type Assignment,
+  type SettingSource,
+} from './settings-sources';
 
 /** The host's settings file in the data folder: flat `yukta.*` keys, e.g. `{"yukta.process.enabled": true}`. */
 export const SETTINGS_FILE = 'settings.json';
@@ -25,7 +34,9 @@ export function parseAssignment(a: Assignment): unknown {
   const issue = parsed.error.issues[0]!;
   const at = issue.path.length ? `${a.key}.${joinPath(issue.path)}` : a.key;
   const shown = typeof a.raw === 'string' ? `"${a.raw}"` : (JSON.stringify(a.raw) ?? String(a.raw));
-  const detail = issue.path.length ? issue.message : `${issue.message.startsWith('must be') ? issue.message : `must be ${value.accepts}`} (got ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown})`;
+  const detail = issue.path.length
+    ? issue.message
+    : `${issue.message.startsWith('must be') ? issue.message : `must be ${value.accepts}`} (got ${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown})`;
   throw new SettingsError(`setting ${at} in ${describeSource(a.source)}: ${detail}`);
 }
 

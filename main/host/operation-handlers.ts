@@ -15,7 +15,13 @@ export type OperationHandler<K extends OperationName> = (input: ParsedInput<K>, 
 export type OperationHandlers = { [K in OperationName]: OperationHandler<K> };
 
 /** The StudioApi implemented on the engine. */
-export function createOperationHandlers(engine: Engine, security: SecurityServices, settings: SettingsService, breakpoints: BreakpointStore, haStatus: () => HaStatus = () => SINGLE_SERVER_STATUS): OperationHandlers {
+export function createOperationHandlers(
+  engine: Engine,
+  security: SecurityServices,
+  settings: SettingsService,
+  breakpoints: BreakpointStore,
+  haStatus: () => HaStatus = () => SINGLE_SERVER_STATUS,
+): OperationHandlers {
   return {
     'nodeTypes.list': async () => engine.nodeTypes(),
     'workflows.list': async ({ session }) => engine.listWorkflows(session),

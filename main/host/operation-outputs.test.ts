@@ -11,18 +11,42 @@ import { LOCAL_UI_CALLER, StudioHost, type StudioHostOptions } from './studio-ho
 let release: () => void = () => undefined;
 let released = new Promise<void>((resolve) => (release = resolve));
 const hold = definePlugin({
-  type: 'HOLD', kind: 'processor', title: 'HOLD', description: '', configSchema: z.record(z.string(), z.unknown()), defaultConfig: {}, outputs: ['out'],
+  type: 'HOLD',
+  kind: 'processor',
+  title: 'HOLD',
+  description: '',
+  configSchema: z.record(z.string(), z.unknown()),
+  defaultConfig: {},
+  outputs: ['out'],
   async process(m) {
     await released;
     return [{ payload: m.payload }];
   },
 }) as unknown as Plugin<never>;
 
-const HELD = { workflowId: 'held', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'h', type: 'HOLD' }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 't', target: 'h' }, { source: 'h', target: 'out' }] };
+const HELD = {
+  workflowId: 'held',
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'h', type: 'HOLD' },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 'h' },
+    { source: 'h', target: 'out' },
+  ],
+};
 const WAITS = {
   workflowId: 'waits',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'wait', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go', timeoutSeconds: 3600 } }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 't', target: 'wait' }, { source: 'wait', target: 'out' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'wait', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go', timeoutSeconds: 3600 } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
 };
 
 /** Electron's safeStorage is not here (an edge we do not own): a reversible stand-in for the OS keychain. */
@@ -71,11 +95,17 @@ async function abortedRun(dataDir: string): Promise<string> {
   return executionId;
 }
 
-describe('CONTRACT every operation\'s result parses with its output schema (issue 16 item 5)', () => {
+describe("CONTRACT every operation's result parses with its output schema (issue 16 item 5)", () => {
   it('calls each of the operations through the host on a data folder and parses what it answers', async () => {
     const dataDir = await tempDataDir();
     const aborted = await abortedRun(dataDir);
-    const host = open({ dataDir, settings: loadSettings({ dataDir, env: {} }), env: {}, secretStore: new EncryptedSecretStore(dataDir, encryptor), engine: { scheduler: { limits: { maxConcurrent: 2, shutdownTimeoutMs: 0 } } } });
+    const host = open({
+      dataDir,
+      settings: loadSettings({ dataDir, env: {} }),
+      env: {},
+      secretStore: new EncryptedSecretStore(dataDir, encryptor),
+      engine: { scheduler: { limits: { maxConcurrent: 2, shutdownTimeoutMs: 0 } } },
+    });
     await host.ready;
 
     const v1 = ((await call(host, 'workflows.save', { definition: greeter('Hello') })) as { version: string }).version;

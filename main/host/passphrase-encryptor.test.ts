@@ -21,7 +21,9 @@ describe('SEC-02 secrets sealed under yukta.secrets.key (serve mode, yukta mcp)'
     expect(a.toString('latin1')).not.toContain(VALUE);
     expect(sealer.decryptString(a)).toBe(VALUE);
     expect(passphraseEncryptor(KEY).decryptString(b)).toBe(VALUE);
-    expect(() => passphraseEncryptor('another-key-0123456789').decryptString(a)).toThrow('a stored secret does not open with yukta.secrets.key (it was stored under another key)');
+    expect(() => passphraseEncryptor('another-key-0123456789').decryptString(a)).toThrow(
+      'a stored secret does not open with yukta.secrets.key (it was stored under another key)',
+    );
     const tampered = Buffer.from(a);
     tampered[tampered.length - 1]! ^= 1;
     expect(() => sealer.decryptString(tampered)).toThrow('does not open');
@@ -48,6 +50,8 @@ describe('SEC-02 secrets sealed under yukta.secrets.key (serve mode, yukta mcp)'
     const { api } = openHost({ dataDir: await tempDataDir(), store: 'memory', env: {} });
     const refused = await failure(api['secrets.set']({ name: 'openai', value: VALUE }));
     expect(refused.code).toBe('UNAVAILABLE');
-    expect(refused.message).toBe('secrets are stored only where they can be encrypted: in the desktop app (OS keychain), or with yukta.secrets.key set (YUKTA_SECRETS_KEY); here set YUKTA_SECRET_OPENAI in the environment');
+    expect(refused.message).toBe(
+      'secrets are stored only where they can be encrypted: in the desktop app (OS keychain), or with yukta.secrets.key set (YUKTA_SECRETS_KEY); here set YUKTA_SECRET_OPENAI in the environment',
+    );
   });
 });

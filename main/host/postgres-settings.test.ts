@@ -15,11 +15,23 @@ afterEach(closeHosts);
 describe('DUR-04 PostgreSQL settings: yukta.store, yukta.postgres.*', () => {
   it('defaults: no store kind (SQLite with a data folder), pool of 10, 30 s statement timeout, schema public', () => {
     const s = parseHostSettings({});
-    expect([s['yukta.store'], s['yukta.postgres.url'], s['yukta.postgres.pool-size'], s['yukta.postgres.statement-timeout'], s['yukta.postgres.schema']]).toEqual([undefined, undefined, 10, 30_000, 'public']);
+    expect([
+      s['yukta.store'],
+      s['yukta.postgres.url'],
+      s['yukta.postgres.pool-size'],
+      s['yukta.postgres.statement-timeout'],
+      s['yukta.postgres.schema'],
+    ]).toEqual([undefined, undefined, 10, 30_000, 'public']);
   });
 
   it('reads the environment (YUKTA_STORE, YUKTA_POSTGRES_URL, …) over the file, and refuses bad values naming the key', async () => {
-    const s = loadHostSettings(null, { YUKTA_STORE: 'postgres', YUKTA_POSTGRES_URL: URL_A, YUKTA_POSTGRES_POOL_SIZE: '4', YUKTA_POSTGRES_STATEMENT_TIMEOUT: '0', YUKTA_POSTGRES_SCHEMA: 'team_a' });
+    const s = loadHostSettings(null, {
+      YUKTA_STORE: 'postgres',
+      YUKTA_POSTGRES_URL: URL_A,
+      YUKTA_POSTGRES_POOL_SIZE: '4',
+      YUKTA_POSTGRES_STATEMENT_TIMEOUT: '0',
+      YUKTA_POSTGRES_SCHEMA: 'team_a',
+    });
     expect(postgresConnectionOf(s, NO_SECRET_STORE, {})).toEqual({ url: URL_A, poolSize: 4, statementTimeoutMs: 0, schema: 'team_a' });
     expect(s['yukta.store']).toBe('postgres');
     expect(() => parseHostSettings({ 'yukta.store': 'oracle' })).toThrow(/yukta\.store/);
@@ -39,8 +51,18 @@ describe('DUR-04 PostgreSQL settings: yukta.store, yukta.postgres.*', () => {
     const settings = loadSettings({ dataDir: null, env: { YUKTA_POSTGRES_URL: URL_A } });
     const { api } = openHost({ settings, env: {} });
     const view = await api['settings.get']({});
-    expect(view.settings.find((e) => e.key === 'yukta.postgres.url')).toMatchObject({ value: '••••', shown: '••••', secret: true, source: { kind: 'env', name: 'YUKTA_POSTGRES_URL' } });
-    expect(view.settings.find((e) => e.key === 'yukta.postgres.statement-timeout')).toMatchObject({ value: 30_000, shown: '30s', unit: 'duration', card: 'DUR-04' });
+    expect(view.settings.find((e) => e.key === 'yukta.postgres.url')).toMatchObject({
+      value: '••••',
+      shown: '••••',
+      secret: true,
+      source: { kind: 'env', name: 'YUKTA_POSTGRES_URL' },
+    });
+    expect(view.settings.find((e) => e.key === 'yukta.postgres.statement-timeout')).toMatchObject({
+      value: 30_000,
+      shown: '30s',
+      unit: 'duration',
+      card: 'DUR-04',
+    });
     expect(JSON.stringify(view)).not.toContain('pw@');
   });
 
@@ -48,9 +70,13 @@ describe('DUR-04 PostgreSQL settings: yukta.store, yukta.postgres.*', () => {
     const s = parseHostSettings({ 'yukta.postgres.url': 'decrypted:pg' });
     expect(postgresConnectionOf(s, stored({ pg: URL_A }), { YUKTA_SECRET_PG: 'postgres://other/x' }).url).toBe(URL_A);
     expect(postgresConnectionOf(s, NO_SECRET_STORE, { YUKTA_SECRET_PG: URL_A }).url).toBe(URL_A);
-    expect(() => postgresConnectionOf(s, NO_SECRET_STORE, { YUKTA_SECRET_PG: '' })).toThrow('yukta.postgres.url: the secret "pg" is not set (store it in the studio, or set YUKTA_SECRET_PG)');
+    expect(() => postgresConnectionOf(s, NO_SECRET_STORE, { YUKTA_SECRET_PG: '' })).toThrow(
+      'yukta.postgres.url: the secret "pg" is not set (store it in the studio, or set YUKTA_SECRET_PG)',
+    );
     const notAUrl = parseHostSettings({ 'yukta.postgres.url': 'decrypted:pg' });
-    expect(() => postgresConnectionOf(notAUrl, stored({ pg: 'mysql://app:pw@x/y' }), {})).toThrow(/^yukta\.postgres\.url \(secret "pg"\) must be a postgres:\/\/ or postgresql:\/\/ URL$/);
+    expect(() => postgresConnectionOf(notAUrl, stored({ pg: 'mysql://app:pw@x/y' }), {})).toThrow(
+      /^yukta\.postgres\.url \(secret "pg"\) must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    );
     expect(() => postgresConnectionOf(parseHostSettings({}), NO_SECRET_STORE, {})).toThrow(/needs yukta\.postgres\.url/);
   });
 });

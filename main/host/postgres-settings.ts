@@ -9,7 +9,11 @@ const SECRET_REF = /^decrypted:([A-Za-z][A-Za-z0-9_]{0,63})$/;
  * as the URL itself (best from the environment, `YUKTA_POSTGRES_URL`) or as `decrypted:<name>`, read from
  * the studio's secret store or `YUKTA_SECRET_<NAME>`. Errors name the setting and the secret, never the URL.
  */
-export function postgresConnectionOf(settings: HostSettings, secrets: SecretStore, env: Readonly<Record<string, string | undefined>>): PostgresConnectionOptions {
+export function postgresConnectionOf(
+  settings: HostSettings,
+  secrets: SecretStore,
+  env: Readonly<Record<string, string | undefined>>,
+): PostgresConnectionOptions {
   const raw = settings['yukta.postgres.url'];
   if (!raw) {
     throw new Error(

@@ -45,15 +45,26 @@ describe('DUR-04 key–value state on PostgreSQL: trigger fires and supervisor r
     await second.clock.advanceAsync(0);
     // The catch-up start is stored on the server before it counts as started: wait for that write, not for time.
     await vi.waitFor(() => expect(second.host.engine.triggers.history()).toHaveLength(1), { timeout: 30_000 });
-    expect(second.host.engine.triggers.history().map((f) => [f.outcome, new Date(f.scheduledAt).toISOString()])).toEqual([['STARTED', '2026-01-01T04:00:00.000Z']]);
+    expect(second.host.engine.triggers.history().map((f) => [f.outcome, new Date(f.scheduledAt).toISOString()])).toEqual([
+      ['STARTED', '2026-01-01T04:00:00.000Z'],
+    ]);
   });
 
   it('rules set through the contract are stored before the answer and back after a restart; refused rules store nothing; no rules delete the row', async () => {
     const dataDir = await tempDataDir();
     const first = await postgresHost(dataDir, '2026-01-01T00:00:00Z');
-    const rules = [{ name: 'stop failures', when: "event.type == 'NODE_STATUS' && event.status == 'FAILURE'", then: { type: 'StopWorkflow' as const, mode: 'CANCEL' as const } }];
+    const rules = [
+      {
+        name: 'stop failures',
+        when: "event.type == 'NODE_STATUS' && event.status == 'FAILURE'",
+        then: { type: 'StopWorkflow' as const, mode: 'CANCEL' as const },
+      },
+    ];
     expect(await first.api['supervisors.setRules']({ session: 'default', rules })).toEqual(rules);
-    await expect(first.api['supervisors.setRules']({ session: 'team', rules: [{ when: 'event ==', then: { type: 'PauseWorkflow' } }] })).rejects.toMatchObject({ code: 'BAD_INPUT', path: 'rules.0.when' });
+    await expect(first.api['supervisors.setRules']({ session: 'team', rules: [{ when: 'event ==', then: { type: 'PauseWorkflow' } }] })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      path: 'rules.0.when',
+    });
     expect(await keyValues(first.host, 'supervisor-rules')).toEqual(['default']);
     await closeHosts();
 

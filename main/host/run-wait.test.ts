@@ -8,8 +8,15 @@ afterEach(closeHosts);
 /** API_TRIGGER → WAIT_FOR_SIGNAL → CONSOLE_TERMINAL: the run stays RUNNING until it is approved. */
 const GATED = {
   workflowId: 'gated',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'gate', type: 'WAIT_FOR_SIGNAL', config: { signal: 'ok' } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 't', target: 'gate' }, { source: 'gate', target: 'o' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'gate', type: 'WAIT_FOR_SIGNAL', config: { signal: 'ok' } },
+    { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 'gate' },
+    { source: 'gate', target: 'o' },
+  ],
 };
 
 async function gatedRun() {
@@ -26,7 +33,10 @@ async function gatedRun() {
 /** Tracks a pending promise, so a test can say it has not settled yet. */
 function track<T>(promise: Promise<T>): { settled: () => boolean; value: Promise<T> } {
   let done = false;
-  void promise.then(() => (done = true), () => (done = true));
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   return { settled: () => done, value: promise };
 }
 

@@ -46,7 +46,10 @@ export class EncryptedSecretStore implements SecretStore {
   private readonly file: string;
   private secrets: Record<string, string>;
 
-  constructor(dataDir: string, private readonly encryptor: StringEncryptor) {
+  constructor(
+    dataDir: string,
+    private readonly encryptor: StringEncryptor,
+  ) {
     this.file = join(dataDir, SECRETS_FILE);
     const stored = readJsonFile(this.file) as Partial<SecretsFile> | null;
     this.secrets = stored && stored.secrets && typeof stored.secrets === 'object' ? { ...stored.secrets } : {};

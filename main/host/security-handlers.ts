@@ -21,7 +21,12 @@ export function createSecurityHandlers(services: SecurityServices): Pick<Operati
   const { apiKeys, secretStore } = services;
   const info = (name: string, source: SecretInfo['source']): SecretInfo => ({ name, source, value: SECRET_MASK, writable: secretStore.writable });
   return {
-    'auth.whoami': async (_input, caller) => ({ actor: caller.actor, role: caller.role, sessions: caller.sessions ? [...caller.sessions] : null, keysRequired: apiKeys.enabled }),
+    'auth.whoami': async (_input, caller) => ({
+      actor: caller.actor,
+      role: caller.role,
+      sessions: caller.sessions ? [...caller.sessions] : null,
+      keysRequired: apiKeys.enabled,
+    }),
     'apiKeys.list': async () => apiKeys.list(),
     'apiKeys.create': async (input) => apiKeys.create(input),
     'apiKeys.revoke': async ({ name }) => (apiKeys.revoke(name), { revoked: true as const }),
@@ -32,7 +37,11 @@ export function createSecurityHandlers(services: SecurityServices): Pick<Operati
     },
     'secrets.set': async ({ name, value }) => {
       if (!secretStore.writable) {
-        throw new StudioApiError('UNAVAILABLE', `secrets are stored only where they can be encrypted: in the desktop app (OS keychain), or with yukta.secrets.key set (YUKTA_SECRETS_KEY); here set YUKTA_SECRET_${name.toUpperCase()} in the environment`, 'name');
+        throw new StudioApiError(
+          'UNAVAILABLE',
+          `secrets are stored only where they can be encrypted: in the desktop app (OS keychain), or with yukta.secrets.key set (YUKTA_SECRETS_KEY); here set YUKTA_SECRET_${name.toUpperCase()} in the environment`,
+          'name',
+        );
       }
       secretStore.set(name, value);
       return info(name, 'store');

@@ -19,7 +19,13 @@ function gatedPlugin() {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
   const plugin = definePlugin({
-    type: 'GATE', kind: 'processor', title: 'Gate', description: 'waits for the test', configSchema: z.strictObject({}), defaultConfig: {}, outputs: ['out'],
+    type: 'GATE',
+    kind: 'processor',
+    title: 'Gate',
+    description: 'waits for the test',
+    configSchema: z.strictObject({}),
+    defaultConfig: {},
+    outputs: ['out'],
     async process(m) {
       await opened;
       return [{ payload: m.payload }];
@@ -30,8 +36,15 @@ function gatedPlugin() {
 
 const gatedWorkflow = {
   workflowId: 'held',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'g', type: 'GATE' }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 't', target: 'g' }, { source: 'g', target: 'out' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'g', type: 'GATE' },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 'g' },
+    { source: 'g', target: 'out' },
+  ],
 };
 
 describe('DUR-05 sessions through the contract', () => {
@@ -48,13 +61,20 @@ describe('DUR-05 sessions through the contract', () => {
 
   it('creates a session once, with its default execution timeout', async () => {
     const { api, host } = await hostWith('memory');
-    expect(await api['sessions.create']({ session: 'ops', defaultExecutionTimeoutSeconds: 60 })).toEqual({ session: 'ops', workflowCount: 0, defaultExecutionTimeoutSeconds: 60 });
+    expect(await api['sessions.create']({ session: 'ops', defaultExecutionTimeoutSeconds: 60 })).toEqual({
+      session: 'ops',
+      workflowCount: 0,
+      defaultExecutionTimeoutSeconds: 60,
+    });
     expect(await host.engine.sessions.timeoutMs('ops')).toBe(60_000);
     expect(await host.engine.sessions.timeoutMs('unknown')).toBe(3_600_000);
     expect(await failure(api['sessions.create']({ session: 'ops' }))).toMatchObject({ code: 'CONFLICT', path: 'session' });
     expect(await failure(api['sessions.create']({ session: 'default' }))).toMatchObject({ code: 'CONFLICT', path: 'session' });
     expect(await failure(api['sessions.create']({ session: '../x' }))).toMatchObject({ code: 'BAD_INPUT', path: 'session' });
-    expect(await failure(api['sessions.create']({ session: 'x', defaultExecutionTimeoutSeconds: 0 }))).toMatchObject({ code: 'BAD_INPUT', path: 'defaultExecutionTimeoutSeconds' });
+    expect(await failure(api['sessions.create']({ session: 'x', defaultExecutionTimeoutSeconds: 0 }))).toMatchObject({
+      code: 'BAD_INPUT',
+      path: 'defaultExecutionTimeoutSeconds',
+    });
   });
 
   it('renames a session, moving its workflows and their versions', async () => {
@@ -67,7 +87,11 @@ describe('DUR-05 sessions through the contract', () => {
     expect(await failure(api['sessions.rename']({ session: 'nope', newSession: 'x' }))).toMatchObject({ code: 'NOT_FOUND', path: 'session' });
     expect(await failure(api['sessions.rename']({ session: 'default', newSession: 'x' }))).toMatchObject({ code: 'BAD_INPUT', path: 'session' });
     expect(await failure(api['sessions.rename']({ session: 'draft', newSession: 'a/b' }))).toMatchObject({ code: 'BAD_INPUT', path: 'newSession' });
-    expect(await api['sessions.rename']({ session: 'draft', newSession: 'release 1' })).toEqual({ session: 'release 1', workflowCount: 1, defaultExecutionTimeoutSeconds: 90 });
+    expect(await api['sessions.rename']({ session: 'draft', newSession: 'release 1' })).toEqual({
+      session: 'release 1',
+      workflowCount: 1,
+      defaultExecutionTimeoutSeconds: 90,
+    });
     expect((await failure(api['workflows.get']({ session: 'draft', workflowId: 'hello' }))).code).toBe('NOT_FOUND');
     expect((await api['workflows.versions']({ session: 'release 1', workflowId: 'hello' })).length).toBe(2);
     expect((await api['workflows.getVersion']({ session: 'release 1', workflowId: 'hello', version: v1.version })).session).toBe('release 1');
@@ -100,9 +124,17 @@ describe('DUR-05 sessions through the contract', () => {
 
   it('maps the operations onto /api/sessions routes with ADMIN for writes', () => {
     expect(toHttpRequest('sessions.list', {})).toEqual({ method: 'GET', url: '/api/sessions' });
-    expect(toHttpRequest('sessions.rename', { session: 'a b', newSession: 'c' })).toEqual({ method: 'POST', url: '/api/sessions/a%20b/rename', body: { newSession: 'c' } });
+    expect(toHttpRequest('sessions.rename', { session: 'a b', newSession: 'c' })).toEqual({
+      method: 'POST',
+      url: '/api/sessions/a%20b/rename',
+      body: { newSession: 'c' },
+    });
     expect(toHttpRequest('sessions.delete', { session: 's' })).toEqual({ method: 'DELETE', url: '/api/sessions/s', body: {} });
-    expect(toHttpRequest('sessions.applyConfig', { session: 's', workflows: [] })).toEqual({ method: 'PUT', url: '/api/sessions/s/config', body: { workflows: [] } });
+    expect(toHttpRequest('sessions.applyConfig', { session: 's', workflows: [] })).toEqual({
+      method: 'PUT',
+      url: '/api/sessions/s/config',
+      body: { workflows: [] },
+    });
     expect(STUDIO_API['sessions.list'].role).toBe('VIEWER');
     for (const op of ['sessions.create', 'sessions.rename', 'sessions.delete', 'sessions.applyConfig'] as const) expect(STUDIO_API[op].role).toBe('ADMIN');
   });
@@ -115,7 +147,10 @@ describe.each(STORE_KINDS)('DUR-05 applying a session configuration (%s store)',
     const first = await api['sessions.applyConfig'](config);
     expect(first.session).toEqual({ session: 'team', workflowCount: 2, defaultExecutionTimeoutSeconds: 120 });
     expect(first.created).toBe(true);
-    expect(first.workflows.map((w) => [w.workflowId, w.changed])).toEqual([['one', true], ['two', true]]);
+    expect(first.workflows.map((w) => [w.workflowId, w.changed])).toEqual([
+      ['one', true],
+      ['two', true],
+    ]);
     expect((await api['workflows.versions']({ session: 'team', workflowId: 'one' }))[0]?.note).toBe('from config');
     expect(await host.engine.sessions.timeoutMs('team')).toBe(120_000);
     const again = await api['sessions.applyConfig']({ ...config, defaultExecutionTimeoutSeconds: 30 });
@@ -124,7 +159,7 @@ describe.each(STORE_KINDS)('DUR-05 applying a session configuration (%s store)',
 
   it('stores nothing when one workflow is invalid, naming the workflow, node and path', async () => {
     const { api } = await hostWith(store);
-    const bad = { ...greeter('Hi', 'two'), nodes: [{ nodeId: 'start', type: 'NO_SUCH_TYPE' }] , edges: [] };
+    const bad = { ...greeter('Hi', 'two'), nodes: [{ nodeId: 'start', type: 'NO_SUCH_TYPE' }], edges: [] };
     const e = await failure(api['sessions.applyConfig']({ session: 'team', workflows: [greeter('Hi', 'one'), bad] }));
     expect(e).toMatchObject({ code: 'VALIDATION_FAILED', path: 'workflows.1.nodes.0.type' });
     expect(e.issues?.[0]).toMatchObject({ code: 'DEF-02/unknown-type', nodeId: 'start', path: 'workflows.1.nodes.0.type' });

@@ -23,8 +23,15 @@ afterEach(async () => {
 function slow(workflowId = 'slow') {
   return {
     workflowId,
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'd', type: 'DELAY', config: { ms: 3_600_000 } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-    edges: [{ source: 't', target: 'd' }, { source: 'd', target: 'o' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'd', type: 'DELAY', config: { ms: 3_600_000 } },
+      { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 't', target: 'd' },
+      { source: 'd', target: 'o' },
+    ],
   };
 }
 
@@ -36,7 +43,8 @@ async function hostWith(settings: Record<string, unknown>, workflows: Array<{ se
   const { host, api } = openHost({ dataDir, store: 'memory', settings: loadSettings({ dataDir, env: {} }), engine: { clock } });
   live.push(host);
   for (const w of workflows) await api['workflows.save']({ session: w.session ?? 'default', definition: slow(w.workflowId) });
-  const start = async (workflowId = 'slow', session = 'default', idempotencyKey?: string) => (await api['runs.start']({ session, workflowId, ...(idempotencyKey ? { idempotencyKey } : {}) })).executionId;
+  const start = async (workflowId = 'slow', session = 'default', idempotencyKey?: string) =>
+    (await api['runs.start']({ session, workflowId, ...(idempotencyKey ? { idempotencyKey } : {}) })).executionId;
   const status = async (id: string) => (await api['runs.get']({ executionId: id })).status;
   return { host, api, clock, start, status };
 }
@@ -63,7 +71,10 @@ describe('ADM-01 each setting in settings.json takes effect', () => {
   });
 
   it('yukta.execution.max-concurrent-per-session: a second start of one session waits, another session runs', async () => {
-    const { start, status } = await hostWith({ 'yukta.execution.max-concurrent-per-session': 1 }, [{ session: 'one', workflowId: 'slow' }, { session: 'two', workflowId: 'slow' }]);
+    const { start, status } = await hostWith({ 'yukta.execution.max-concurrent-per-session': 1 }, [
+      { session: 'one', workflowId: 'slow' },
+      { session: 'two', workflowId: 'slow' },
+    ]);
     const a = await start('slow', 'one');
     const b = await start('slow', 'one');
     const c = await start('slow', 'two');
@@ -86,7 +97,10 @@ describe('ADM-01 each setting in settings.json takes effect', () => {
   });
 
   it('yukta.execution.queue-capacity-per-workflow: one workflow may keep one start waiting (reason=workflow_queue_full)', async () => {
-    const { api, start, status } = await hostWith({ 'yukta.execution.max-concurrent': 1, 'yukta.execution.queue-capacity-per-workflow': 1 }, [{ workflowId: 'a' }, { workflowId: 'b' }]);
+    const { api, start, status } = await hostWith({ 'yukta.execution.max-concurrent': 1, 'yukta.execution.queue-capacity-per-workflow': 1 }, [
+      { workflowId: 'a' },
+      { workflowId: 'b' },
+    ]);
     await start('a');
     await start('a');
     expect((await failure(start('a'))).code).toBe('QUEUE_FULL');

@@ -59,9 +59,15 @@ export class SettingsFile {
     const { spec } = checked.resolved.row;
     if (spec.apply === 'live') throw new StudioApiError('BAD_INPUT', `${checked.key} applies live: change it with settings.set, which sends SetLimits`, 'key');
     const file = this.loaded.file;
-    if (!file) throw new StudioApiError('CONFLICT', `${checked.key} applies at the next start, and without a data folder there is no settings.json to keep it in`, 'key');
+    if (!file)
+      throw new StudioApiError(
+        'CONFLICT',
+        `${checked.key} applies at the next start, and without a data folder there is no settings.json to keep it in`,
+        'key',
+      );
     const content = readJsonFile(file) ?? {};
-    if (typeof content !== 'object' || Array.isArray(content)) throw new StudioApiError('CONFLICT', `${file} does not hold a JSON object; fix it by hand first`);
+    if (typeof content !== 'object' || Array.isArray(content))
+      throw new StudioApiError('CONFLICT', `${file} does not hold a JSON object; fix it by hand first`);
     writeJsonFileAtomic(file, { ...(content as Record<string, unknown>), [checked.key]: checked.stored });
     this.pending.set(checked.key, checked.value);
     const shown = spec.secret ? SECRET_MASK : checked.value;

@@ -17,7 +17,12 @@ async function dataWith(settings: Record<string, unknown>): Promise<string> {
   return dataDir;
 }
 
-function host(dataDir: string, load: Omit<LoadSettingsOptions, 'dataDir'> = {}, extra: StudioHostOptions = {}, role: 'ADMIN' | 'OPERATOR' | 'VIEWER' = 'ADMIN') {
+function host(
+  dataDir: string,
+  load: Omit<LoadSettingsOptions, 'dataDir'> = {},
+  extra: StudioHostOptions = {},
+  role: 'ADMIN' | 'OPERATOR' | 'VIEWER' = 'ADMIN',
+) {
   const settings = loadSettings({ dataDir, env: {}, ...load });
   return openHost({ dataDir, settings, env: {}, engine: { clock: new ManualClock(1_000_000) }, ...extra }, { actor: `key:${role.toLowerCase()}`, role });
 }
@@ -36,9 +41,22 @@ describe('CFG-01 settings.get', () => {
     const file = join(dataDir, 'settings.json');
     expect(view.file).toBe(file);
     expect(view.dataDir).toBe(dataDir); // the Settings screen shows it (STU-07)
-    expect(entry(view.settings, 'yukta.execution.max-concurrent')).toMatchObject({ value: 2, shown: '2', default: 0, source: { kind: 'file', name: file }, apply: 'live', role: 'ADMIN', env: 'YUKTA_EXECUTION_MAX_CONCURRENT', group: 'Admission' });
+    expect(entry(view.settings, 'yukta.execution.max-concurrent')).toMatchObject({
+      value: 2,
+      shown: '2',
+      default: 0,
+      source: { kind: 'file', name: file },
+      apply: 'live',
+      role: 'ADMIN',
+      env: 'YUKTA_EXECUTION_MAX_CONCURRENT',
+      group: 'Admission',
+    });
     expect(entry(view.settings, 'yukta.execution.queue-timeout')).toMatchObject({ value: 10_000, shown: '10s', unit: 'duration' });
-    expect(entry(view.settings, 'yukta.tracker.max-sessions')).toMatchObject({ value: 3, source: { kind: 'env', name: 'YUKTA_TRACKER_MAX_SESSIONS' }, apply: 'restart' });
+    expect(entry(view.settings, 'yukta.tracker.max-sessions')).toMatchObject({
+      value: 3,
+      source: { kind: 'env', name: 'YUKTA_TRACKER_MAX_SESSIONS' },
+      apply: 'restart',
+    });
     expect(entry(view.settings, 'yukta.definitions.max-versions')).toMatchObject({ value: 5, source: { kind: 'flag', name: '--set' } });
     expect(entry(view.settings, 'yukta.execution.on-limit')).toMatchObject({ value: 'QUEUE', source: { kind: 'default' } });
     expect(entry(view.settings, 'yukta.execution.shutdown-timeout')).toMatchObject({ value: 30_000, shown: '30s' });
@@ -60,7 +78,11 @@ describe('CFG-01 settings.get', () => {
     const dataDir = await dataWith({ 'yukta.execution.max-concurrent': 2 });
     const first = host(dataDir);
     const set = await first.api['settings.set']({ key: 'yukta.execution.max-concurrent', value: 3 });
-    expect(set).toMatchObject({ key: 'yukta.execution.max-concurrent', applied: 'now', setting: { value: 3, source: { kind: 'log', name: expect.stringMatching(/^SetLimits by key:admin at /) } } });
+    expect(set).toMatchObject({
+      key: 'yukta.execution.max-concurrent',
+      applied: 'now',
+      setting: { value: 3, source: { kind: 'log', name: expect.stringMatching(/^SetLimits by key:admin at /) } },
+    });
     expect((await first.api['scheduler.get']({})).limits.maxConcurrent).toBe(3);
     await closeHosts();
     const second = host(dataDir);
@@ -105,7 +127,11 @@ describe('CFG-01 settings.set', () => {
     const dataDir = await dataWith({});
     const { api } = host(dataDir);
     const unknown = await failure(api['settings.set']({ key: 'yukta.execution.max-concurent', value: 1 }));
-    expect([unknown.code, unknown.path, unknown.message]).toEqual(['BAD_INPUT', 'key', 'unknown setting "yukta.execution.max-concurent" in settings.set: did you mean yukta.execution.max-concurrent?']);
+    expect([unknown.code, unknown.path, unknown.message]).toEqual([
+      'BAD_INPUT',
+      'key',
+      'unknown setting "yukta.execution.max-concurent" in settings.set: did you mean yukta.execution.max-concurrent?',
+    ]);
     const bad = await failure(api['settings.set']({ key: 'yukta.execution.queue-timeout', value: 'soon' }));
     expect([bad.code, bad.path]).toEqual(['BAD_INPUT', 'value']);
     expect(bad.message).toMatch(/^setting yukta\.execution\.queue-timeout in settings\.set: must be a duration/);
@@ -118,7 +144,9 @@ describe('CFG-01 settings.set', () => {
     for (const role of ['VIEWER', 'OPERATOR'] as const) {
       const { api } = host(dataDir, {}, {}, role);
       expect((await failure(api['settings.set']({ key: 'yukta.tracker.max-sessions', value: 2 }))).code).toBe('FORBIDDEN');
-      const command = await failure(api['control.send']({ executionId: 'settings', command: { type: 'SetSetting', key: 'yukta.tracker.max-sessions', value: 2 } }));
+      const command = await failure(
+        api['control.send']({ executionId: 'settings', command: { type: 'SetSetting', key: 'yukta.tracker.max-sessions', value: 2 } }),
+      );
       expect(command.code).toBe('FORBIDDEN');
     }
     expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))).toEqual({});

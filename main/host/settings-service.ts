@@ -53,7 +53,8 @@ export class SettingsService {
   async set(key: string, value: unknown, caller: Caller): Promise<SetSettingResult> {
     const checked = checkSetting(key, value);
     const { row } = checked.resolved;
-    if (!roleAllows(caller.role, row.spec.role)) throw new StudioApiError('FORBIDDEN', `${checked.key} needs role ${row.spec.role}; ${caller.actor} has ${caller.role}`, 'key');
+    if (!roleAllows(caller.role, row.spec.role))
+      throw new StudioApiError('FORBIDDEN', `${checked.key} needs role ${row.spec.role}; ${caller.actor} has ${caller.role}`, 'key');
     const field = LIMIT_FIELD.get(row.key);
     const control = this.options.engine.control;
     if (field) await control.send(SCHEDULER_RUN, { type: 'SetLimits', limits: { [field]: checked.value } }, caller.actor);

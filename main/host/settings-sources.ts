@@ -1,5 +1,13 @@
 import { assertNever } from '../../shared/assert-never';
-import { keyOf, looksLikeSettingEnv, nearestSettingEnv, nearestSettingKey, resolveSettingEnv, resolveSettingKey, type ResolvedKey } from '../../shared/settings/settings-lookup';
+import {
+  keyOf,
+  looksLikeSettingEnv,
+  nearestSettingEnv,
+  nearestSettingKey,
+  resolveSettingEnv,
+  resolveSettingKey,
+  type ResolvedKey,
+} from '../../shared/settings/settings-lookup';
 import { readJsonFile } from './json-file';
 
 /** Where a setting's value comes from (CFG-01); `log` is a scheduler limit changed live (ADM-03). */
@@ -53,7 +61,8 @@ function unknownKey(key: string, where: string): SettingsError {
 export function assignKey(key: string, raw: unknown, source: SettingSource, text = false): Assignment {
   const resolved = resolveSettingKey(key);
   if (!resolved) throw unknownKey(key, describeSource(source));
-  if (resolved.row.spec.planned) throw new SettingsError(`setting "${key}" in ${describeSource(source)} is not supported yet: ${resolved.row.spec.card} is planned`);
+  if (resolved.row.spec.planned)
+    throw new SettingsError(`setting "${key}" in ${describeSource(source)} is not supported yet: ${resolved.row.spec.card} is planned`);
   return { key: keyOf(resolved), resolved, raw, text, source };
 }
 
@@ -101,7 +110,8 @@ export function envAssignments(env: Readonly<Record<string, string | undefined>>
     const resolved = resolveSettingEnv(name);
     const source: SettingSource = { kind: 'env', name };
     if (!resolved) {
-      if (looksLikeSettingEnv(name)) throw new SettingsError(`unknown setting variable ${name} in the environment: did you mean ${nearestSettingEnv(name).name}?`);
+      if (looksLikeSettingEnv(name))
+        throw new SettingsError(`unknown setting variable ${name} in the environment: did you mean ${nearestSettingEnv(name).name}?`);
       continue;
     }
     // An empty variable is unset, as shells write `YUKTA_X=` to clear one.

@@ -17,7 +17,10 @@ const chain = {
     { nodeId: 'greet', type: 'TRANSFORM', config: { set: { greeting: 'Hello ${payload.name}' } } },
     { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
   ],
-  edges: [{ source: 'start', target: 'greet' }, { source: 'greet', target: 'print' }],
+  edges: [
+    { source: 'start', target: 'greet' },
+    { source: 'greet', target: 'print' },
+  ],
 };
 
 const hosts: StudioHost[] = [];
@@ -31,7 +34,10 @@ afterEach(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<StudioApiError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(StudioApiError);
   return e as StudioApiError;
 }
@@ -39,15 +45,56 @@ async function failure(p: Promise<unknown>): Promise<StudioApiError> {
 describe('StudioApi contract over the in-memory transport pair', () => {
   it('declares every operation with a schema, a role and a REST route', () => {
     expect(OPERATION_NAMES.sort()).toEqual([
-      'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke',
-      'approvals.list', 'auth.whoami', 'breakpoints.get', 'breakpoints.set', 'control.audit', 'control.send', 'control.state', 'ha.status',
-      'metrics.get', 'nodeTypes.list', 'plugins.control', 'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start', 'runs.wait',
-      'scheduler.get', 'scheduler.setLimits',
-      'secrets.delete', 'secrets.list', 'secrets.set',
-      'sessions.applyConfig', 'sessions.create', 'sessions.delete', 'sessions.list', 'sessions.rename', 'settings.get', 'settings.set',
-      'signals.send', 'supervisors.getRules', 'supervisors.list', 'supervisors.setRules', 'triggers.list',
-      'workers.attempts', 'workers.list',
-      'workflows.delete', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save', 'workflows.validate', 'workflows.versions',
+      'apiKeys.create',
+      'apiKeys.list',
+      'apiKeys.revoke',
+      'approvals.list',
+      'auth.whoami',
+      'breakpoints.get',
+      'breakpoints.set',
+      'control.audit',
+      'control.send',
+      'control.state',
+      'ha.status',
+      'metrics.get',
+      'nodeTypes.list',
+      'plugins.control',
+      'runs.get',
+      'runs.list',
+      'runs.recorded',
+      'runs.recordedSummary',
+      'runs.resume',
+      'runs.setPriority',
+      'runs.start',
+      'runs.wait',
+      'scheduler.get',
+      'scheduler.setLimits',
+      'secrets.delete',
+      'secrets.list',
+      'secrets.set',
+      'sessions.applyConfig',
+      'sessions.create',
+      'sessions.delete',
+      'sessions.list',
+      'sessions.rename',
+      'settings.get',
+      'settings.set',
+      'signals.send',
+      'supervisors.getRules',
+      'supervisors.list',
+      'supervisors.setRules',
+      'triggers.list',
+      'workers.attempts',
+      'workers.list',
+      'workflows.delete',
+      'workflows.diff',
+      'workflows.get',
+      'workflows.getVersion',
+      'workflows.list',
+      'workflows.restore',
+      'workflows.save',
+      'workflows.validate',
+      'workflows.versions',
     ]);
     for (const name of OPERATION_NAMES) {
       expect(STUDIO_API[name].http.path.startsWith('/api/')).toBe(true);
@@ -116,7 +163,17 @@ describe('Bad input names the field; nothing is half-saved', () => {
   });
 
   it('refuses a cycle with VALIDATION_FAILED and writes no file (file store) and no row (SQLite)', async () => {
-    const cyclic = { workflowId: 'loop', nodes: [{ nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }], edges: [{ source: 'a', target: 'b' }, { source: 'b', target: 'a' }] };
+    const cyclic = {
+      workflowId: 'loop',
+      nodes: [
+        { nodeId: 'a', type: 'TRANSFORM' },
+        { nodeId: 'b', type: 'TRANSFORM' },
+      ],
+      edges: [
+        { source: 'a', target: 'b' },
+        { source: 'b', target: 'a' },
+      ],
+    };
     for (const store of ['file', 'sqlite'] as const) {
       const dataDir = await mkdtemp(join(tmpdir(), 'yukta-host-'));
       const { api } = setup({ dataDir, store });
@@ -143,7 +200,7 @@ describe('Bad input names the field; nothing is half-saved', () => {
     expect(result).toEqual({ ok: false, error: { code: 'UNKNOWN_OPERATION', message: 'unknown operation "workflows.drop"', path: 'operation' } });
   });
 
-  it('refuses an operation above the caller\'s role', async () => {
+  it("refuses an operation above the caller's role", async () => {
     const { host } = setup();
     const result = await host.invoke('workflows.save', { definition: chain }, { actor: 'key:ci', role: 'VIEWER' });
     expect(result.ok).toBe(false);

@@ -1,6 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine, FileTriggerStateStore, KeyValueTriggerStateStore, openDurableStores, openStores, STORE_KINDS, type DurableStores, type EngineOptions, type OpenStoresOptions, type StoreKind, type StoreWriteProblem } from '../../engine/index';
+import {
+  Engine,
+  FileTriggerStateStore,
+  KeyValueTriggerStateStore,
+  openDurableStores,
+  openStores,
+  STORE_KINDS,
+  type DurableStores,
+  type EngineOptions,
+  type OpenStoresOptions,
+  type StoreKind,
+  type StoreWriteProblem,
+} from '../../engine/index';
 import type { ApiResult } from '../../shared/api/errors';
 import type { Caller } from '../../shared/api/roles';
 import type { EventBatchListener } from '../../shared/api/transport';
@@ -10,7 +22,15 @@ import { dispatch } from './dispatch';
 import { EventBatcher } from './event-batcher';
 import type { InputLimits } from './input-parse';
 import { internalErrorData, type InternalErrorReporter } from './internal-error';
-import { configuredApiKeys, durabilitySettingsOf, engineSettingsOf, schedulerLimitsOf, securitySettingsOf, workerSettingsOf, type HostSettings } from './host-settings';
+import {
+  configuredApiKeys,
+  durabilitySettingsOf,
+  engineSettingsOf,
+  schedulerLimitsOf,
+  securitySettingsOf,
+  workerSettingsOf,
+  type HostSettings,
+} from './host-settings';
 import { LoadedSettings } from './loaded-settings';
 import { SettingsFile } from './settings-file';
 import { SettingsService } from './settings-service';
@@ -104,7 +124,8 @@ export class StudioHost {
     this.inputLimits = { maxDepth: this.settings['yukta.execution.max-depth'], maxBytes: this.settings['yukta.execution.max-message-bytes'] };
     this.storeKind = options.stores?.kind ?? storeKindOf(options, this.settings);
     this.lease = options.lease ?? null;
-    if (this.storeKind === 'postgres' && !options.stores) throw new Error('the postgres store connects to its server asynchronously: create the host with StudioHost.open');
+    if (this.storeKind === 'postgres' && !options.stores)
+      throw new Error('the postgres store connects to its server asynchronously: create the host with StudioHost.open');
     this.stores = options.stores ?? openStores(hostStoreOptions(this.storeKind, this.dataDir, this.settings, options));
     const env = options.env ?? process.env;
     this.secretStore = options.secretStore ?? keyedSecretStore(this.dataDir, this.settings['yukta.secrets.key']);
@@ -133,12 +154,21 @@ export class StudioHost {
     if (kind !== 'postgres' || options.stores) return new StudioHost(options);
     const dataDir = options.dataDir ?? null;
     if (dataDir) mkdirSync(dataDir, { recursive: true });
-    const connection = postgresConnectionOf(settings.values, options.secretStore ?? keyedSecretStore(dataDir, settings.values['yukta.secrets.key']), options.env ?? process.env);
+    const connection = postgresConnectionOf(
+      settings.values,
+      options.secretStore ?? keyedSecretStore(dataDir, settings.values['yukta.secrets.key']),
+      options.env ?? process.env,
+    );
     const storeOptions = hostStoreOptions(kind, dataDir, settings.values, options);
     // SCL-02: the lease first, so the stores' writer writes under its fencing number from its first batch.
     const ha = haSettingsOf(settings.values, kind);
     const haLog = options.onHaLog ?? options.onWarning ?? ((text: string) => console.warn(`yukta: ${text}`));
-    const lease = ha ? await HostLease.open(connection, ha, { onChange: (status) => haLog(describeLeaseStatus(status)), onError: (error) => haLog(`leader lease: ${error.message}`) }) : undefined;
+    const lease = ha
+      ? await HostLease.open(connection, ha, {
+          onChange: (status) => haLog(describeLeaseStatus(status)),
+          onError: (error) => haLog(`leader lease: ${error.message}`),
+        })
+      : undefined;
     let stores: DurableStores | undefined;
     try {
       stores = await openDurableStores({ ...storeOptions, settings: { ...storeOptions.settings, postgres: { ...connection, fencing: lease?.lease } } });
@@ -166,8 +196,22 @@ export class StudioHost {
     const leadership = lease ? { isLeader: () => lease.lease.isLeader(), leader: () => lease.leaderName() } : {};
     const scheduler = { ...leadership, ...extra?.scheduler, limits: { ...schedulerLimitsOf(settings), ...extra?.scheduler?.limits } };
     const warn = options.onWarning ?? ((message: string) => console.warn(`yukta: ${message}`));
-    const workers = { ...workerSettingsOf(settings), log: options.onWorkerLog ?? ((level: string, text: string) => level === 'warn' && warn(text)), ...extra?.workers };
-    return { ...fromSettings, ...extra, ...this.durableEngineOptions(fromSettings.control), security, tracker, scheduler, workers, definitions: this.stores.definitions, onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined };
+    const workers = {
+      ...workerSettingsOf(settings),
+      log: options.onWorkerLog ?? ((level: string, text: string) => level === 'warn' && warn(text)),
+      ...extra?.workers,
+    };
+    return {
+      ...fromSettings,
+      ...extra,
+      ...this.durableEngineOptions(fromSettings.control),
+      security,
+      tracker,
+      scheduler,
+      workers,
+      definitions: this.stores.definitions,
+      onListenerError: options.onInternalError ? reportListenerError(options.onInternalError) : undefined,
+    };
   }
 
   /**
@@ -180,15 +224,29 @@ export class StudioHost {
     // SetSetting commands reach the settings file after the reviewers (CFG-01); supervisors' rules live in the
     // store's key–value state when it has one (PostgreSQL).
     const ruleStore = stores.keyValues ? { ruleStore: stores.keyValues } : {};
-    const control = { ...fromSettings, settings: this.settingsFile, ...ruleStore, ...extra?.control, checkpoints: extra?.control?.checkpoints ?? stores.checkpoints };
+    const control = {
+      ...fromSettings,
+      settings: this.settingsFile,
+      ...ruleStore,
+      ...extra?.control,
+      checkpoints: extra?.control?.checkpoints ?? stores.checkpoints,
+    };
     // CRON_TRIGGER's last fires live beside the data (EXT-01 missed-fire policy: fires missed while the app was
     // closed): in the database when the store has key–value state (PostgreSQL), else in the data folder.
-    const state = stores.keyValues ? new KeyValueTriggerStateStore(stores.keyValues) : this.dataDir && stores.kind !== 'memory' ? new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE)) : null;
+    const state = stores.keyValues
+      ? new KeyValueTriggerStateStore(stores.keyValues)
+      : this.dataDir && stores.kind !== 'memory'
+        ? new FileTriggerStateStore(join(this.dataDir, TRIGGERS_FILE))
+        : null;
     const triggers = state ? { state, ...extra?.triggers } : extra?.triggers;
     const withTriggers = triggers ? { triggers } : {};
     if (!stores.log || extra?.durability) return { control, ...withTriggers, ...(extra?.durability ? { durability: extra.durability } : {}) };
     // SCL-02: a standby recovers (the takeover: the old leader's unfinished runs ABORTED) once it leads.
-    return { control, ...withTriggers, durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'], leadership: this.lease?.lease.acquired } };
+    return {
+      control,
+      ...withTriggers,
+      durability: { log: stores.log, autoResume: settings['yukta.restart.auto-resume'], leadership: this.lease?.lease.acquired },
+    };
   }
 
   /** Runs one operation for a caller; never throws, errors come back as data. */
@@ -272,7 +330,14 @@ function hostStoreOptions(kind: StoreKind, dataDir: string | null, settings: Hos
   const control = options.engine?.control;
   if (control?.maxMessagesPerNode !== undefined) durability.maxMessagesPerNode = control.maxMessagesPerNode;
   if (control?.maxBytesPerNode !== undefined) durability.maxBytesPerNode = control.maxBytesPerNode;
-  return { kind, dataDir, settings: durability, warn, nativeBinding: options.sqliteNativeBinding, onWriteError: (error: StoreWriteProblem) => warn(storeProblemMessage(error)) };
+  return {
+    kind,
+    dataDir,
+    settings: durability,
+    warn,
+    nativeBinding: options.sqliteNativeBinding,
+    onWriteError: (error: StoreWriteProblem) => warn(storeProblemMessage(error)),
+  };
 }
 
 /** Errors of event listeners have no caller to answer; they are reported under an id of their own. */
@@ -281,7 +346,9 @@ function reportListenerError(report: InternalErrorReporter): (error: unknown) =>
 }
 
 function storeProblemMessage(error: StoreWriteProblem): string {
-  return error.retryable ? `store write failed (retried at the next flush): ${error.message}` : `store entry dropped (it can never be written): ${error.message}`;
+  return error.retryable
+    ? `store write failed (retried at the next flush): ${error.message}`
+    : `store entry dropped (it can never be written): ${error.message}`;
 }
 
 /** Studio-made API keys (SHA-256 only) in the data folder. */
@@ -290,7 +357,9 @@ export const API_KEYS_FILE = 'api-keys.json';
 export const TRIGGERS_FILE = 'triggers.json';
 
 function environmentSecretNames(env: Readonly<Record<string, string | undefined>>): string[] {
-  return Object.keys(env).filter((k) => k.startsWith('YUKTA_SECRET_') && k.length > 'YUKTA_SECRET_'.length && env[k]).map((k) => k.slice('YUKTA_SECRET_'.length));
+  return Object.keys(env)
+    .filter((k) => k.startsWith('YUKTA_SECRET_') && k.length > 'YUKTA_SECRET_'.length && env[k])
+    .map((k) => k.slice('YUKTA_SECRET_'.length));
 }
 
 /** The caller of the desktop renderer: the local user is ADMIN (SEC-01). */

@@ -10,7 +10,10 @@ const waiting = {
     { nodeId: 'wait', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } },
     { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
   ],
-  edges: [{ source: 'in', target: 'wait' }, { source: 'wait', target: 'out' }],
+  edges: [
+    { source: 'in', target: 'wait' },
+    { source: 'wait', target: 'out' },
+  ],
 };
 
 describe('issue 15 item 11: workflows.delete (ADMIN, audited, refused while runs are going)', () => {

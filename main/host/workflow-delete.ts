@@ -15,8 +15,15 @@ export function workflowSubject(session: string, workflowId: string): string {
 export async function deleteWorkflow(engine: Engine, session: string, workflowId: string, actor: string): Promise<{ deleted: true }> {
   const active = engine.listRuns({ session, workflowId, limit: 1000 }).filter((r) => !isTerminal(r.status));
   if (active.length > 0) {
-    const ids = active.slice(0, 3).map((r) => r.executionId.slice(0, 8)).join(', ');
-    throw new StudioApiError('CONFLICT', `workflow "${workflowId}" has ${active.length} run(s) still going (${ids}${active.length > 3 ? ', …' : ''}): stop them first; finished runs stay in the history`, 'workflowId');
+    const ids = active
+      .slice(0, 3)
+      .map((r) => r.executionId.slice(0, 8))
+      .join(', ');
+    throw new StudioApiError(
+      'CONFLICT',
+      `workflow "${workflowId}" has ${active.length} run(s) still going (${ids}${active.length > 3 ? ', …' : ''}): stop them first; finished runs stay in the history`,
+      'workflowId',
+    );
   }
   const result = await engine.workflows.delete(session, workflowId);
   await engine.control.recordAction(workflowSubject(session, workflowId), 'DeleteWorkflow', actor);

@@ -38,7 +38,10 @@ describe('DEF-01 versions through the contract', () => {
     expect(await api['workflows.restore']({ workflowId: 'hello', version: v1.version })).toEqual({ workflowId: 'hello', version: v1.version, changed: true });
     expect((await api['workflows.get']({ workflowId: 'hello' })).version).toBe(v1.version);
     const versions = await api['workflows.versions']({ workflowId: 'hello' });
-    expect(versions.map((v) => [v.version, v.current])).toEqual([[v1.version, true], [v2.version, false]]);
+    expect(versions.map((v) => [v.version, v.current])).toEqual([
+      [v1.version, true],
+      [v2.version, false],
+    ]);
     expect(versions[0]).toMatchObject({ savedAt: 61_000, note: `restored version ${v1.version.slice(0, 12)}` });
     expect(await api['workflows.restore']({ workflowId: 'hello', version: v1.version, note: 'again' })).toMatchObject({ changed: false });
   });
@@ -51,7 +54,10 @@ describe('DEF-01 versions through the contract', () => {
     const v2 = await api['workflows.save']({ definition: moved });
     const diff = await api['workflows.diff']({ workflowId: 'hello', from: v1.version, to: v2.version });
     expect(diff.nodes.changed).toEqual([
-      { nodeId: 'greet', changes: [{ key: 'config.set.greeting', path: ['config', 'set', 'greeting'], before: 'Hello ${payload.name}', after: 'Hi ${payload.name}' }] },
+      {
+        nodeId: 'greet',
+        changes: [{ key: 'config.set.greeting', path: ['config', 'set', 'greeting'], before: 'Hello ${payload.name}', after: 'Hi ${payload.name}' }],
+      },
     ]);
     expect(diff.nodes.moved).toEqual([{ nodeId: 'start', before: { x: 0, y: 0 }, after: { x: 50, y: 0 } }]);
     expect([diff.nodes.added, diff.nodes.removed, diff.edges.added, diff.edges.removed, diff.description]).toEqual([[], [], [], [], undefined]);
@@ -61,7 +67,12 @@ describe('DEF-01 versions through the contract', () => {
     const { api } = await hostWith('sqlite', 3);
     const saved = [];
     for (const g of ['a', 'b', 'c', 'd']) saved.push(await api['workflows.save']({ definition: greeter(g) }));
-    expect((await api['workflows.versions']({ workflowId: 'hello' })).map((v) => v.version)).toEqual(saved.slice(1).reverse().map((s) => s.version));
+    expect((await api['workflows.versions']({ workflowId: 'hello' })).map((v) => v.version)).toEqual(
+      saved
+        .slice(1)
+        .reverse()
+        .map((s) => s.version),
+    );
     const dropped = await failure(api['workflows.getVersion']({ workflowId: 'hello', version: saved[0]!.version }));
     expect([dropped.code, dropped.path]).toEqual(['NOT_FOUND', 'version']);
   });
@@ -107,7 +118,11 @@ describe('DEF-01 versions through the contract', () => {
     const v = 'a'.repeat(64);
     expect(toHttpRequest('workflows.versions', { session: 'team a', workflowId: 'w' })).toEqual({ method: 'GET', url: '/api/workflows/team%20a/w/versions' });
     expect(toHttpRequest('workflows.getVersion', { session: 's', workflowId: 'w', version: v }).url).toBe(`/api/workflows/s/w/versions/${v}`);
-    expect(toHttpRequest('workflows.restore', { session: 's', workflowId: 'w', version: v, note: 'n' })).toEqual({ method: 'POST', url: `/api/workflows/s/w/versions/${v}/restore`, body: { note: 'n' } });
+    expect(toHttpRequest('workflows.restore', { session: 's', workflowId: 'w', version: v, note: 'n' })).toEqual({
+      method: 'POST',
+      url: `/api/workflows/s/w/versions/${v}/restore`,
+      body: { note: 'n' },
+    });
     expect(toHttpRequest('workflows.diff', { session: 's', workflowId: 'w', from: v, to: v }).url).toBe(`/api/workflows/s/w/diff?from=${v}&to=${v}`);
     expect(toHttpRequest('workflows.delete', { session: 's', workflowId: 'w' }).method).toBe('DELETE');
     for (const op of ['workflows.restore', 'workflows.delete'] as const) expect(STUDIO_API[op].role).toBe('ADMIN');
@@ -120,7 +135,10 @@ describe.each(STORE_KINDS)('DEF-01 concurrent saves from two windows (%s store)'
     const { api, dataDir, host } = await hostWith(store);
     // Two windows are two clients of one host; both saves are in flight at once.
     const [windowA, windowB] = [clientOf(host), clientOf(host)];
-    const [a, b] = await Promise.all([windowA['workflows.save']({ definition: greeter('from A') }), windowB['workflows.save']({ definition: greeter('from B') })]);
+    const [a, b] = await Promise.all([
+      windowA['workflows.save']({ definition: greeter('from A') }),
+      windowB['workflows.save']({ definition: greeter('from B') }),
+    ]);
     expect((await api['workflows.get']({ workflowId: 'hello' })).version).toBe(b.version);
     expect((await api['workflows.versions']({ workflowId: 'hello' })).map((v) => v.version)).toEqual([b.version, a.version]);
     if (!dataDir) return;

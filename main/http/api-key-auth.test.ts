@@ -34,17 +34,32 @@ const KEYED: Partial<HostSettings> = {
 
 const WAITING = {
   workflowId: 'wait',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 't', target: 'ok' }, { source: 'ok', target: 'o' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } },
+    { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 'ok' },
+    { source: 'ok', target: 'o' },
+  ],
 };
 
 async function serve(settings: Partial<HostSettings> = {}, dataDir?: string) {
-  const host = new StudioHost({ ...(dataDir ? { dataDir, store: 'memory' as const } : {}), settings: parseHostSettings(settings as Record<string, unknown>), env: {}, engine: { clock: new ManualClock(0), scheduler: { limits: { shutdownTimeoutMs: 0 } } } });
+  const host = new StudioHost({
+    ...(dataDir ? { dataDir, store: 'memory' as const } : {}),
+    settings: parseHostSettings(settings as Record<string, unknown>),
+    env: {},
+    engine: { clock: new ManualClock(0), scheduler: { limits: { shutdownTimeoutMs: 0 } } },
+  });
   const server = await createHttpServer({ host });
   open.push({ host, server });
   const call = async (operation: OperationName, input: Record<string, unknown>, headers: Record<string, string> = {}) => {
     const parsed = STUDIO_API[operation].input.safeParse(input);
-    const req = toHttpRequest(operation, { ...Object.fromEntries(pathParams(operation).map((p) => [p, 'x'])), ...(parsed.success ? (parsed.data as Record<string, unknown>) : input) });
+    const req = toHttpRequest(operation, {
+      ...Object.fromEntries(pathParams(operation).map((p) => [p, 'x'])),
+      ...(parsed.success ? (parsed.data as Record<string, unknown>) : input),
+    });
     const res = await server.app.inject({ method: req.method, url: req.url, headers: { ...LOCAL, ...headers }, ...(req.body ? { payload: req.body } : {}) });
     return { status: res.statusCode, body: res.json() as Record<string, unknown> & { error?: { code: string; message: string } } };
   };
@@ -198,7 +213,10 @@ describe('SEC-01 roles matrix: every operation × role × with and without a key
     const input = inputs(executionId);
     // Creating the first key turns key checks on, so apiKeys.create comes last, after the foreign-Host pass.
     const ordered = [...OPERATION_NAMES.filter((o) => o !== 'apiKeys.create'), 'apiKeys.create' as const];
-    for (const [headers, expected] of [[{ host: 'evil.example:4310' }, 403], [{}, 'allowed']] as const) {
+    for (const [headers, expected] of [
+      [{ host: 'evil.example:4310' }, 403],
+      [{}, 'allowed'],
+    ] as const) {
       for (const operation of ordered) {
         const { status } = await call(operation, input[operation] ?? {}, headers);
         const actual = status === 401 || status === 403 ? status : 'allowed';

@@ -88,29 +88,64 @@ const ECHO = {
   workflowId: 'canary',
   nodes: [
     { nodeId: 't', type: 'API_TRIGGER' },
-    { nodeId: 'call', type: 'HTTP_REQUEST', config: { method: 'POST', url: '${payload.url}', headers: { Authorization: 'Bearer decrypted:apikey', 'X-Store': 'decrypted:storetoken' }, body: { q: 'hi' } } },
-    { nodeId: 'env', type: 'PROCESS_EXECUTOR', config: { command: '/usr/bin/env', env: { TOKEN: 'decrypted:apikey', STORE: 'decrypted:storetoken' }, output: 'lines' } },
+    {
+      nodeId: 'call',
+      type: 'HTTP_REQUEST',
+      config: {
+        method: 'POST',
+        url: '${payload.url}',
+        headers: { Authorization: 'Bearer decrypted:apikey', 'X-Store': 'decrypted:storetoken' },
+        body: { q: 'hi' },
+      },
+    },
+    {
+      nodeId: 'env',
+      type: 'PROCESS_EXECUTOR',
+      config: { command: '/usr/bin/env', env: { TOKEN: 'decrypted:apikey', STORE: 'decrypted:storetoken' }, output: 'lines' },
+    },
     { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
   ],
-  edges: [{ source: 't', target: 'call' }, { source: 'call', target: 'env' }, { source: 'env', target: 'o' }],
+  edges: [
+    { source: 't', target: 'call' },
+    { source: 'call', target: 'env' },
+    { source: 'env', target: 'o' },
+  ],
 };
 const FAILING_PROCESS = {
   workflowId: 'canary-proc-fail',
   nodes: [
     { nodeId: 't', type: 'API_TRIGGER' },
-    { nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', 'echo "token=$TOKEN store=$STORE" >&2; echo "$TOKEN"; exit 3'], env: { TOKEN: 'decrypted:apikey', STORE: 'decrypted:storetoken' } } },
+    {
+      nodeId: 'p',
+      type: 'PROCESS_EXECUTOR',
+      config: {
+        command: '/bin/sh',
+        args: ['-c', 'echo "token=$TOKEN store=$STORE" >&2; echo "$TOKEN"; exit 3'],
+        env: { TOKEN: 'decrypted:apikey', STORE: 'decrypted:storetoken' },
+      },
+    },
     { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
   ],
-  edges: [{ source: 't', target: 'p' }, { source: 'p', target: 'o' }],
+  edges: [
+    { source: 't', target: 'p' },
+    { source: 'p', target: 'o' },
+  ],
 };
 const FAILING_HTTP = {
   workflowId: 'canary-http-fail',
   nodes: [
     { nodeId: 't', type: 'API_TRIGGER' },
-    { nodeId: 'call', type: 'HTTP_REQUEST', config: { url: '${payload.url}', headers: { Authorization: 'Bearer decrypted:apikey', 'X-Store': 'decrypted:storetoken' } } },
+    {
+      nodeId: 'call',
+      type: 'HTTP_REQUEST',
+      config: { url: '${payload.url}', headers: { Authorization: 'Bearer decrypted:apikey', 'X-Store': 'decrypted:storetoken' } },
+    },
     { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
   ],
-  edges: [{ source: 't', target: 'call' }, { source: 'call', target: 'o' }],
+  edges: [
+    { source: 't', target: 'call' },
+    { source: 'call', target: 'o' },
+  ],
 };
 
 beforeAll(async () => {
@@ -130,7 +165,11 @@ beforeAll(async () => {
   host = new StudioHost({
     dataDir: root,
     store: 'file',
-    settings: parseHostSettings({ 'yukta.http.allow-private': true, 'yukta.process.enabled': true, 'yukta.process.allowed-commands': ['/usr/bin/env', '/bin/sh'] }),
+    settings: parseHostSettings({
+      'yukta.http.allow-private': true,
+      'yukta.process.enabled': true,
+      'yukta.process.allowed-commands': ['/usr/bin/env', '/bin/sh'],
+    }),
     env: { YUKTA_SECRET_APIKEY: CANARY_ENV },
     secretStore: new EncryptedSecretStore(root, encryptor),
     onWarning: capture,
@@ -205,7 +244,9 @@ describe('SEC-02 canary secret: 0 occurrences outside the request that needs it'
     const files = filesUnder(root).filter((f) => !f.endsWith('.db'));
     const onDisk = files.map((f) => readFileSync(f, 'utf8')).join('\n');
     const counts = { console: count(consoleLines.join('\n')), sse: count(sse), responses: count(responses), files: count(onDisk) };
-    process.stdout.write(`SEC-02 canary: ${JSON.stringify(counts)} occurrences in ${seen.length} API responses, ${sse.length} SSE bytes, ${files.length} data files, ${consoleLines.length} console lines; ${received.length} upstream requests carried it\n`);
+    process.stdout.write(
+      `SEC-02 canary: ${JSON.stringify(counts)} occurrences in ${seen.length} API responses, ${sse.length} SSE bytes, ${files.length} data files, ${consoleLines.length} console lines; ${received.length} upstream requests carried it\n`,
+    );
     expect(counts).toEqual({ console: 0, sse: 0, responses: 0, files: 0 });
   });
 });

@@ -29,13 +29,27 @@ async function serve(engine: Omit<EngineOptions, 'definitions'> = {}) {
   });
   open.push({ host, server });
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, role: Role = 'ADMIN') => {
-    const res = await server.app.inject({ method, url, headers: { ...LOCAL, 'x-test-role': role }, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
+    const res = await server.app.inject({
+      method,
+      url,
+      headers: { ...LOCAL, 'x-test-role': role },
+      ...(payload ? { payload: payload as Record<string, unknown> } : {}),
+    });
     return { status: res.statusCode, body: res.json() as Body };
   };
   const definition = {
     workflowId: 'approval',
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'd', type: 'DELAY', config: { ms: 10 } }, { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'manager' } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-    edges: [{ source: 't', target: 'd' }, { source: 'd', target: 'ok' }, { source: 'ok', target: 'o' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'd', type: 'DELAY', config: { ms: 10 } },
+      { nodeId: 'ok', type: 'WAIT_FOR_SIGNAL', config: { signal: 'manager' } },
+      { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 't', target: 'd' },
+      { source: 'd', target: 'ok' },
+      { source: 'ok', target: 'o' },
+    ],
   };
   expect((await call('POST', '/api/workflows', { definition })).status).toBe(200);
   const start = async () => (await call('POST', '/api/workflow/start', { workflowId: 'approval', payload: { order: 1 } })).body.executionId as string;
@@ -67,17 +81,30 @@ describe('CTL-01 over REST', () => {
     const { call, start } = await serve({ scheduler: { limits: { shutdownTimeoutMs: 0, maxConcurrent: 1 } } });
     const limits = { command: { type: 'SetLimits', limits: { maxConcurrent: 2 } } };
     expect((await call('POST', '/api/executions/scheduler/control', limits, 'OPERATOR')).status).toBe(403);
-    expect((await call('POST', '/api/executions/scheduler/control', limits, 'ADMIN')).body).toMatchObject({ command: 'SetLimits', value: { maxConcurrent: 2 } });
+    expect((await call('POST', '/api/executions/scheduler/control', limits, 'ADMIN')).body).toMatchObject({
+      command: 'SetLimits',
+      value: { maxConcurrent: 2 },
+    });
     expect((await call('POST', '/api/scheduler/limits', { maxConcurrent: 1 })).body).toMatchObject({ maxConcurrent: 1 });
     await start();
     const queued = await start();
-    expect((await call('POST', `/api/executions/${queued}/priority`, { priority: 3 }, 'OPERATOR')).body).toMatchObject({ executionId: queued, priority: 3, position: 1 });
+    expect((await call('POST', `/api/executions/${queued}/priority`, { priority: 3 }, 'OPERATOR')).body).toMatchObject({
+      executionId: queued,
+      priority: 3,
+      position: 1,
+    });
     const audit = await call('GET', '/api/control/audit?limit=10');
-    expect((audit.body.entries as Array<{ runId: string; status: string }>).map((e) => `${e.runId === queued ? 'queued' : e.runId} ${e.status}`)).toEqual(['queued SetPriority', 'scheduler SetLimits', 'scheduler SetLimits']);
+    expect((audit.body.entries as Array<{ runId: string; status: string }>).map((e) => `${e.runId === queued ? 'queued' : e.runId} ${e.status}`)).toEqual([
+      'queued SetPriority',
+      'scheduler SetLimits',
+      'scheduler SetLimits',
+    ]);
   });
 
   it('a reviewer refusal is 403 FORBIDDEN and audited', async () => {
-    const { call, start } = await serve({ control: { reviewers: [{ id: 'no-stop', review: (r) => (r.command.type === 'StopWorkflow' ? { allow: false, reason: 'frozen' } : { allow: true }) }] } });
+    const { call, start } = await serve({
+      control: { reviewers: [{ id: 'no-stop', review: (r) => (r.command.type === 'StopWorkflow' ? { allow: false, reason: 'frozen' } : { allow: true }) }] },
+    });
     const id = await start();
     const refused = await call('POST', `/api/executions/${id}/control`, { command: { type: 'StopWorkflow', mode: 'KILL' } });
     expect(refused).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'StopWorkflow refused: frozen (reviewer no-stop)' } } });
@@ -111,7 +138,9 @@ describe('CTL-05 over REST', () => {
 describe('CTL-07 / CTL-08 over REST', () => {
   it('GET /api/supervisors lists the rule supervisor; rules are set per session (ADMIN) and validated', async () => {
     const { call } = await serve();
-    expect((await call('GET', '/api/supervisors', undefined, 'VIEWER')).body).toMatchObject([{ id: 'rules', kind: 'SUPERVISOR', dryRun: false, state: 'RUNNING' }]);
+    expect((await call('GET', '/api/supervisors', undefined, 'VIEWER')).body).toMatchObject([
+      { id: 'rules', kind: 'SUPERVISOR', dryRun: false, state: 'RUNNING' },
+    ]);
     const rules = { rules: [{ name: 'pause on failure', when: "event.type == 'NODE_STATUS' && event.status == 'FAILURE'", then: { type: 'PauseWorkflow' } }] };
     expect((await call('PUT', '/api/supervisors/rules/default', rules, 'OPERATOR')).status).toBe(403);
     expect((await call('PUT', '/api/supervisors/rules/default', rules)).status).toBe(200);

@@ -29,10 +29,18 @@ describe('STU-08 cross-origin API access for Connect to server from a browser (y
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(STUDIO);
     expect(pre.headers['access-control-allow-headers']).toContain('authorization');
-    const ok = await server.app.inject({ method: 'GET', url: '/api/node-types', headers: { origin: STUDIO, authorization: `Bearer ${KEY}`, host: 'team.example:4310' } });
+    const ok = await server.app.inject({
+      method: 'GET',
+      url: '/api/node-types',
+      headers: { origin: STUDIO, authorization: `Bearer ${KEY}`, host: 'team.example:4310' },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['access-control-allow-origin']).toBe(STUDIO);
-    const refused = await server.app.inject({ method: 'GET', url: '/api/node-types', headers: { origin: STUDIO, authorization: 'Bearer wrong-key-0123456789abc', host: 'team.example:4310' } });
+    const refused = await server.app.inject({
+      method: 'GET',
+      url: '/api/node-types',
+      headers: { origin: STUDIO, authorization: 'Bearer wrong-key-0123456789abc', host: 'team.example:4310' },
+    });
     expect(refused.statusCode).toBe(401);
     expect(refused.headers['access-control-allow-origin']).toBe(STUDIO);
   });
@@ -59,6 +67,8 @@ describe('STU-08 cross-origin API access for Connect to server from a browser (y
   });
 
   it('refuses a setting that is not an origin, naming it', () => {
-    expect(() => parseHostSettings({ 'yukta.http.cors-origins': ['http://studio.example/path'] })).toThrow(/setting yukta\.http\.cors-origins\.0\b.*: an origin: scheme:\/\/host\[:port\], no path/);
+    expect(() => parseHostSettings({ 'yukta.http.cors-origins': ['http://studio.example/path'] })).toThrow(
+      /setting yukta\.http\.cors-origins\.0\b.*: an origin: scheme:\/\/host\[:port\], no path/,
+    );
   });
 });

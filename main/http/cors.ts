@@ -28,7 +28,12 @@ export function installCors(app: FastifyInstance, options: CorsOptions): void {
     reply.raw.setHeader('Access-Control-Allow-Origin', origin);
     reply.raw.setHeader('Vary', 'Origin');
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
-      return reply.code(204).header('Access-Control-Allow-Methods', ALLOWED_METHODS).header('Access-Control-Allow-Headers', ALLOWED_HEADERS).header('Access-Control-Max-Age', '600').send();
+      return reply
+        .code(204)
+        .header('Access-Control-Allow-Methods', ALLOWED_METHODS)
+        .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
+        .header('Access-Control-Max-Age', '600')
+        .send();
     }
   });
 }

@@ -31,8 +31,17 @@ async function serve() {
 
 const definition = {
   workflowId: 'debug',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, { nodeId: 'x', type: 'TRANSFORM' }, { nodeId: 'o', type: 'RESULT_TERMINAL' }],
-  edges: [{ source: 't', target: 's' }, { source: 's', target: 'x' }, { source: 'x', target: 'o' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } },
+    { nodeId: 'x', type: 'TRANSFORM' },
+    { nodeId: 'o', type: 'RESULT_TERMINAL' },
+  ],
+  edges: [
+    { source: 't', target: 's' },
+    { source: 's', target: 'x' },
+    { source: 'x', target: 'o' },
+  ],
 };
 
 describe('STU-04 debugger operations over REST', () => {
@@ -41,7 +50,11 @@ describe('STU-04 debugger operations over REST', () => {
     const save = await call('POST', '/api/workflows', { definition });
     expect(save.status, JSON.stringify(save.body)).toBe(200);
     const items = [{ n: 1 }, { n: 2 }, { n: 3 }];
-    const started = await call('POST', '/api/workflow/start', { workflowId: 'debug', payload: { items }, debug: { breakpoints: [{ nodeId: 'x', path: 'payload.n', equals: '2' }] } });
+    const started = await call('POST', '/api/workflow/start', {
+      workflowId: 'debug',
+      payload: { items },
+      debug: { breakpoints: [{ nodeId: 'x', path: 'payload.n', equals: '2' }] },
+    });
     expect(started.status).toBe(200);
     const id = started.body.executionId as string;
     await settle();
@@ -50,7 +63,11 @@ describe('STU-04 debugger operations over REST', () => {
     expect(x).toMatchObject({ breakpoint: { path: 'payload.n', equals: '2' }, held: { payload: { n: 2 } } });
     await call('POST', `/api/executions/${id}/control`, { command: { type: 'ResumeNode', nodeId: 'x' } });
     expect(await host.engine.waitForRun(id)).toBe('SUCCESS');
-    const bad = await call('POST', '/api/workflow/start', { workflowId: 'debug', payload: { items }, debug: { breakpoints: [{ nodeId: 'x', path: 'body.n', equals: '2' }] } });
+    const bad = await call('POST', '/api/workflow/start', {
+      workflowId: 'debug',
+      payload: { items },
+      debug: { breakpoints: [{ nodeId: 'x', path: 'body.n', equals: '2' }] },
+    });
     expect(bad).toMatchObject({ status: 400, body: { error: { code: 'BAD_INPUT', path: 'debug.breakpoints.0.path' } } });
   });
 
@@ -60,9 +77,17 @@ describe('STU-04 debugger operations over REST', () => {
     const id = (await call('POST', '/api/workflow/start', { workflowId: 'debug', payload: { items: [{ n: 1 }, { n: 2 }] } })).body.executionId as string;
     expect(await host.engine.waitForRun(id)).toBe('SUCCESS');
     const node = await call('GET', `/api/executions/${id}/nodes/x/recorded?offset=1&limit=5`);
-    expect(node).toMatchObject({ status: 200, body: { nodeId: 'x', outputs: { total: 2, end: 'SUCCESS', messages: [{ index: 1, payload: { n: 2 } }] }, inputs: [{ from: 's', port: 'out', total: 2 }] } });
+    expect(node).toMatchObject({
+      status: 200,
+      body: { nodeId: 'x', outputs: { total: 2, end: 'SUCCESS', messages: [{ index: 1, payload: { n: 2 } }] }, inputs: [{ from: 's', port: 'out', total: 2 }] },
+    });
     const summary = await call('GET', `/api/executions/${id}/recorded`);
-    expect((summary.body.nodes as Array<{ nodeId: string; outputs: number }>).map((n) => [n.nodeId, n.outputs])).toEqual([['t', 1], ['s', 2], ['x', 2], ['o', 0]]);
+    expect((summary.body.nodes as Array<{ nodeId: string; outputs: number }>).map((n) => [n.nodeId, n.outputs])).toEqual([
+      ['t', 1],
+      ['s', 2],
+      ['x', 2],
+      ['o', 0],
+    ]);
     expect((await call('GET', '/api/executions/nope/recorded')).status).toBe(404);
   });
 });

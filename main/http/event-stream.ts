@@ -26,7 +26,12 @@ function streamCaller(request: FastifyRequest, resolveCaller: CallerResolver, ti
   const ticket = (request.query as Record<string, unknown>)[EVENTS_TICKET_PARAM];
   if (ticket === undefined) return resolveCaller(request);
   const caller = typeof ticket === 'string' ? tickets.redeem(ticket) : null;
-  if (caller === null) throw new StudioApiError('UNAUTHORIZED', `the event stream ticket is unknown, used or expired: POST ${EVENTS_TICKET_HTTP_PATH} for a new one`, EVENTS_TICKET_PARAM);
+  if (caller === null)
+    throw new StudioApiError(
+      'UNAUTHORIZED',
+      `the event stream ticket is unknown, used or expired: POST ${EVENTS_TICKET_HTTP_PATH} for a new one`,
+      EVENTS_TICKET_PARAM,
+    );
   return caller;
 }
 
@@ -38,7 +43,10 @@ function registerTicketRoute(app: FastifyInstance, host: StudioHost, resolveCall
       if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `the event stream needs role VIEWER; ${caller.actor} has ${caller.role}`);
       return sendApiValue(reply.header('Cache-Control', 'no-store'), tickets.issue(caller));
     } catch (error) {
-      return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
+      return sendApiError(
+        reply,
+        apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)),
+      );
     }
   });
 }
@@ -49,7 +57,10 @@ export function eventFilterFromQuery(query: Record<string, string | string[] | u
   if (query.executionId !== undefined) raw.executionId = query.executionId;
   if (query.type !== undefined) {
     const values = Array.isArray(query.type) ? query.type : [query.type];
-    raw.type = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+    raw.type = values
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v.length > 0);
   }
   const parsed = EventFilter.safeParse(raw);
   if (!parsed.success) {
@@ -94,7 +105,13 @@ function openStream(raw: ServerResponse, streams: OpenStreams): void {
  * batch, never one per event. The subscription ends when the client goes away. Authenticated by the
  * request's key, or by a single-use `?ticket=` from `POST /api/events/ticket` (browsers).
  */
-export function registerEventStream(app: FastifyInstance, host: StudioHost, resolveCaller: CallerResolver, streams: OpenStreams, options: EventStreamOptions = {}): void {
+export function registerEventStream(
+  app: FastifyInstance,
+  host: StudioHost,
+  resolveCaller: CallerResolver,
+  streams: OpenStreams,
+  options: EventStreamOptions = {},
+): void {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const tickets = options.tickets ?? new StreamTickets();
   registerTicketRoute(app, host, resolveCaller, tickets);
@@ -106,7 +123,10 @@ export function registerEventStream(app: FastifyInstance, host: StudioHost, reso
       if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `the event stream needs role VIEWER; ${caller.actor} has ${caller.role}`);
       filter = eventFilterFromQuery(request.query as Record<string, string | string[]>);
     } catch (error) {
-      return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
+      return sendApiError(
+        reply,
+        apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)),
+      );
     }
     reply.hijack();
     const raw = reply.raw;

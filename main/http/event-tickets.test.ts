@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 async function serve() {
-  const settings = parseHostSettings({ 'yukta.api-keys': [{ name: 'viewer', key: VIEWER, role: 'VIEWER' }, { name: 'admin', key: ADMIN, role: 'ADMIN' }] });
+  const settings = parseHostSettings({
+    'yukta.api-keys': [
+      { name: 'viewer', key: VIEWER, role: 'VIEWER' },
+      { name: 'admin', key: ADMIN, role: 'ADMIN' },
+    ],
+  });
   const host = new StudioHost({ settings, env: {} });
   const server = await createHttpServer({ host, bind: { port: 0 } });
   open.push({ host, server });
@@ -69,7 +74,9 @@ describe('SEC-01 the event stream without a key in any URL: single-use tickets',
 
     const again = await firstBatch(url, `ticket=${value}`);
     expect(again.status).toBe(401);
-    expect(JSON.parse(again.text)).toEqual({ error: { code: 'UNAUTHORIZED', message: 'the event stream ticket is unknown, used or expired: POST /api/events/ticket for a new one', path: 'ticket' } });
+    expect(JSON.parse(again.text)).toEqual({
+      error: { code: 'UNAUTHORIZED', message: 'the event stream ticket is unknown, used or expired: POST /api/events/ticket for a new one', path: 'ticket' },
+    });
   });
 
   it('a header key still opens the stream directly (curl, scripts)', async () => {

@@ -23,7 +23,11 @@ async function serve(dataDir: string, store: StoreKind, settings: Record<string,
   open.push(entry);
   const { url } = await server.listen();
   const send = async (method: string, path: string, body?: string) => {
-    const res = await fetch(`${url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string; path?: string } } };
   };
   const stop = async () => {

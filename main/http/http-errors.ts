@@ -11,7 +11,10 @@ export function sendApiError(reply: FastifyReply, error: ApiErrorData): FastifyR
 
 /** Sends an operation's value as JSON with status 200 (serialised here, so a string value stays JSON). */
 export function sendApiValue(reply: FastifyReply, value: unknown): FastifyReply {
-  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(value ?? null));
+  return reply
+    .code(200)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(value ?? null));
 }
 
 interface FrameworkError {
@@ -38,7 +41,11 @@ export function apiErrorFromThrown(thrown: unknown, report?: InternalErrorReport
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
     const type = contentType?.() ?? 'none';
-    return { code: 'UNSUPPORTED_MEDIA_TYPE', message: `content type ${JSON.stringify(type)} is not accepted: send the body as application/json`, path: 'content-type' };
+    return {
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `content type ${JSON.stringify(type)} is not accepted: send the body as application/json`,
+      path: 'content-type',
+    };
   }
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && status === 400)) {
     return { code: 'BAD_INPUT', message: `body is not valid JSON: ${message}`, path: 'body' };

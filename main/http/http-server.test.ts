@@ -111,13 +111,22 @@ describe('HTTP transport: errors as {error: ApiErrorData}', () => {
   });
 
   it('answers 400 BAD_INPUT for malformed JSON', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/api/workflows', headers: { ...LOCAL, 'content-type': 'application/json' }, payload: '{"definition": ' });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/workflows',
+      headers: { ...LOCAL, 'content-type': 'application/json' },
+      payload: '{"definition": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { code: 'BAD_INPUT' } });
   });
 
   it('answers 404 UNKNOWN_OPERATION for an unknown /api route', async () => {
-    for (const [method, url] of [['GET', '/api/nope'], ['POST', '/api/workflows/nope/extra'], ['DELETE', '/api/workflows']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['POST', '/api/workflows/nope/extra'],
+      ['DELETE', '/api/workflows'],
+    ] as const) {
       const res = await server.app.inject({ method, url, headers: LOCAL });
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ error: { code: 'UNKNOWN_OPERATION' } });
@@ -140,7 +149,12 @@ describe('SEC-01 Host/Origin filter', () => {
 
   it('refuses a foreign Host with 403 on every request', async () => {
     for (const h of ['evil.example', 'evil.example:4310', 'localhost.evil.example', 'app.localhost', 'evil@localhost', '10.0.0.1:4310']) {
-      for (const [method, url] of [['GET', '/api/workflows'], ['GET', '/'], ['GET', '/api/events/stream'], ['POST', '/api/workflows/validate']] as const) {
+      for (const [method, url] of [
+        ['GET', '/api/workflows'],
+        ['GET', '/'],
+        ['GET', '/api/events/stream'],
+        ['POST', '/api/workflows/validate'],
+      ] as const) {
         const res = await server.app.inject({ method, url, headers: { host: h } });
         expect(res.statusCode, `${h} ${method} ${url}`).toBe(403);
         expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
@@ -155,7 +169,12 @@ describe('SEC-01 Host/Origin filter', () => {
       expect(res.statusCode, origin).toBe(403);
       expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
     }
-    const same = await server.app.inject({ method: 'POST', url: '/api/workflows/validate', headers: { ...LOCAL, origin: 'http://127.0.0.1:4310' }, payload: body });
+    const same = await server.app.inject({
+      method: 'POST',
+      url: '/api/workflows/validate',
+      headers: { ...LOCAL, origin: 'http://127.0.0.1:4310' },
+      payload: body,
+    });
     expect(same.statusCode).toBe(200);
     const none = await server.app.inject({ method: 'POST', url: '/api/workflows/validate', headers: LOCAL, payload: body });
     expect(none.statusCode).toBe(200);

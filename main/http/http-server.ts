@@ -21,7 +21,8 @@ export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 4310;
 
 /** Sent with every response; the renderer needs inline styles (React Flow), nothing else from elsewhere. */
-export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 export interface HttpServerOptions {
   host: StudioHost;
@@ -92,7 +93,12 @@ function installGuards(app: FastifyInstance, options: HttpServerOptions, streams
     if (closing) setImmediate(() => app.server.closeIdleConnections());
   });
   const report = options.onInternalError ?? ((error: unknown, id: string) => options.host.reportInternalError(error, id));
-  app.setErrorHandler((error, request, reply) => sendApiError(reply, apiErrorFromThrown(error, report, () => request.headers['content-type'])));
+  app.setErrorHandler((error, request, reply) =>
+    sendApiError(
+      reply,
+      apiErrorFromThrown(error, report, () => request.headers['content-type']),
+    ),
+  );
 }
 
 /**

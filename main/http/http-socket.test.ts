@@ -75,7 +75,7 @@ describe('HTTP transport over a real socket', () => {
     expect(res.headers.get('content-type')).toContain('application/json');
   });
 
-  it('streams a run\'s events as SSE batches and unsubscribes when the client leaves', async () => {
+  it("streams a run's events as SSE batches and unsubscribes when the client leaves", async () => {
     expect((await post('/api/workflows', { definition: helloWorkflow() })).status).toBe(200);
     let unsubscribed!: () => void;
     const gone = new Promise<void>((resolve) => (unsubscribed = resolve));

@@ -33,7 +33,11 @@ async function serve(settings: Record<string, unknown> = {}) {
 async function runHello(base: string, headers: Record<string, string> = {}): Promise<string> {
   const h = { 'content-type': 'application/json', ...headers };
   expect((await fetch(`${base}/api/workflows`, { method: 'POST', headers: h, body: JSON.stringify({ definition: helloWorkflow() }) })).status).toBe(200);
-  const started = await fetch(`${base}/api/workflow/start`, { method: 'POST', headers: h, body: JSON.stringify({ workflowId: 'hello', payload: { name: 'Ada' } }) });
+  const started = await fetch(`${base}/api/workflow/start`, {
+    method: 'POST',
+    headers: h,
+    body: JSON.stringify({ workflowId: 'hello', payload: { name: 'Ada' } }),
+  });
   return ((await started.json()) as { executionId: string }).executionId;
 }
 
@@ -104,7 +108,13 @@ describe('OBS-01 late-subscriber catch-up over SSE', () => {
     const data = /event: batch\ndata: (.*)\n\n/.exec(text)![1]!;
     const batch = JSON.parse(data) as StudioEvent[];
     expect(batch[0]).toMatchObject({ type: 'EXECUTION_STATUS', executionId: id, status: 'SUCCESS', nodeIds: ['start', 'greet', 'out'] });
-    expect(batch.filter((e) => e.type === 'NODE_STATUS').map((e) => [e.nodeId, e.status])).toEqual(expect.arrayContaining([['start', 'SUCCESS'], ['greet', 'SUCCESS'], ['out', 'SUCCESS']]));
+    expect(batch.filter((e) => e.type === 'NODE_STATUS').map((e) => [e.nodeId, e.status])).toEqual(
+      expect.arrayContaining([
+        ['start', 'SUCCESS'],
+        ['greet', 'SUCCESS'],
+        ['out', 'SUCCESS'],
+      ]),
+    );
     expect(batch.some((e) => e.type === 'NODE_RESULT' && e.nodeId === 'out')).toBe(true);
   });
 });

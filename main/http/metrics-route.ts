@@ -16,12 +16,16 @@ export function registerMetricsRoute(app: FastifyInstance, host: StudioHost, res
     try {
       const caller = resolveCaller(request);
       if (!roleAllows(caller.role, 'VIEWER')) throw new StudioApiError('FORBIDDEN', `metrics need role VIEWER; ${caller.actor} has ${caller.role}`);
-      if (caller.sessions) throw new StudioApiError('FORBIDDEN', `${caller.actor} is limited to session(s) ${caller.sessions.join(', ')}; the metrics concern every session`);
+      if (caller.sessions)
+        throw new StudioApiError('FORBIDDEN', `${caller.actor} is limited to session(s) ${caller.sessions.join(', ')}; the metrics concern every session`);
       const metrics = host.engine.metrics;
       const text = await metrics.text();
       return reply.code(200).header('Cache-Control', 'no-store').type(metrics.contentType).send(text);
     } catch (error) {
-      return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
+      return sendApiError(
+        reply,
+        apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)),
+      );
     }
   });
 }

@@ -37,7 +37,10 @@ export function registerOperationRoutes(app: FastifyInstance, host: StudioHost, 
         try {
           caller = resolveCaller(request);
         } catch (error) {
-          return sendApiError(reply, apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)));
+          return sendApiError(
+            reply,
+            apiErrorFromThrown(error, (e, id) => host.reportInternalError(e, id)),
+          );
         }
         const result = await host.invoke(operation, operationInput(operation, request), caller);
         return result.ok ? sendApiValue(reply, result.value) : sendApiError(reply, result.error);

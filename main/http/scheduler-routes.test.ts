@@ -27,16 +27,29 @@ async function serve(limits: SchedulerLimitsPatch) {
   });
   open.push({ host, server });
   const call = async (method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}) => {
-    const res = await server.app.inject({ method, url, headers: { ...LOCAL, ...headers }, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
+    const res = await server.app.inject({
+      method,
+      url,
+      headers: { ...LOCAL, ...headers },
+      ...(payload ? { payload: payload as Record<string, unknown> } : {}),
+    });
     return { status: res.statusCode, headers: res.headers, body: res.json() as Record<string, unknown> & { error?: Record<string, unknown> } };
   };
   const definition = {
     workflowId: 'slow',
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'd', type: 'DELAY', config: { ms: 3_600_000 } }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
-    edges: [{ source: 't', target: 'd' }, { source: 'd', target: 'o' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'd', type: 'DELAY', config: { ms: 3_600_000 } },
+      { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+    ],
+    edges: [
+      { source: 't', target: 'd' },
+      { source: 'd', target: 'o' },
+    ],
   };
   expect((await call('POST', '/api/workflows', { definition })).status).toBe(200);
-  const start = (payload: Record<string, unknown> = {}, headers: Record<string, string> = {}) => call('POST', '/api/workflow/start', { workflowId: 'slow', payload }, headers);
+  const start = (payload: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+    call('POST', '/api/workflow/start', { workflowId: 'slow', payload }, headers);
   return { call, start };
 }
 
@@ -75,7 +88,12 @@ describe('ADM-03 over REST', () => {
     expect(view.status).toBe(200);
     const queued = view.body.queued as Array<Record<string, unknown>>;
     expect(queued.map((q) => q.executionId)).toEqual([high.body.executionId, low.body.executionId]);
-    expect(queued[1]).toMatchObject({ position: 2, ahead: 1, reason: 'waiting for a slot (max-concurrent 1)', blockedBy: [{ cap: 'max-concurrent', limit: 1 }] });
+    expect(queued[1]).toMatchObject({
+      position: 2,
+      ahead: 1,
+      reason: 'waiting for a slot (max-concurrent 1)',
+      blockedBy: [{ cap: 'max-concurrent', limit: 1 }],
+    });
     expect(view.body.metrics).toMatchObject({ running: 1, queued: 2 });
   });
 

@@ -28,7 +28,11 @@ async function serve() {
   open.push({ host, server });
   const { url } = await server.listen();
   const call = async (method: 'GET' | 'POST', key: string, body?: unknown) => {
-    const res = await fetch(`${url}/api/settings`, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(`${url}/api/settings`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   return { dataDir, call };
@@ -50,6 +54,9 @@ describe('CFG-01 GET and POST /api/settings', () => {
     expect(later).toMatchObject({ status: 200, body: { applied: 'after-restart', setting: { value: false, pending: { value: true } } } });
     expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))['yukta.supervisor.dry-run']).toBe(true);
     const bad = await call('POST', KEYS[0]!.key, { key: 'yukta.supervisor.dry-runn', value: true });
-    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'BAD_INPUT', path: 'key', message: expect.stringContaining('did you mean yukta.supervisor.dry-run?') } } });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_INPUT', path: 'key', message: expect.stringContaining('did you mean yukta.supervisor.dry-run?') } },
+    });
   });
 });

@@ -46,7 +46,10 @@ describe('SEC-03 strict bodies: unknown fields are refused by name, with the nea
     expect(started.status).toBe(200);
     expect(host.engine.getRun(started.body.executionId!).session).toBe('ops');
     const both = await post('/api/workflow/start', '{"sessionId":"ops","session":"ops","workflowId":"hello"}');
-    expect(both).toEqual({ status: 400, body: { error: { code: 'BAD_INPUT', message: "give session or sessionId, not both (sessionId is the seed's name for session)", path: 'sessionId' } } });
+    expect(both).toEqual({
+      status: 400,
+      body: { error: { code: 'BAD_INPUT', message: "give session or sessionId, not both (sessionId is the seed's name for session)", path: 'sessionId' } },
+    });
     const save = await post('/api/workflows', JSON.stringify({ sessionId: 'ops', definition: helloWorkflow() }));
     expect(save.body.error).toEqual({ code: 'BAD_INPUT', message: 'unknown field sessionId; did you mean session?', path: 'sessionId' });
   });
@@ -54,18 +57,33 @@ describe('SEC-03 strict bodies: unknown fields are refused by name, with the nea
   it('nested objects are strict too (definitions, nodes, commands), and plugin config stays open', async () => {
     const definition = { ...helloWorkflow(), nodes: helloNodes().map((n, i) => (i === 1 ? { ...n, positon: { x: 1, y: 2 } } : n)) };
     const r = await post('/api/workflows', JSON.stringify({ definition }));
-    expect(r.body.error).toEqual({ code: 'BAD_INPUT', message: 'unknown field definition.nodes.1.positon; did you mean position?', path: 'definition.nodes.1.positon' });
+    expect(r.body.error).toEqual({
+      code: 'BAD_INPUT',
+      message: 'unknown field definition.nodes.1.positon; did you mean position?',
+      path: 'definition.nodes.1.positon',
+    });
     const far = await post('/api/workflows', JSON.stringify({ definition: { ...helloWorkflow(), zzzzzz: 1 } }));
     expect(far.body.error).toEqual({ code: 'BAD_INPUT', message: 'unknown field definition.zzzzzz', path: 'definition.zzzzzz' });
-    const config = { ...helloWorkflow(), workflowId: 'open', nodes: helloNodes().map((n) => (n.type === 'TRANSFORM' ? { ...n, config: { set: { anything: { goes: [1] } } } } : n)) };
+    const config = {
+      ...helloWorkflow(),
+      workflowId: 'open',
+      nodes: helloNodes().map((n) => (n.type === 'TRANSFORM' ? { ...n, config: { set: { anything: { goes: [1] } } } } : n)),
+    };
     expect((await post('/api/workflows', JSON.stringify({ definition: config }))).status).toBe(200);
   });
 
   it('__proto__, constructor and prototype keys anywhere: "key __proto__ is not allowed at payload.x" (400)', async () => {
     const proto = await post('/api/workflow/start', '{"workflowId":"hello","payload":{"x":{"__proto__":{"polluted":true}}}}');
     expect(proto).toEqual({ status: 400, body: { error: { code: 'BAD_INPUT', message: 'key __proto__ is not allowed at payload.x', path: 'payload.x' } } });
-    const inConfig = await post('/api/workflows', '{"definition":{"workflowId":"p","nodes":[{"nodeId":"t","type":"API_TRIGGER","config":{"constructor":{"prototype":1}}}]}}');
-    expect(inConfig.body.error).toEqual({ code: 'BAD_INPUT', message: 'key constructor is not allowed at definition.nodes.0.config', path: 'definition.nodes.0.config' });
+    const inConfig = await post(
+      '/api/workflows',
+      '{"definition":{"workflowId":"p","nodes":[{"nodeId":"t","type":"API_TRIGGER","config":{"constructor":{"prototype":1}}}]}}',
+    );
+    expect(inConfig.body.error).toEqual({
+      code: 'BAD_INPUT',
+      message: 'key constructor is not allowed at definition.nodes.0.config',
+      path: 'definition.nodes.0.config',
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
@@ -73,7 +91,16 @@ describe('SEC-03 strict bodies: unknown fields are refused by name, with the nea
 describe('SEC-03 REST bodies are JSON: any other content type is 415 naming it', () => {
   it('text/plain, form-encoded and no content type with a body are refused with 415', async () => {
     const text = await post('/api/workflow/start', '{"workflowId":"hello"}', { ...LOCAL, 'content-type': 'text/plain' });
-    expect(text).toEqual({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'content type "text/plain" is not accepted: send the body as application/json', path: 'content-type' } } });
+    expect(text).toEqual({
+      status: 415,
+      body: {
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'content type "text/plain" is not accepted: send the body as application/json',
+          path: 'content-type',
+        },
+      },
+    });
     const form = await post('/api/workflow/start', 'workflowId=hello', { ...LOCAL, 'content-type': 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
     expect(form.body.error?.message).toContain('"application/x-www-form-urlencoded"');
@@ -92,7 +119,10 @@ describe('SEC-03 a 500 says "internal error <id>" and never the exception text; 
   it('an unexpected throw in a handler', async () => {
     const handlers = { 'nodeTypes.list': async () => Promise.reject(new Error('ENOENT /home/ada/.secret/db at line 42')) } as unknown as OperationHandlers;
     const seen: Array<{ error: unknown; id: string }> = [];
-    const result = await dispatch(handlers, 'nodeTypes.list', {}, caller, { limits: { maxDepth: 128, maxBytes: 1024 }, onInternalError: (error, id) => seen.push({ error, id }) });
+    const result = await dispatch(handlers, 'nodeTypes.list', {}, caller, {
+      limits: { maxDepth: 128, maxBytes: 1024 },
+      onInternalError: (error, id) => seen.push({ error, id }),
+    });
     expect(result.ok).toBe(false);
     const error = (result as { error: { code: string; message: string } }).error;
     expect(error.code).toBe('INTERNAL');

@@ -53,10 +53,23 @@ const NESTED_IDS: Partial<Record<OperationName, string[]>> = {
 };
 
 const VERSION = 'a'.repeat(64);
-const SAMPLE: Record<string, unknown> = { session: 'default', workflowId: 'hello', executionId: 'run-1', nodeId: 'o', name: 'K1', version: VERSION, from: VERSION, to: VERSION, newSession: 'other' };
+const SAMPLE: Record<string, unknown> = {
+  session: 'default',
+  workflowId: 'hello',
+  executionId: 'run-1',
+  nodeId: 'o',
+  name: 'K1',
+  version: VERSION,
+  from: VERSION,
+  to: VERSION,
+  newSession: 'other',
+};
 const DEFINITION = {
   workflowId: 'hello',
-  nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }],
+  nodes: [
+    { nodeId: 't', type: 'API_TRIGGER' },
+    { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+  ],
   edges: [{ source: 't', target: 'o' }],
 };
 /** Non-id fields an input needs to be valid. */
@@ -108,7 +121,10 @@ function segment(value: string): string {
 }
 
 /** The REST request for an input, like shared/api/http-routes' toHttpRequest but with dot-safe path segments. */
-function request(operation: OperationName, input: Record<string, unknown>): { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown> } {
+function request(
+  operation: OperationName,
+  input: Record<string, unknown>,
+): { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown> } {
   const { method, path } = STUDIO_API[operation].http;
   const rest = { ...input };
   const url = path.replace(/:([A-Za-z][A-Za-z0-9]*)/g, (_m, name: string) => {
@@ -151,12 +167,21 @@ let port: number;
 function raw(method: string, path: string, payload?: unknown): Promise<{ statusCode: number; body: string; json(): unknown }> {
   return new Promise((resolve, reject) => {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host: '127.0.0.1:4310', ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body: text, json: () => JSON.parse(text) as unknown }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { host: '127.0.0.1:4310', ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, body: text, json: () => JSON.parse(text) as unknown }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -166,7 +191,13 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'yukta-traversal-'));
   dataDir = join(root, 'data');
   writeFileSync(join(root, 'secret.txt'), 'outside the data folder');
-  host = new StudioHost({ dataDir, store: 'file', settings: parseHostSettings({}), env: {}, engine: { clock: new ManualClock(0), scheduler: { limits: { shutdownTimeoutMs: 0 } } } });
+  host = new StudioHost({
+    dataDir,
+    store: 'file',
+    settings: parseHostSettings({}),
+    env: {},
+    engine: { clock: new ManualClock(0), scheduler: { limits: { shutdownTimeoutMs: 0 } } },
+  });
   server = await createHttpServer({ host, bind: { host: '127.0.0.1', port: 0 } });
   port = (await server.listen()).port;
   const saved = await server.app.inject({ method: 'POST', url: '/api/workflows', headers: { host: '127.0.0.1:4310' }, payload: { definition: DEFINITION } });
@@ -205,7 +236,11 @@ describe('SEC-03 traversal ids over REST', () => {
         const input = baseInput(operation);
         setPath(input, field, value);
         const req = request(operation, input);
-        const res = await raw(req.method, req.url, req.payload).catch((e: Error) => ({ statusCode: -1, body: `${e.message} ${req.method} ${req.url}`, json: () => ({}) }));
+        const res = await raw(req.method, req.url, req.payload).catch((e: Error) => ({
+          statusCode: -1,
+          body: `${e.message} ${req.method} ${req.url}`,
+          json: () => ({}),
+        }));
         cases += 1;
         const body = res.json() as { error?: { code?: string; path?: string } };
         if (res.statusCode !== 400 || body.error?.code !== 'BAD_INPUT' || body.error?.path !== field) {
@@ -216,7 +251,9 @@ describe('SEC-03 traversal ids over REST', () => {
     expect(misses).toEqual([]);
     expect(snapshot(root)).toEqual(before);
     const operations = new Set(idFields().map((f) => f.operation)).size;
-    console.log(`SEC-03 traversal: ${cases}/${cases} refused with BAD_INPUT (${idFields().length} id fields of ${operations} operations × ${TRAVERSAL_IDS.length} values); files inside and beside the data folder unchanged`);
+    console.log(
+      `SEC-03 traversal: ${cases}/${cases} refused with BAD_INPUT (${idFields().length} id fields of ${operations} operations × ${TRAVERSAL_IDS.length} values); files inside and beside the data folder unchanged`,
+    );
   });
 
   it('raw (not re-encoded) escapes in path segments are decoded once and refused too', async () => {

@@ -35,7 +35,8 @@ export class IpcSubscriptions {
   subscribe(contents: WebContentsLike, request: SubscribeRequest): void {
     const entry = this.entryFor(contents, request.page);
     if (entry.byId.has(request.id)) throw new StudioApiError('CONFLICT', `subscription "${request.id}" already exists`, 'id');
-    if (entry.byId.size >= MAX_SUBSCRIPTIONS_PER_PAGE) throw new StudioApiError('CONFLICT', `a page may hold at most ${MAX_SUBSCRIPTIONS_PER_PAGE} subscriptions`);
+    if (entry.byId.size >= MAX_SUBSCRIPTIONS_PER_PAGE)
+      throw new StudioApiError('CONFLICT', `a page may hold at most ${MAX_SUBSCRIPTIONS_PER_PAGE} subscriptions`);
     const unsubscribe = this.host.subscribe(request.filter, (batch) => {
       if (!contents.isDestroyed()) contents.send(EVENTS_CHANNEL, request.id, batch);
     });
@@ -71,7 +72,8 @@ export class IpcSubscriptions {
   private entryFor(contents: WebContentsLike, page: string): PageSubscriptions {
     const existing = this.pages.get(contents.id);
     if (existing && existing.page === page) return existing;
-    if (existing) this.drop(contents.id); // the page reloaded: its old subscriptions are dead
+    if (existing)
+      this.drop(contents.id); // the page reloaded: its old subscriptions are dead
     else contents.once('destroyed', () => this.drop(contents.id));
     const entry: PageSubscriptions = { page, contents, byId: new Map() };
     this.pages.set(contents.id, entry);

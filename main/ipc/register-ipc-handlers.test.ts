@@ -123,11 +123,18 @@ describe('SEC-01 IPC transport', () => {
       invoked.push(String(operation));
       return original(operation, ...rest);
     }) as StudioHost['invoke'];
-    const untrusted: Array<SenderFrameLike | null> = [null, { url: 'https://evil.example/', parent: null }, { url: 'app://studio/index.html', parent: { url: 'app://studio/' } }];
+    const untrusted: Array<SenderFrameLike | null> = [
+      null,
+      { url: 'https://evil.example/', parent: null },
+      { url: 'app://studio/index.html', parent: { url: 'app://studio/' } },
+    ];
     let refused = 0;
     for (const channel of ipc.handlers.keys()) {
       for (const frame of untrusted) {
-        expect(await ipc.invoke(fromApp(frame), channel, { session: 'default', workflowId: 'hello', executionId: 'x', name: 'K' }), channel).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+        expect(await ipc.invoke(fromApp(frame), channel, { session: 'default', workflowId: 'hello', executionId: 'x', name: 'K' }), channel).toMatchObject({
+          ok: false,
+          error: { code: 'FORBIDDEN' },
+        });
         refused += 1;
       }
     }
@@ -141,7 +148,10 @@ describe('SEC-01 IPC transport', () => {
     (definition.nodes as Array<Record<string, unknown>>)[1]!.nodeId = '';
     expect(await op('workflows.save', { definition })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT', path: 'definition.nodes.1.nodeId' } });
     const cycle = await op('workflows.save', { definition: cyclicWorkflow() });
-    expect(cycle).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', issues: expect.arrayContaining([expect.objectContaining({ code: 'DEF-02/cycle' })]) } });
+    expect(cycle).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_FAILED', issues: expect.arrayContaining([expect.objectContaining({ code: 'DEF-02/cycle' })]) },
+    });
   });
 
   it('has no channel for an unknown operation', async () => {
@@ -157,11 +167,15 @@ describe('IPC event subscriptions', () => {
     return (started.value as { executionId: string }).executionId;
   }
 
-  it('delivers a run\'s events in batches on yukta:events', async () => {
+  it("delivers a run's events in batches on yukta:events", async () => {
     const sub = await ipc.invoke(fromApp(), SUBSCRIBE_CHANNEL, { page: 'page-1', id: 'runs', filter: { type: ['EXECUTION_STATUS', 'NODE_RESULT'] } });
     expect(sub).toEqual({ ok: true, value: null });
     const executionId = await startHello();
-    const done = (): boolean => contents.batches('runs').flat().some((e) => e.type === 'EXECUTION_STATUS' && e.status === 'SUCCESS');
+    const done = (): boolean =>
+      contents
+        .batches('runs')
+        .flat()
+        .some((e) => e.type === 'EXECUTION_STATUS' && e.status === 'SUCCESS');
     await contents.waitFor(done);
     const batches = contents.batches('runs');
     const events = batches.flat();
@@ -182,7 +196,12 @@ describe('IPC event subscriptions', () => {
     expect(await ipc.invoke(fromApp(), UNSUBSCRIBE_CHANNEL, 'a')).toEqual({ ok: true, value: null });
     const executionId = await startHello();
     await host.engine.waitForRun(executionId);
-    await contents.waitFor(() => contents.batches('b').flat().some((e) => e.type === 'EXECUTION_STATUS' && e.status === 'SUCCESS'));
+    await contents.waitFor(() =>
+      contents
+        .batches('b')
+        .flat()
+        .some((e) => e.type === 'EXECUTION_STATUS' && e.status === 'SUCCESS'),
+    );
     expect(contents.batches('a')).toEqual([]);
   });
 
@@ -196,7 +215,7 @@ describe('IPC event subscriptions', () => {
     expect(contents.sent).toEqual([]);
   });
 
-  it('drops the old page\'s subscriptions when the page reloads', async () => {
+  it("drops the old page's subscriptions when the page reloads", async () => {
     await ipc.invoke(fromApp(), SUBSCRIBE_CHANNEL, { page: 'load-1', id: 'x', filter: {} });
     await ipc.invoke(fromApp(), SUBSCRIBE_CHANNEL, { page: 'load-1', id: 'y', filter: {} });
     await ipc.invoke(fromApp(), SUBSCRIBE_CHANNEL, { page: 'load-2', id: 'x', filter: {} });

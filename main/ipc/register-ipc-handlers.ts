@@ -60,16 +60,25 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, host: StudioHost, opti
     channels.push(channel);
   };
   for (const operation of OPERATION_NAMES) {
-    handle(operationChannel(operation), guarded(options, (_event, [input]) => host.invoke(operation, input, caller)));
+    handle(
+      operationChannel(operation),
+      guarded(options, (_event, [input]) => host.invoke(operation, input, caller)),
+    );
   }
-  handle(SUBSCRIBE_CHANNEL, guarded(options, (event, [request]) => {
-    subscriptions.subscribe(event.sender, parseOrThrow(SubscribeRequest, request));
-    return { ok: true, value: null };
-  }));
-  handle(UNSUBSCRIBE_CHANNEL, guarded(options, (event, [id]) => {
-    subscriptions.unsubscribe(event.sender, parseOrThrow(z.string().min(1).max(64), id));
-    return { ok: true, value: null };
-  }));
+  handle(
+    SUBSCRIBE_CHANNEL,
+    guarded(options, (event, [request]) => {
+      subscriptions.subscribe(event.sender, parseOrThrow(SubscribeRequest, request));
+      return { ok: true, value: null };
+    }),
+  );
+  handle(
+    UNSUBSCRIBE_CHANNEL,
+    guarded(options, (event, [id]) => {
+      subscriptions.unsubscribe(event.sender, parseOrThrow(z.string().min(1).max(64), id));
+      return { ok: true, value: null };
+    }),
+  );
   return {
     subscriptions,
     dispose() {

@@ -80,7 +80,10 @@ export class McpHttpSessions {
 }
 
 function sendJsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /**
@@ -94,13 +97,19 @@ function localAccessRefusal(host: StudioHost, request: FastifyRequest): ApiError
 }
 
 /** The session a request continues, a new one for an initialize, or the reply that refuses it. */
-async function sessionFor(sessions: McpHttpSessions, request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<{ id: string; session: McpHttpSession } | FastifyReply> {
+async function sessionFor(
+  sessions: McpHttpSessions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+): Promise<{ id: string; session: McpHttpSession } | FastifyReply> {
   const header = request.headers[SESSION_HEADER];
   if (typeof header === 'string') {
     const session = sessions.get(header);
     if (!session) return sendJsonRpcError(reply, 404, -32001, 'MCP session not found (closed, or the server restarted): send initialize again');
     const { state } = session;
-    if (state.caller.actor !== caller.actor) return sendApiError(reply, { code: 'FORBIDDEN', message: `this MCP session belongs to ${state.caller.actor}, not ${caller.actor}` });
+    if (state.caller.actor !== caller.actor)
+      return sendApiError(reply, { code: 'FORBIDDEN', message: `this MCP session belongs to ${state.caller.actor}, not ${caller.actor}` });
     state.caller = caller;
     state.lastSeen = Date.now();
     return { id: header, session };
@@ -138,7 +147,10 @@ export function registerMcpRoute(app: FastifyInstance, host: StudioHost, resolve
         await found.session.transport.handleRequest(request.raw, raw, request.body);
       } catch {
         // The transport answers protocol errors itself; anything else must still end the request.
-        if (!raw.headersSent) raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+        if (!raw.headersSent)
+          raw
+            .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+            .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
         else raw.end();
       }
       // An initialize the transport refused leaves a session that never started: forget it.

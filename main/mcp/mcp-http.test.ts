@@ -10,7 +10,16 @@ import { parseHostSettings } from '../host/host-settings';
 import { StudioHost } from '../host/studio-host';
 import { createHttpServer, type StudioHttpServer } from '../http/http-server';
 import { McpHttpSessions } from './mcp-http-route';
-import { approveThroughMcp, badInputNamesTheField, expectExposedTools, GREETER, saveStartWaitRead, toolError, value, viewerIsRefusedAStart } from './mcp-test-support';
+import {
+  approveThroughMcp,
+  badInputNamesTheField,
+  expectExposedTools,
+  GREETER,
+  saveStartWaitRead,
+  toolError,
+  value,
+  viewerIsRefusedAStart,
+} from './mcp-test-support';
 
 const KEYS = { viewer: 'viewer-key-0123456789', operator: 'operator-key-0123456789', admin: 'admin-key-0123456789', team: 'team-key-0123456789abc' };
 const KEYED = {
@@ -61,7 +70,12 @@ function statusWithHost(url: string, host: string): Promise<number> {
   });
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 describe('EXT-04 MCP over streamable HTTP (/mcp in serve mode, official SDK client)', () => {
@@ -90,7 +104,21 @@ describe('EXT-04 MCP over HTTP behind the API keys and roles of SEC-01', () => {
   it('refuses a VIEWER key a start naming the role, records an OPERATOR key as actor key:<name>, and wants a key', async () => {
     const { connect } = await serve(KEYED);
     const admin = await connect({ authorization: `Bearer ${KEYS.admin}` });
-    await value(admin, 'workflows.save', { definition: { workflowId: 'greeter', nodes: [{ nodeId: 's', type: 'API_TRIGGER' }, { nodeId: 'o', type: 'CONSOLE_TERMINAL' }], edges: [{ source: 's', target: 'o' }] } }, z.object({ workflowId: z.string() }));
+    await value(
+      admin,
+      'workflows.save',
+      {
+        definition: {
+          workflowId: 'greeter',
+          nodes: [
+            { nodeId: 's', type: 'API_TRIGGER' },
+            { nodeId: 'o', type: 'CONSOLE_TERMINAL' },
+          ],
+          edges: [{ source: 's', target: 'o' }],
+        },
+      },
+      z.object({ workflowId: z.string() }),
+    );
     await viewerIsRefusedAStart(await connect({ 'x-api-key': KEYS.viewer }), 'key:viewer');
 
     const operator = await connect({ authorization: `Bearer ${KEYS.operator}` });
@@ -102,7 +130,7 @@ describe('EXT-04 MCP over HTTP behind the API keys and roles of SEC-01', () => {
     await expect(connect({ authorization: 'Bearer not-a-key-0123456789' })).rejects.toThrow(/UNAUTHORIZED.*the API key is not valid/);
   });
 
-  it('a key limited to a session lists, reads and follows only that session\'s workflows and runs', async () => {
+  it("a key limited to a session lists, reads and follows only that session's workflows and runs", async () => {
     const { connect } = await serve(KEYED);
     const admin = await connect({ authorization: `Bearer ${KEYS.admin}` });
     await value(admin, 'workflows.save', { definition: GREETER }, z.object({ workflowId: z.string() }));
@@ -122,16 +150,28 @@ describe('EXT-04 MCP over HTTP behind the API keys and roles of SEC-01', () => {
 
   it('keeps a session to the key that opened it: another key on its session id is refused', async () => {
     const { url } = await serve(KEYED);
-    const init = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${KEYS.viewer}` }, body: JSON.stringify(INITIALIZE) });
+    const init = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${KEYS.viewer}` },
+      body: JSON.stringify(INITIALIZE),
+    });
     expect(init.status).toBe(200);
     const sessionId = init.headers.get('mcp-session-id');
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     await init.body?.cancel();
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
-    const hijacked = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId!, authorization: `Bearer ${KEYS.admin}` }, body: JSON.stringify(list) });
+    const hijacked = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId!, authorization: `Bearer ${KEYS.admin}` },
+      body: JSON.stringify(list),
+    });
     expect(hijacked.status).toBe(403);
     expect(await hijacked.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: 'this MCP session belongs to key:viewer, not key:admin' } });
-    const unknown = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': 'no-such-session', authorization: `Bearer ${KEYS.viewer}` }, body: JSON.stringify(list) });
+    const unknown = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-session-id': 'no-such-session', authorization: `Bearer ${KEYS.viewer}` },
+      body: JSON.stringify(list),
+    });
     expect(unknown.status).toBe(404);
   });
 });
@@ -139,7 +179,8 @@ describe('EXT-04 MCP over HTTP behind the API keys and roles of SEC-01', () => {
 describe('EXT-04 /mcp keeps the Host/Origin rules of SEC-01 while no key is set', () => {
   it('refuses a foreign Origin (POST and GET) and a foreign Host with 403, and accepts same-origin and Origin-less requests', async () => {
     const { url, connect } = await serve();
-    const post = (headers: Record<string, string>) => fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(INITIALIZE) });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(INITIALIZE) });
     const foreign = await post({ origin: 'http://evil.example' });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: expect.stringContaining('Origin http://evil.example') } });

@@ -13,11 +13,29 @@ export const LISTED_RUNS = 50;
 const JSON_MIME = 'application/json';
 
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
-  { uriTemplate: WORKFLOW_URI_TEMPLATE, name: 'workflow', title: 'Workflow', description: 'The current definition of a saved workflow (workflows.get).', mimeType: JSON_MIME },
-  { uriTemplate: RUN_URI_TEMPLATE, name: 'run', title: 'Run', description: 'A run: status, every node\'s status and counts, and its results (runs.get). Subscribe for progress.', mimeType: JSON_MIME },
+  {
+    uriTemplate: WORKFLOW_URI_TEMPLATE,
+    name: 'workflow',
+    title: 'Workflow',
+    description: 'The current definition of a saved workflow (workflows.get).',
+    mimeType: JSON_MIME,
+  },
+  {
+    uriTemplate: RUN_URI_TEMPLATE,
+    name: 'run',
+    title: 'Run',
+    description: "A run: status, every node's status and counts, and its results (runs.get). Subscribe for progress.",
+    mimeType: JSON_MIME,
+  },
 ];
 
-const APPROVALS: Resource = { uri: APPROVALS_URI, name: 'approvals', title: 'Open approvals', description: 'Messages waiting at WAIT_FOR_SIGNAL nodes across runs, oldest first (approvals.list). Subscribe for changes.', mimeType: JSON_MIME };
+const APPROVALS: Resource = {
+  uri: APPROVALS_URI,
+  name: 'approvals',
+  title: 'Open approvals',
+  description: 'Messages waiting at WAIT_FOR_SIGNAL nodes across runs, oldest first (approvals.list). Subscribe for changes.',
+  mimeType: JSON_MIME,
+};
 
 /** A listing's answer parsed with the contract's output schema; nothing when the caller may not list it. */
 async function listed<T>(invoke: CallerInvoke, operation: OperationName, input: Record<string, unknown>, output: z.ZodType<T[]>): Promise<T[]> {
@@ -33,15 +51,26 @@ export async function listResources(invoke: CallerInvoke): Promise<Resource[]> {
   const runs = await listed(invoke, 'runs.list', { limit: LISTED_RUNS }, STUDIO_API['runs.list'].output);
   return [
     APPROVALS,
-    ...workflows.map((w): Resource => ({ uri: workflowUri(w.session, w.workflowId), name: `${w.session}/${w.workflowId}`, description: w.description || `workflow ${w.workflowId}`, mimeType: JSON_MIME })),
-    ...runs.map((r): Resource => ({ uri: runUri(r.executionId), name: r.executionId, description: `run of ${r.session}/${r.workflowId}: ${r.status}`, mimeType: JSON_MIME })),
+    ...workflows.map((w): Resource => ({
+      uri: workflowUri(w.session, w.workflowId),
+      name: `${w.session}/${w.workflowId}`,
+      description: w.description || `workflow ${w.workflowId}`,
+      mimeType: JSON_MIME,
+    })),
+    ...runs.map((r): Resource => ({
+      uri: runUri(r.executionId),
+      name: r.executionId,
+      description: `run of ${r.session}/${r.workflowId}: ${r.status}`,
+      mimeType: JSON_MIME,
+    })),
   ];
 }
 
 /** The target of a URI, or the JSON-RPC error naming it. */
 export function targetOf(uri: string): ResourceTarget {
   const target = parseResourceUri(uri);
-  if (!target) throw new McpRequestError(RESOURCE_NOT_FOUND, `no resource at ${uri} (${APPROVALS_URI}, ${WORKFLOW_URI_TEMPLATE} or ${RUN_URI_TEMPLATE})`, { uri });
+  if (!target)
+    throw new McpRequestError(RESOURCE_NOT_FOUND, `no resource at ${uri} (${APPROVALS_URI}, ${WORKFLOW_URI_TEMPLATE} or ${RUN_URI_TEMPLATE})`, { uri });
   return target;
 }
 

@@ -62,7 +62,10 @@ function unknownTool(name: string): McpRequestError {
  * becomes one `dispatch` with the connection's caller (`caller()` is read at each request).
  */
 export function createStudioMcpServer(host: McpHostPort, caller: () => Caller): StudioMcpServer {
-  const server = new Server({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+    { capabilities: { tools: {}, resources: { subscribe: true } }, instructions: INSTRUCTIONS },
+  );
   const invoke: CallerInvoke = (operation: OperationName, input: unknown) => host.invoke(operation, input, caller());
   const notify = (uri: string): void => {
     server.sendResourceUpdated({ uri }).catch(() => undefined); // a connection gone mid-send has nobody to tell

@@ -27,7 +27,8 @@ const CLI = ['--import', 'tsx', 'main/cli/index.ts', 'mcp'];
 /** This process's environment without the variables that would change what `yukta mcp` does. */
 function childEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, v] of Object.entries(process.env)) if (v !== undefined && !['YUKTA_URL', 'YUKTA_KEY', 'YUKTA_API_KEY', 'YUKTA_API_KEYS', 'YUKTA_DATA_DIR'].includes(name)) env[name] = v;
+  for (const [name, v] of Object.entries(process.env))
+    if (v !== undefined && !['YUKTA_URL', 'YUKTA_KEY', 'YUKTA_API_KEY', 'YUKTA_API_KEYS', 'YUKTA_DATA_DIR'].includes(name)) env[name] = v;
   return env;
 }
 
@@ -95,8 +96,8 @@ describe('EXT-04 yukta mcp over stdio, opening the data folder itself (real chil
   });
 });
 
-describe('EXT-04 yukta mcp --url bridges stdio to a running host\'s /mcp', () => {
-  it('relays tools, resources and updates with the key\'s role (OPERATOR approves, VIEWER is refused a start)', async () => {
+describe("EXT-04 yukta mcp --url bridges stdio to a running host's /mcp", () => {
+  it("relays tools, resources and updates with the key's role (OPERATOR approves, VIEWER is refused a start)", async () => {
     const url = await keyedServer();
     const admin = (await spawnMcp(['--url', url, '--key', KEYS.admin])).client;
     const operator = await spawnMcp(['--url', url, '--key', KEYS.operator]);
@@ -107,9 +108,11 @@ describe('EXT-04 yukta mcp --url bridges stdio to a running host\'s /mcp', () =>
     await viewerIsRefusedAStart((await spawnMcp(['--url', `${url}/mcp`, '--key', KEYS.viewer])).client, 'key:viewer');
   });
 
-  it('answers the agent with the host\'s refusal of a wrong key, and with an error naming an unreachable host, instead of hanging', async () => {
+  it("answers the agent with the host's refusal of a wrong key, and with an error naming an unreachable host, instead of hanging", async () => {
     const url = await keyedServer();
-    await expect(spawnMcp(['--url', url, '--key', 'not-a-key-0123456789'])).rejects.toThrow(/the host at http:\/\/127\.0\.0\.1:\d+\/mcp refused the message: .*UNAUTHORIZED.*the API key is not valid/);
+    await expect(spawnMcp(['--url', url, '--key', 'not-a-key-0123456789'])).rejects.toThrow(
+      /the host at http:\/\/127\.0\.0\.1:\d+\/mcp refused the message: .*UNAUTHORIZED.*the API key is not valid/,
+    );
     // Nothing listens on 4559 (one of this suite's ports): the initialize is answered with an error at once.
     await expect(spawnMcp(['--url', 'http://127.0.0.1:4559'])).rejects.toThrow(/cannot reach the host at http:\/\/127\.0\.0\.1:4559\/mcp/);
   });
@@ -122,7 +125,9 @@ describe('EXT-04 one host per data folder', () => {
     cleanup.push(async () => lock.release());
     const mcp = await runCli(['mcp', '--data', data]);
     expect(mcp).toMatchObject({ code: 1, stdout: '' });
-    expect(mcp.stderr).toContain(`the data folder ${data} is in use by yukta serve (pid ${process.pid}, serving at http://127.0.0.1:4552): bridge to it instead: yukta mcp --url http://127.0.0.1:4552`);
+    expect(mcp.stderr).toContain(
+      `the data folder ${data} is in use by yukta serve (pid ${process.pid}, serving at http://127.0.0.1:4552): bridge to it instead: yukta mcp --url http://127.0.0.1:4552`,
+    );
     const serve = await runCli(['serve', '--data', data, '--port', '0']);
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain(`the data folder ${data} is in use by yukta serve (pid ${process.pid}`);

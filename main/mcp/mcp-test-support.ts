@@ -12,26 +12,70 @@ import { RecordedNode, RunDetail, RunWaitResult } from '../../shared/api/runs.sc
 
 /** The tools an agent is offered (EXT-04 decisions), written out: 35 of the contract's 49 operations. */
 export const EXPOSED_TOOL_NAMES = [
-  'approvals.list', 'auth.whoami', 'control.audit', 'control.send', 'control.state', 'metrics.get', 'nodeTypes.list', 'plugins.control',
-  'runs.get', 'runs.list', 'runs.recorded', 'runs.recordedSummary', 'runs.resume', 'runs.setPriority', 'runs.start', 'runs.wait',
-  'scheduler.get', 'scheduler.setLimits', 'sessions.create', 'sessions.list', 'settings.get', 'signals.send', 'supervisors.getRules', 'supervisors.list',
-  'triggers.list', 'workers.attempts', 'workers.list', 'workflows.diff', 'workflows.get', 'workflows.getVersion', 'workflows.list', 'workflows.restore', 'workflows.save',
-  'workflows.validate', 'workflows.versions',
+  'approvals.list',
+  'auth.whoami',
+  'control.audit',
+  'control.send',
+  'control.state',
+  'metrics.get',
+  'nodeTypes.list',
+  'plugins.control',
+  'runs.get',
+  'runs.list',
+  'runs.recorded',
+  'runs.recordedSummary',
+  'runs.resume',
+  'runs.setPriority',
+  'runs.start',
+  'runs.wait',
+  'scheduler.get',
+  'scheduler.setLimits',
+  'sessions.create',
+  'sessions.list',
+  'settings.get',
+  'signals.send',
+  'supervisors.getRules',
+  'supervisors.list',
+  'triggers.list',
+  'workers.attempts',
+  'workers.list',
+  'workflows.diff',
+  'workflows.get',
+  'workflows.getVersion',
+  'workflows.list',
+  'workflows.restore',
+  'workflows.save',
+  'workflows.validate',
+  'workflows.versions',
 ];
 
 /** API_TRIGGER → TRANSFORM → RESULT: greets `payload.name`. */
 export const GREETER = {
   workflowId: 'greeter',
   description: 'Greets whoever is named',
-  nodes: [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'greet', type: 'TRANSFORM', config: { set: { greeting: 'Hello ${payload.name}' } } }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 'start', target: 'greet' }, { source: 'greet', target: 'out' }],
+  nodes: [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'greet', type: 'TRANSFORM', config: { set: { greeting: 'Hello ${payload.name}' } } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 'start', target: 'greet' },
+    { source: 'greet', target: 'out' },
+  ],
 };
 
 /** API_TRIGGER → WAIT_FOR_SIGNAL → CONSOLE_TERMINAL: the run waits for a person's approval. */
 export const GATED = {
   workflowId: 'gated',
-  nodes: [{ nodeId: 'start', type: 'API_TRIGGER' }, { nodeId: 'gate', type: 'WAIT_FOR_SIGNAL', config: { signal: 'manager' } }, { nodeId: 'out', type: 'CONSOLE_TERMINAL' }],
-  edges: [{ source: 'start', target: 'gate' }, { source: 'gate', target: 'out' }],
+  nodes: [
+    { nodeId: 'start', type: 'API_TRIGGER' },
+    { nodeId: 'gate', type: 'WAIT_FOR_SIGNAL', config: { signal: 'manager' } },
+    { nodeId: 'out', type: 'CONSOLE_TERMINAL' },
+  ],
+  edges: [
+    { source: 'start', target: 'gate' },
+    { source: 'gate', target: 'out' },
+  ],
 };
 
 export interface ToolAnswer {
@@ -114,7 +158,9 @@ export async function saveStartWaitRead(client: Client): Promise<string> {
   const workflow = await readJson(client, 'yukta://workflows/default/greeter', z.object({ definition: z.object({ workflowId: z.string() }) }));
   expect(workflow.definition.workflowId).toBe('greeter');
   const { resources } = await client.listResources();
-  expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['yukta://approvals', 'yukta://workflows/default/greeter', `yukta://runs/${executionId}`]));
+  expect(resources.map((r) => r.uri)).toEqual(
+    expect.arrayContaining(['yukta://approvals', 'yukta://workflows/default/greeter', `yukta://runs/${executionId}`]),
+  );
   const { resourceTemplates } = await client.listResourceTemplates();
   expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['yukta://workflows/{session}/{workflowId}', 'yukta://runs/{executionId}']);
   return executionId;
@@ -142,7 +188,12 @@ export async function approveThroughMcp(client: Client, admin: Client = client):
   await client.subscribeResource({ uri: runUri });
   await caughtUp; // a new subscriber first hears of the run's current state (OBS-01 catch-up)
   const progressed = updates.next(runUri);
-  const answer = await value(client, 'signals.send', { executionId, nodeId: 'gate', decision: 'APPROVE', data: { by: 'agent' } }, z.object({ signal: z.string() }));
+  const answer = await value(
+    client,
+    'signals.send',
+    { executionId, nodeId: 'gate', decision: 'APPROVE', data: { by: 'agent' } },
+    z.object({ signal: z.string() }),
+  );
   expect(answer.signal).toBe('ACCEPTED');
   const ended = await value(client, 'runs.wait', { executionId, timeoutSeconds: 60 }, RunWaitResult);
   expect(ended).toMatchObject({ status: 'SUCCESS', timedOut: false });
@@ -164,12 +215,29 @@ export async function badInputNamesTheField(client: Client): Promise<void> {
   expect(payload.text).toMatch(/^BAD_INPUT: .*\(at payload\)$/);
   const nested = await toolError(client, 'workflows.save', { definition: { ...GREETER, nodes: [{ nodeId: '', type: 'API_TRIGGER' }] } });
   expect(nested.error).toMatchObject({ code: 'BAD_INPUT', path: 'definition.nodes.0.nodeId' });
-  const cycle = await toolError(client, 'workflows.save', { definition: { workflowId: 'loop', nodes: [{ nodeId: 's', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }], edges: [{ source: 's', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'a' }] } });
+  const cycle = await toolError(client, 'workflows.save', {
+    definition: {
+      workflowId: 'loop',
+      nodes: [
+        { nodeId: 's', type: 'API_TRIGGER' },
+        { nodeId: 'a', type: 'TRANSFORM' },
+        { nodeId: 'b', type: 'TRANSFORM' },
+      ],
+      edges: [
+        { source: 's', target: 'a' },
+        { source: 'a', target: 'b' },
+        { source: 'b', target: 'a' },
+      ],
+    },
+  });
   expect(cycle.error.code).toBe('VALIDATION_FAILED');
   expect(cycle.text).toMatch(/^DEF-02\/cycle /m);
   const wait = await toolError(client, 'runs.wait', { executionId: 'x', timeoutSeconds: 301 });
   expect(wait.error).toMatchObject({ code: 'BAD_INPUT', path: 'timeoutSeconds' });
-  await expect(client.readResource({ uri: 'yukta://runs/no-such-run' })).rejects.toMatchObject({ code: -32002, data: { code: 'NOT_FOUND', path: 'executionId' } });
+  await expect(client.readResource({ uri: 'yukta://runs/no-such-run' })).rejects.toMatchObject({
+    code: -32002,
+    data: { code: 'NOT_FOUND', path: 'executionId' },
+  });
   await expect(client.callTool({ name: 'secrets.set', arguments: {} })).rejects.toThrow(/secrets\.set is not offered to agents/);
 }
 

@@ -53,7 +53,13 @@ function callerFor(host: StudioHost, key: string | undefined): Caller {
 async function openHost(folder: string, store: ReturnType<typeof parseStore>, io: CliIo): Promise<StudioHost> {
   const settings = cliSettings(folder, []);
   // `open`: the postgres store (DUR-04) connects and migrates first; no --store: `yukta.store`, else SQLite.
-  const host = await StudioHost.open({ dataDir: folder, store: store ?? settings.values['yukta.store'] ?? 'sqlite', settings, onWarning: (m) => io.err(`warning: ${m}`), onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`) });
+  const host = await StudioHost.open({
+    dataDir: folder,
+    store: store ?? settings.values['yukta.store'] ?? 'sqlite',
+    settings,
+    onWarning: (m) => io.err(`warning: ${m}`),
+    onInternalError: (e) => io.err(`internal error: ${e instanceof Error ? e.stack : String(e)}`),
+  });
   await host.ready;
   return host;
 }
@@ -116,7 +122,8 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<number> {
   const url = values.url ?? (process.env[MCP_URL_ENV] || undefined);
   const key = values.key ?? (process.env[MCP_KEY_ENV] || undefined);
   if (url !== undefined) {
-    if (values.data !== undefined || values.store !== undefined) throw new CliError('--url bridges to a running host, --data/--store open a folder: pass one or the other', EXIT_USAGE, true);
+    if (values.data !== undefined || values.store !== undefined)
+      throw new CliError('--url bridges to a running host, --data/--store open a folder: pass one or the other', EXIT_USAGE, true);
     return bridge(url, key, io);
   }
   return serveFolder(dataDir(values.data), values.store, key, io);

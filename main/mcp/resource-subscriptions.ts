@@ -28,15 +28,21 @@ export class ResourceSubscriptions {
   /** Subscribes after reading the resource once, so a caller may only follow what it may read (roles, sessions). */
   async subscribe(uri: string): Promise<void> {
     const target = targetOf(uri);
-    if (target.kind === 'workflow') throw new McpRequestError(RESOURCE_NOT_FOUND, `${uri} sends no updates: only runs (yukta://runs/<executionId>) and yukta://approvals can be subscribed`, { uri });
+    if (target.kind === 'workflow')
+      throw new McpRequestError(RESOURCE_NOT_FOUND, `${uri} sends no updates: only runs (yukta://runs/<executionId>) and yukta://approvals can be subscribed`, {
+        uri,
+      });
     const readable = await this.invoke(target.read.operation, target.read.input);
     if (!readable.ok) throw resourceError(readable.error);
     if (this.open.has(uri)) return;
     const filter: EventFilter = target.kind === 'run' ? { executionId: target.executionId } : { type: ['APPROVAL'] };
     const visible = (event: StudioEvent): boolean => this.mayFollow(event);
-    this.open.set(uri, this.feed.subscribe(filter, (batch) => {
-      if (batch.some(visible)) this.notify(uri);
-    }));
+    this.open.set(
+      uri,
+      this.feed.subscribe(filter, (batch) => {
+        if (batch.some(visible)) this.notify(uri);
+      }),
+    );
   }
 
   unsubscribe(uri: string): void {

@@ -19,7 +19,7 @@ afterAll(async () => {
   await host.close();
 });
 
-describe('EXT-04 the stdio bridge\'s HTTP side', () => {
+describe("EXT-04 the stdio bridge's HTTP side", () => {
   it('finds /mcp from a server address or takes the endpoint as given, and refuses what is not http(s)', () => {
     expect(mcpEndpoint('http://127.0.0.1:4310').href).toBe('http://127.0.0.1:4310/mcp');
     expect(mcpEndpoint('http://127.0.0.1:4310/').href).toBe('http://127.0.0.1:4310/mcp');
@@ -28,7 +28,7 @@ describe('EXT-04 the stdio bridge\'s HTTP side', () => {
     expect(() => mcpEndpoint('not a url')).toThrow('--url must be an http(s) address such as http://127.0.0.1:4310, not "not a url"');
   });
 
-  it('leaves no abort listener on the connection\'s signal after answered requests, but ties an event stream to it', async () => {
+  it("leaves no abort listener on the connection's signal after answered requests, but ties an event stream to it", async () => {
     const shared = new AbortController();
     for (let i = 0; i < 50; i++) {
       const response = await isolatedAbortFetch(`${url}/api/node-types`, { signal: shared.signal });

@@ -1,6 +1,13 @@
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, InitializeResultSchema, isInitializeRequest, isJSONRPCRequest, isJSONRPCResultResponse, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  InitializeResultSchema,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { MCP_HTTP_PATH } from './mcp-http-route';
 
 /** The `/mcp` endpoint of a host: `--url http://127.0.0.1:4310` and `--url http://127.0.0.1:4310/mcp` both work. */
@@ -60,7 +67,10 @@ export async function relayStdioToHttp(local: Transport, remote: StreamableHTTPC
     remote.send(message).catch((error: unknown) => {
       const detail = error instanceof Error ? error.message : String(error);
       // An HTTP answer (401, 403, 404 for a session the host no longer has) is a refusal; anything else, no host.
-      const text = error instanceof StreamableHTTPError ? `the host at ${endpoint.href} refused the message: ${detail}` : `cannot reach the host at ${endpoint.href}: ${detail}`;
+      const text =
+        error instanceof StreamableHTTPError
+          ? `the host at ${endpoint.href} refused the message: ${detail}`
+          : `cannot reach the host at ${endpoint.href}: ${detail}`;
       log(`yukta mcp: ${text}`);
       if (isJSONRPCRequest(message)) void local.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InternalError, message: text } });
     });

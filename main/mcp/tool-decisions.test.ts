@@ -21,13 +21,45 @@ describe('EXT-04 a decision per contract operation: an MCP tool, or not for agen
 
   it('exposes what an agent needs, under valid unique names, and gives a reason for every operation it keeps back', () => {
     expect(MCP_TOOLS.map((t) => t.name).sort()).toEqual(EXPOSED_TOOL_NAMES);
-    for (const needed of ['workflows.list', 'workflows.get', 'workflows.save', 'workflows.validate', 'runs.start', 'runs.get', 'runs.list', 'runs.wait', 'control.send', 'approvals.list', 'signals.send', 'scheduler.get', 'scheduler.setLimits', 'metrics.get', 'control.audit']) {
+    for (const needed of [
+      'workflows.list',
+      'workflows.get',
+      'workflows.save',
+      'workflows.validate',
+      'runs.start',
+      'runs.get',
+      'runs.list',
+      'runs.wait',
+      'control.send',
+      'approvals.list',
+      'signals.send',
+      'scheduler.get',
+      'scheduler.setLimits',
+      'metrics.get',
+      'control.audit',
+    ]) {
       expect(toolNamed(needed)?.operation, needed).toBe(needed);
     }
     for (const tool of MCP_TOOLS) expect(tool.name, tool.name).toMatch(TOOL_NAME);
     expect(new Set(MCP_TOOLS.map((t) => t.name)).size).toBe(MCP_TOOLS.length);
     const kept = OPERATION_NAMES.filter((op) => !EXPOSED_TOOL_NAMES.includes(op)).sort();
-    expect(kept).toEqual(['apiKeys.create', 'apiKeys.list', 'apiKeys.revoke', 'breakpoints.get', 'breakpoints.set', 'ha.status', 'secrets.delete', 'secrets.list', 'secrets.set', 'sessions.applyConfig', 'sessions.delete', 'sessions.rename', 'settings.set', 'supervisors.setRules', 'workflows.delete']);
+    expect(kept).toEqual([
+      'apiKeys.create',
+      'apiKeys.list',
+      'apiKeys.revoke',
+      'breakpoints.get',
+      'breakpoints.set',
+      'ha.status',
+      'secrets.delete',
+      'secrets.list',
+      'secrets.set',
+      'sessions.applyConfig',
+      'sessions.delete',
+      'sessions.rename',
+      'settings.set',
+      'supervisors.setRules',
+      'workflows.delete',
+    ]);
     for (const op of kept) expect(notForAgentsReason(op)?.length, op).toBeGreaterThan(40);
     expect(notForAgentsReason('runs.start')).toBeUndefined();
   });

@@ -26,8 +26,12 @@ describe('STU-08 desktop preload bridge (window.yuktaDesktop)', () => {
     const send = (file: unknown) => listeners.get(DESKTOP_CHANNELS.openFile)!({}, file);
     send({ name: 'a.yukta.json', text: '{}' });
     send({ name: 'b.json', refused: 'the file is not JSON' });
-    for (const bad of [null, 'x', { name: 1, text: '' }, { name: 'c', text: 'x'.repeat(1024 * 1024 + 1) }, { name: 'd' }, { name: 'e'.repeat(300), text: '' }]) send(bad);
-    expect(files).toEqual([{ name: 'a.yukta.json', text: '{}' }, { name: 'b.json', refused: 'the file is not JSON' }]);
+    for (const bad of [null, 'x', { name: 1, text: '' }, { name: 'c', text: 'x'.repeat(1024 * 1024 + 1) }, { name: 'd' }, { name: 'e'.repeat(300), text: '' }])
+      send(bad);
+    expect(files).toEqual([
+      { name: 'a.yukta.json', text: '{}' },
+      { name: 'b.json', refused: 'the file is not JSON' },
+    ]);
   });
 
   it('asks main for native edits of known names only, and unwraps host and connect answers', async () => {

@@ -29,7 +29,11 @@ function hostTarget(value: unknown): HostTarget {
 function connectOutcome(value: unknown): ConnectOutcome {
   const v = value as { ok?: unknown; field?: unknown; message?: unknown } | null;
   if (v?.ok === true) return { ok: true };
-  return { ok: false, field: v?.field === 'apiKey' ? 'apiKey' : 'url', message: typeof v?.message === 'string' ? v.message : 'the server could not be checked' };
+  return {
+    ok: false,
+    field: v?.field === 'apiKey' ? 'apiKey' : 'url',
+    message: typeof v?.message === 'string' ? v.message : 'the server could not be checked',
+  };
 }
 
 /**

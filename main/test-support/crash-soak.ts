@@ -108,13 +108,35 @@ function seeded(seed: number): () => number {
 const WORKFLOWS = [
   {
     workflowId: 'chain',
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's1', type: 'SOAK_STEP' }, { nodeId: 's2', type: 'SOAK_STEP' }, { nodeId: 's3', type: 'SOAK_STEP' }, { nodeId: 'sink', type: 'SOAK_SINK' }],
-    edges: [{ source: 't', target: 's1' }, { source: 's1', target: 's2' }, { source: 's2', target: 's3' }, { source: 's3', target: 'sink' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 's1', type: 'SOAK_STEP' },
+      { nodeId: 's2', type: 'SOAK_STEP' },
+      { nodeId: 's3', type: 'SOAK_STEP' },
+      { nodeId: 'sink', type: 'SOAK_SINK' },
+    ],
+    edges: [
+      { source: 't', target: 's1' },
+      { source: 's1', target: 's2' },
+      { source: 's2', target: 's3' },
+      { source: 's3', target: 'sink' },
+    ],
   },
   {
     workflowId: 'approve',
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's1', type: 'SOAK_STEP' }, { nodeId: 'w', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } }, { nodeId: 's2', type: 'SOAK_STEP' }, { nodeId: 'sink', type: 'SOAK_SINK' }],
-    edges: [{ source: 't', target: 's1' }, { source: 's1', target: 'w' }, { source: 'w', target: 's2' }, { source: 's2', target: 'sink' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 's1', type: 'SOAK_STEP' },
+      { nodeId: 'w', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } },
+      { nodeId: 's2', type: 'SOAK_STEP' },
+      { nodeId: 'sink', type: 'SOAK_SINK' },
+    ],
+    edges: [
+      { source: 't', target: 's1' },
+      { source: 's1', target: 'w' },
+      { source: 'w', target: 's2' },
+      { source: 's2', target: 'sink' },
+    ],
   },
 ];
 
@@ -123,7 +145,17 @@ async function bundleChild(): Promise<string> {
   const outdir = join(ROOT, 'node_modules', '.cache', 'yukta-crash-soak');
   mkdirSync(outdir, { recursive: true });
   const outfile = join(outdir, `crash-host-${process.pid}.mjs`);
-  await build({ absWorkingDir: ROOT, entryPoints: ['main/test-support/crash-host.ts'], bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['main/test-support/crash-host.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
   return outfile;
 }
 
@@ -169,8 +201,18 @@ async function startChild(entry: string, dataDir: string, store: string, storeEn
   return { proc, url, exited, stderr: () => err };
 }
 
-async function api(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+async function api(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -247,8 +289,25 @@ async function soak(options: SoakOptions, dataDir: string, inspector: SoakStoreI
   const [minKill, maxKill] = options.killWindowMs ?? [0, 250];
   const log = options.log ?? (() => undefined);
   const t: SoakTallies = {
-    iterations: 0, seed: options.seed, acknowledged: 0, unacknowledged: 0, lost: 0, duplicated: 0, keysResent: 0, leftRunning: 0, runsChecked: 0, abortedByKill: 0,
-    resumed: 0, resumedTwice: 0, reexecuted: 0, markedNodesSkipped: 0, commands: 0, integrityFailures: 0, integrityChecks: 0, meanBootMs: 0, durationMs: 0,
+    iterations: 0,
+    seed: options.seed,
+    acknowledged: 0,
+    unacknowledged: 0,
+    lost: 0,
+    duplicated: 0,
+    keysResent: 0,
+    leftRunning: 0,
+    runsChecked: 0,
+    abortedByKill: 0,
+    resumed: 0,
+    resumedTwice: 0,
+    reexecuted: 0,
+    markedNodesSkipped: 0,
+    commands: 0,
+    integrityFailures: 0,
+    integrityChecks: 0,
+    meanBootMs: 0,
+    durationMs: 0,
   };
   const acked: Started[] = [];
   const resumes: Resume[] = [];
@@ -371,7 +430,9 @@ async function soak(options: SoakOptions, dataDir: string, inspector: SoakStoreI
     }
     marked = inspected.marked;
     t.iterations++;
-    log(`kill ${life + 1}/${options.iterations} after ${killAfter} ms: ${starts.length}/${count} starts acknowledged, ${runs.length} resumed; totals lost ${t.lost}, duplicated ${t.duplicated}, left running ${t.leftRunning}, re-executed ${t.reexecuted}`);
+    log(
+      `kill ${life + 1}/${options.iterations} after ${killAfter} ms: ${starts.length}/${count} starts acknowledged, ${runs.length} resumed; totals lost ${t.lost}, duplicated ${t.duplicated}, left running ${t.leftRunning}, re-executed ${t.reexecuted}`,
+    );
   }
 
   const integrity = await inspector.inspect();

@@ -16,7 +16,13 @@ export function soakPlugins(dataDir: string): Array<Plugin<never>> {
   const file = join(dataDir, INVOCATIONS_FILE);
   const record = (executionId: string, nodeId: string, messageId: string) => appendFileSync(file, `${executionId} ${nodeId} ${messageId}\n`);
   const step = definePlugin({
-    type: 'SOAK_STEP', kind: 'processor', title: 'Soak step', description: 'Records the call, waits payload.delayMs, passes the payload on.', configSchema: Config, defaultConfig: {}, outputs: ['out'],
+    type: 'SOAK_STEP',
+    kind: 'processor',
+    title: 'Soak step',
+    description: 'Records the call, waits payload.delayMs, passes the payload on.',
+    configSchema: Config,
+    defaultConfig: {},
+    outputs: ['out'],
     async process(m, _c, ctx) {
       record(ctx.executionId, ctx.nodeId, m.id);
       const delay = (m.payload as { delayMs?: unknown }).delayMs;
@@ -25,11 +31,16 @@ export function soakPlugins(dataDir: string): Array<Plugin<never>> {
     },
   });
   const sink = definePlugin({
-    type: 'SOAK_SINK', kind: 'terminal', title: 'Soak sink', description: 'Records the call.', configSchema: Config, defaultConfig: {}, outputs: [],
+    type: 'SOAK_SINK',
+    kind: 'terminal',
+    title: 'Soak sink',
+    description: 'Records the call.',
+    configSchema: Config,
+    defaultConfig: {},
+    outputs: [],
     process(m, _c, ctx) {
       record(ctx.executionId, ctx.nodeId, m.id);
     },
   });
   return [step, sink] as unknown as Array<Plugin<never>>;
 }
-

@@ -63,7 +63,10 @@ export async function postgresInspector(url: string, schema: string): Promise<So
     async inspect() {
       try {
         if (amcheck) {
-          const { rows } = await pool.query<{ index: string }>("SELECT c.oid::regclass::text AS index FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relam = (SELECT oid FROM pg_am WHERE amname = 'btree')", [schema]);
+          const { rows } = await pool.query<{ index: string }>(
+            "SELECT c.oid::regclass::text AS index FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relam = (SELECT oid FROM pg_am WHERE amname = 'btree')",
+            [schema],
+          );
           for (const r of rows) await pool.query('SELECT public.bt_index_check($1::regclass, true)', [r.index]);
         } else {
           const { rows } = await pool.query<{ table: string }>('SELECT table_name AS table FROM information_schema.tables WHERE table_schema = $1', [schema]);
@@ -100,6 +103,10 @@ export async function soakStore(kind: 'sqlite' | 'memory' | 'postgres', dataDir:
   };
   await admin(`CREATE SCHEMA ${schema}`);
   const env = { YUKTA_POSTGRES_URL: url, YUKTA_POSTGRES_SCHEMA: schema, YUKTA_POSTGRES_POOL_SIZE: '4' };
-  return { env, inspector: await postgresInspector(url, schema), drop: () => admin(`DROP SCHEMA ${schema} CASCADE`), where: ` and PostgreSQL schema ${schema} kept` };
+  return {
+    env,
+    inspector: await postgresInspector(url, schema),
+    drop: () => admin(`DROP SCHEMA ${schema} CASCADE`),
+    where: ` and PostgreSQL schema ${schema} kept`,
+  };
 }
-

@@ -22,9 +22,36 @@ export function makeCertificates(): TestCertificates {
   ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Yukta test CA');
   writeFileSync(at('host.ext'), 'subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n');
   writeFileSync(at('worker.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, cn] of [['host', 'localhost'], ['worker', 'worker-a']] as const) {
+  for (const [name, cn] of [
+    ['host', 'localhost'],
+    ['worker', 'worker-a'],
+  ] as const) {
     ssl('req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`);
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    );
   }
-  return { dir, ca: at('ca.pem'), hostCert: at('host.pem'), hostKey: at('host.key'), workerCert: at('worker.pem'), workerKey: at('worker.key'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    ca: at('ca.pem'),
+    hostCert: at('host.pem'),
+    hostKey: at('host.key'),
+    workerCert: at('worker.pem'),
+    workerKey: at('worker.key'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -46,7 +46,15 @@ export async function startWorkerHost(options: WorkerHostOptions): Promise<Worke
     engine: { plugins: [...builtinPlugins(), ...(testPlugins as Array<Plugin<never>>)], ...options.engine },
     onWorkerLog: log,
   });
-  const listener = await startWorkerListener({ registry: host.engine.workers, host: options.host ?? '127.0.0.1', port: options.port, path: '/workers', token: TOKEN, log, ...(options.tls ? { tls: options.tls } : {}) });
+  const listener = await startWorkerListener({
+    registry: host.engine.workers,
+    host: options.host ?? '127.0.0.1',
+    port: options.port,
+    path: '/workers',
+    token: TOKEN,
+    log,
+    ...(options.tls ? { tls: options.tls } : {}),
+  });
   return {
     host,
     listener,
@@ -70,8 +78,29 @@ export interface WorkerChild extends RunningCli {
 }
 
 /** `yukta worker` as a child process, with the test node types. */
-export function startWorker(options: { urls: string[]; name: string; pool: string; slots?: number; allow?: string[]; env?: Record<string, string>; set?: string[]; token?: string }): WorkerChild {
-  const args = ['worker', '--control-plane', options.urls.join(','), '--pool', options.pool, '--name', options.name, '--slots', String(options.slots ?? 1), '--plugins', TEST_PLUGINS_MODULE];
+export function startWorker(options: {
+  urls: string[];
+  name: string;
+  pool: string;
+  slots?: number;
+  allow?: string[];
+  env?: Record<string, string>;
+  set?: string[];
+  token?: string;
+}): WorkerChild {
+  const args = [
+    'worker',
+    '--control-plane',
+    options.urls.join(','),
+    '--pool',
+    options.pool,
+    '--name',
+    options.name,
+    '--slots',
+    String(options.slots ?? 1),
+    '--plugins',
+    TEST_PLUGINS_MODULE,
+  ];
   if (options.allow) args.push('--allow', options.allow.join(','));
   for (const s of options.set ?? []) args.push('--set', s);
   const child = startCli(args, { YUKTA_WORKER_TOKEN: options.token ?? TOKEN, TEST_WORKER: options.name, ...options.env });
@@ -80,7 +109,9 @@ export function startWorker(options: { urls: string[]; name: string; pool: strin
     name: options.name,
     async registered(times = 1) {
       const count = () => child.lines.filter((l) => l.startsWith('registered with ')).length;
-      const exited = child.exited.then((code) => Promise.reject(new Error(`worker ${options.name} exited ${code}; stdout:\n${child.lines.join('\n')}\nstderr:\n${child.stderr()}`)));
+      const exited = child.exited.then((code) =>
+        Promise.reject(new Error(`worker ${options.name} exited ${code}; stdout:\n${child.lines.join('\n')}\nstderr:\n${child.stderr()}`)),
+      );
       exited.catch(() => undefined);
       // readline reads each chunk before this listener hears it, so the count is current when it wakes.
       while (count() < times) await Promise.race([new Promise((resolve) => child.child.stdout!.once('data', resolve)), exited]);

@@ -11,7 +11,10 @@ const base = { kind: 'processor' as const, configSchema: Config, defaultConfig: 
 
 /** Waits `payload.ms` (abortable, heartbeating), then says which worker ran it. */
 const who = definePlugin({
-  ...base, type: 'WHO', title: 'Who', description: 'Waits payload.ms, then names the worker.',
+  ...base,
+  type: 'WHO',
+  title: 'Who',
+  description: 'Waits payload.ms, then names the worker.',
   async process(m, _c, ctx) {
     const ms = (m.payload as { ms?: unknown }).ms;
     if (typeof ms === 'number' && ms > 0) {
@@ -26,12 +29,16 @@ const who = definePlugin({
 
 /** Emits part 1, logs `first part sent`, then (with TEST_PARTIAL_HANG=1) waits until aborted; else emits part 2. */
 const partial = definePlugin({
-  ...base, type: 'PARTIAL', title: 'Partial', description: 'Two parts, maybe hanging between them.',
+  ...base,
+  type: 'PARTIAL',
+  title: 'Partial',
+  description: 'Two parts, maybe hanging between them.',
   process(_m, _c, ctx) {
     return (async function* () {
       yield { payload: { part: 1, ranOn: process.env.TEST_WORKER } };
       ctx.log.info('first part sent');
-      if (process.env.TEST_PARTIAL_HANG === '1') await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+      if (process.env.TEST_PARTIAL_HANG === '1')
+        await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
       yield { payload: { part: 2, ranOn: process.env.TEST_WORKER } };
     })();
   },
@@ -39,7 +46,10 @@ const partial = definePlugin({
 
 /** Emits `payload.count` outputs as fast as credit allows, counting how many it has handed over. */
 const many = definePlugin({
-  ...base, type: 'MANY', title: 'Many', description: 'payload.count outputs.',
+  ...base,
+  type: 'MANY',
+  title: 'Many',
+  description: 'payload.count outputs.',
   process(m) {
     const count = (m.payload as { count: number }).count;
     return (function* () {

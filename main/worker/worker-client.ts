@@ -39,7 +39,11 @@ export class WorkerClient {
 
   constructor(private readonly options: WorkerClientOptions) {
     const files = options.tls ?? {};
-    this.tls = { ...(files.ca ? { ca: readFileSync(files.ca) } : {}), ...(files.cert ? { cert: readFileSync(files.cert) } : {}), ...(files.key ? { key: readFileSync(files.key) } : {}) };
+    this.tls = {
+      ...(files.ca ? { ca: readFileSync(files.ca) } : {}),
+      ...(files.cert ? { cert: readFileSync(files.cert) } : {}),
+      ...(files.key ? { key: readFileSync(files.key) } : {}),
+    };
     this.done = this.loop();
   }
 
@@ -85,7 +89,13 @@ export class WorkerClient {
     return new Promise<SessionEnd>((resolve) => {
       let end: SessionEnd = 'failed';
       let renew: NodeJS.Timeout | null = null;
-      const ws = new WebSocket(url, { headers: { authorization: `Bearer ${this.options.token}` }, maxPayload: this.options.maxPayload, perMessageDeflate: false, handshakeTimeout: 10_000, ...this.tls });
+      const ws = new WebSocket(url, {
+        headers: { authorization: `Bearer ${this.options.token}` },
+        maxPayload: this.options.maxPayload,
+        perMessageDeflate: false,
+        handshakeTimeout: 10_000,
+        ...this.tls,
+      });
       this.socket = ws;
       ws.on('open', () => {
         this.session = agent.connect((frame) => ws.send(frame), identity, {

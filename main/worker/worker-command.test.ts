@@ -30,11 +30,23 @@ describe('SCL-01 yukta worker refuses a bad command line, naming what is wrong',
     const url = ['--control-plane', 'ws://127.0.0.1:1/workers'];
     expect(await run(['--pool', 'p'])).toEqual({ code: 2, first: 'worker needs --control-plane URL[,URL…] (or yukta.workers.control-plane)' });
     expect(await run([...url])).toEqual({ code: 2, first: 'worker needs --pool NAME' });
-    expect(await run(['--control-plane', 'http://x', '--pool', 'p'])).toEqual({ code: 2, first: '--control-plane "http://x" must be a ws:// or wss:// address' });
-    expect(await run([...url, '--pool', 'p'], {})).toEqual({ code: 2, first: 'worker needs the host\'s token: --token, YUKTA_WORKER_TOKEN or yukta.workers.token' });
-    expect(await run([...url, '--pool', 'bad pool'])).toEqual({ code: 2, first: '--pool "bad pool": letters, digits and . _ : - (at most 128, starting with a letter or digit)' });
+    expect(await run(['--control-plane', 'http://x', '--pool', 'p'])).toEqual({
+      code: 2,
+      first: '--control-plane "http://x" must be a ws:// or wss:// address',
+    });
+    expect(await run([...url, '--pool', 'p'], {})).toEqual({
+      code: 2,
+      first: "worker needs the host's token: --token, YUKTA_WORKER_TOKEN or yukta.workers.token",
+    });
+    expect(await run([...url, '--pool', 'bad pool'])).toEqual({
+      code: 2,
+      first: '--pool "bad pool": letters, digits and . _ : - (at most 128, starting with a letter or digit)',
+    });
     expect(await run([...url, '--pool', 'p', '--slots', '0'])).toEqual({ code: 2, first: '--slots must be a whole number from 1 to 10000, not "0"' });
     expect(await run([...url, '--pool', 'p', '--allow', 'NOPE'])).toEqual({ code: 2, first: '--allow NOPE: this worker has no plugin of that type' });
-    expect(await run([...url, '--pool', 'p', '--set', 'yukta.workers.tls.cert=c.pem'])).toEqual({ code: 2, first: 'cannot start: setting yukta.workers.tls.cert needs yukta.workers.tls.key: a certificate goes with its key' });
+    expect(await run([...url, '--pool', 'p', '--set', 'yukta.workers.tls.cert=c.pem'])).toEqual({
+      code: 2,
+      first: 'cannot start: setting yukta.workers.tls.cert needs yukta.workers.tls.key: a certificate goes with its key',
+    });
   });
 });

@@ -7,7 +7,12 @@ import { CliError, EXIT_USAGE } from '../cli/cli-io';
 function asPlugins(value: unknown, module: string): Array<Plugin<never>> {
   if (!Array.isArray(value)) throw new CliError(`--plugins ${module}: export an array of plugins as "plugins" or as the default export`, EXIT_USAGE);
   return value.map((p: unknown, i) => {
-    const ok = p !== null && typeof p === 'object' && typeof (p as { type?: unknown }).type === 'string' && typeof (p as { process?: unknown }).process === 'function' && ['trigger', 'processor', 'terminal'].includes(String((p as { kind?: unknown }).kind));
+    const ok =
+      p !== null &&
+      typeof p === 'object' &&
+      typeof (p as { type?: unknown }).type === 'string' &&
+      typeof (p as { process?: unknown }).process === 'function' &&
+      ['trigger', 'processor', 'terminal'].includes(String((p as { kind?: unknown }).kind));
     if (!ok) throw new CliError(`--plugins ${module}: item ${i} is not a plugin (it needs type, kind and process)`, EXIT_USAGE);
     return p as Plugin<never>;
   });

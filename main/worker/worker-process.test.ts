@@ -22,7 +22,13 @@ function worker(options: Parameters<typeof startWorker>[0]): WorkerChild {
 }
 
 /** trigger → one placed node → RESULT_TERMINAL. */
-function placed(workflowId: string, type: string, pool: string, policy: Record<string, unknown> = {}, extra: Partial<WorkflowDefinitionInput['nodes'][number]> = {}): WorkflowDefinitionInput {
+function placed(
+  workflowId: string,
+  type: string,
+  pool: string,
+  policy: Record<string, unknown> = {},
+  extra: Partial<WorkflowDefinitionInput['nodes'][number]> = {},
+): WorkflowDefinitionInput {
   return {
     workflowId,
     nodes: [
@@ -30,7 +36,10 @@ function placed(workflowId: string, type: string, pool: string, policy: Record<s
       { nodeId: 'remote', type, config: { engine: { placement: { pool }, ...policy } }, ...extra },
       { nodeId: 'out', type: 'RESULT_TERMINAL' },
     ],
-    edges: [{ source: 't', target: 'remote' }, { source: 'remote', target: 'out' }],
+    edges: [
+      { source: 't', target: 'remote' },
+      { source: 'remote', target: 'out' },
+    ],
   };
 }
 
@@ -59,7 +68,10 @@ describe('SCL-01 placement on worker processes (real children on loopback)', () 
     const none = await run(host, placed('none', 'WHO', 'gpu', { retry: { maxAttempts: 2, backoffMs: 10 } }));
     expect(await host.host.engine.waitForRun(none)).toBe('FAILURE');
     const node = host.host.engine.getRun(none).nodes.find((n) => n.nodeId === 'remote')!;
-    expect(node).toMatchObject({ counts: { retried: 1 }, error: { name: 'WorkerUnavailableError', code: 'NO_WORKER', message: 'no worker of pool "gpu" is connected' } });
+    expect(node).toMatchObject({
+      counts: { retried: 1 },
+      error: { name: 'WorkerUnavailableError', code: 'NO_WORKER', message: 'no worker of pool "gpu" is connected' },
+    });
     const metrics = await host.host.engine.metrics.text();
     expect(metrics).toContain('yukta_workers_connected{pool="p"} 3');
     expect(metrics).toContain('yukta_workers_attempts_total{pool="p",worker="b",outcome="SUCCESS"} 1');
@@ -79,7 +91,10 @@ describe('SCL-01 placement on worker processes (real children on loopback)', () 
     await firstPart; // a sent part 1 (held back by the node: all or nothing) and hangs
     a.child.kill('SIGKILL');
     expect(await host.host.engine.waitForRun(id)).toBe('SUCCESS');
-    expect(results(host, id)).toEqual([{ part: 1, ranOn: 'b' }, { part: 2, ranOn: 'b' }]);
+    expect(results(host, id)).toEqual([
+      { part: 1, ranOn: 'b' },
+      { part: 2, ranOn: 'b' },
+    ]);
     const [lost, retried] = host.host.engine.remoteAttempts(id);
     expect(lost).toMatchObject({ worker: 'a', attempt: 1, outcome: 'LOST', error: { name: 'WorkerLostError', code: 'WORKER_LOST' } });
     expect(lost!.error!.message).toMatch(/^worker "a" \(pool p\) was lost during attempt 1 of node "remote": its connection closed \(code 1006/);
@@ -92,13 +107,19 @@ describe('SCL-01 placement on worker processes (real children on loopback)', () 
     const b = worker({ urls: [host.url], name: 'b', pool: 'p', slots: 1 });
     await Promise.all([a.registered(), b.registered()]);
     const id = await run(host, placed('stop', 'WHO', 'p', { retry: { maxAttempts: 2, backoffMs: 10 } }), { ms: 1000 });
-    await vi.waitFor(() => expect(host!.host.engine.remoteAttempts(id)[0]).toMatchObject({ worker: 'a', outcome: 'RUNNING' }), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(host!.host.engine.remoteAttempts(id)[0]).toMatchObject({ worker: 'a', outcome: 'RUNNING' }), {
+      timeout: 10_000,
+      interval: 20,
+    });
     a.child.kill('SIGSTOP');
     const dropped = await host.line(/worker "a" \(pool p\) dropped: it missed its lease/);
     expect(dropped).toMatch(/; 1 attempt\(s\) failed$/);
     expect(await host.host.engine.waitForRun(id)).toBe('SUCCESS');
     expect(results(host, id)).toEqual([{ ms: 1000, ranOn: 'b' }]);
-    expect(host.host.engine.remoteAttempts(id).map((r) => [r.worker, r.outcome])).toEqual([['a', 'LOST'], ['b', 'SUCCESS']]);
+    expect(host.host.engine.remoteAttempts(id).map((r) => [r.worker, r.outcome])).toEqual([
+      ['a', 'LOST'],
+      ['b', 'SUCCESS'],
+    ]);
     a.child.kill('SIGCONT');
     await a.registered(2);
     expect(host.host.engine.workersView().workers.map((w) => w.name)).toEqual(['a', 'b']);
@@ -118,7 +139,11 @@ describe('SCL-01 back-pressure and cancel across processes', () => {
         { nodeId: 'slow', type: 'DELAY', config: { ms: 2 } },
         { nodeId: 'out', type: 'RESULT_TERMINAL' },
       ],
-      edges: [{ source: 't', target: 'remote' }, { source: 'remote', target: 'slow' }, { source: 'slow', target: 'out' }],
+      edges: [
+        { source: 't', target: 'remote' },
+        { source: 'remote', target: 'slow' },
+        { source: 'slow', target: 'out' },
+      ],
     };
     const id = await run(host, definition, { count: 300 });
     const attempt = () => host!.host.engine.workers.connected[0]?.attempts[0];
@@ -134,7 +159,7 @@ describe('SCL-01 back-pressure and cancel across processes', () => {
     expect(most).toBeLessThanOrEqual(8);
   });
 
-  it('a slow worker paces the trigger: the remote node\'s input stays within its channel while the producer waits', async () => {
+  it("a slow worker paces the trigger: the remote node's input stays within its channel while the producer waits", async () => {
     host = await startWorkerHost({ port: PORT, engine: { channelCapacity: 4 } });
     const w = worker({ urls: [host.url], name: 'w', pool: 'p' });
     await w.registered();
@@ -146,7 +171,11 @@ describe('SCL-01 back-pressure and cancel across processes', () => {
         { nodeId: 'remote', type: 'WHO', config: { engine: { placement: { pool: 'p' } } } },
         { nodeId: 'out', type: 'RESULT_TERMINAL' },
       ],
-      edges: [{ source: 't', target: 'split' }, { source: 'split', target: 'remote' }, { source: 'remote', target: 'out' }],
+      edges: [
+        { source: 't', target: 'split' },
+        { source: 'split', target: 'remote' },
+        { source: 'remote', target: 'out' },
+      ],
     };
     const id = await run(host, definition, { items: Array.from({ length: 200 }, () => ({ ms: 20 })) });
     await vi.waitFor(() => expect(host!.host.engine.remoteAttempts(id).length).toBeGreaterThanOrEqual(5), { timeout: 20_000, interval: 10 });
@@ -168,7 +197,10 @@ describe('SCL-01 back-pressure and cancel across processes', () => {
     host.host.engine.cancelRun(id);
     expect(await host.host.engine.waitForRun(id)).toBe('CANCELLED');
     // The slot frees only when the worker says its attempt ended: the cancel crossed and stopped it.
-    await vi.waitFor(() => expect(host!.host.engine.workersView().workers[0]).toMatchObject({ used: 0, attempts: { CANCELLED: 1 } }), { timeout: 1000, interval: 5 });
+    await vi.waitFor(() => expect(host!.host.engine.workersView().workers[0]).toMatchObject({ used: 0, attempts: { CANCELLED: 1 } }), {
+      timeout: 1000,
+      interval: 5,
+    });
   });
 });
 
@@ -194,7 +226,14 @@ describe('SCL-01 drain: SIGTERM to a worker', () => {
     expect(results(host, inFlight)).toEqual([{ ms: 1500, ranOn: 'a' }]);
     expect(await a.exited).toBe(0);
     // c's attempt could not finish within 300 ms: it was ended (retryably) and ran again on d.
-    await vi.waitFor(() => expect(host!.host.engine.remoteAttempts(stuck).map((r) => [r.worker, r.outcome])).toEqual([['c', 'FAILURE'], ['d', 'RUNNING']]), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(
+      () =>
+        expect(host!.host.engine.remoteAttempts(stuck).map((r) => [r.worker, r.outcome])).toEqual([
+          ['c', 'FAILURE'],
+          ['d', 'RUNNING'],
+        ]),
+      { timeout: 10_000, interval: 10 },
+    );
     expect(host.host.engine.remoteAttempts(stuck)[0]?.error).toMatchObject({ name: 'WorkerDrainingError', code: 'WORKER_DRAINING' });
     expect(await c.exited).toBe(0);
     expect(c.lines.at(-1)).toBe('Stopped: 1 attempt(s) did not finish within the drain timeout and were ended.');

@@ -43,8 +43,14 @@ export async function workerCommand(args: string[], io: CliIo, env: NodeJS.Proce
   const { values, positionals } = parseArgs({
     args,
     options: {
-      'control-plane': { type: 'string' }, pool: { type: 'string' }, token: { type: 'string' }, slots: { type: 'string' }, allow: { type: 'string' },
-      name: { type: 'string' }, plugins: { type: 'string', multiple: true }, set: { type: 'string', multiple: true },
+      'control-plane': { type: 'string' },
+      pool: { type: 'string' },
+      token: { type: 'string' },
+      slots: { type: 'string' },
+      allow: { type: 'string' },
+      name: { type: 'string' },
+      plugins: { type: 'string', multiple: true },
+      set: { type: 'string', multiple: true },
     },
     allowPositionals: true,
     strict: true,
@@ -52,7 +58,12 @@ export async function workerCommand(args: string[], io: CliIo, env: NodeJS.Proce
   if (positionals.length) throw new CliError(`worker takes no FILE (got "${positionals[0]}")`, EXIT_USAGE, true);
   const { [WORKER_TOKEN_ENV]: envToken, ...rest } = env;
   const settings = cliSettings(null, values.set ?? [], rest).values;
-  const urls = values['control-plane'] ? values['control-plane'].split(',').map((u) => u.trim()).filter(Boolean) : settings['yukta.workers.control-plane'];
+  const urls = values['control-plane']
+    ? values['control-plane']
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean)
+    : settings['yukta.workers.control-plane'];
   if (urls.length === 0) throw new CliError('worker needs --control-plane URL[,URL…] (or yukta.workers.control-plane)', EXIT_USAGE, true);
   for (const url of urls) if (!/^wss?:\/\/\S+$/.test(url)) throw new CliError(`--control-plane "${url}" must be a ws:// or wss:// address`, EXIT_USAGE);
   if (values.pool === undefined) throw new CliError('worker needs --pool NAME', EXIT_USAGE, true);
@@ -71,10 +82,24 @@ export async function workerCommand(args: string[], io: CliIo, env: NodeJS.Proce
   }
   const slots = slotsOf(values.slots);
   const identity = { name: name('--name', values.name ?? `${hostname()}-${process.pid}`), pool, version: version() };
-  const agent = new WorkerAgent({ plugins: registry, allow: new Set(allow), slots, window: settings['yukta.workers.window'], security: { settings: securitySettingsOf(settings), env: rest } });
+  const agent = new WorkerAgent({
+    plugins: registry,
+    allow: new Set(allow),
+    slots,
+    window: settings['yukta.workers.window'],
+    security: { settings: securitySettingsOf(settings), env: rest },
+  });
   const signals = stopSignals(io);
   io.out(`Yukta worker "${identity.name}" for pool ${pool}: ${slots} slot(s), runs ${allow.join(', ')}; connecting to ${urls.join(', ')}`);
-  const client = new WorkerClient({ urls, token, agent, identity, tls, maxPayload: settings['yukta.execution.max-message-bytes'] + FRAME_ENVELOPE_BYTES, log: (text) => io.out(text) });
+  const client = new WorkerClient({
+    urls,
+    token,
+    agent,
+    identity,
+    tls,
+    maxPayload: settings['yukta.execution.max-message-bytes'] + FRAME_ENVELOPE_BYTES,
+    log: (text) => io.out(text),
+  });
   const signal = await signals.first;
   const drainMs = settings['yukta.workers.drain-timeout'];
   io.out(`Draining (${signal}): no new attempts; ${agent.running} running get ${drainMs} ms (yukta.workers.drain-timeout). Send it again to exit at once.`);

@@ -19,7 +19,8 @@ export interface ListenerSettings {
 export function listenerSettingsOf(settings: SettingsValues): ListenerSettings | null {
   if (!settings['yukta.workers.enabled']) return null;
   const token = settings['yukta.workers.token'];
-  if (token === undefined) throw new SettingsError('setting yukta.workers.enabled needs yukta.workers.token: workers must present a shared token (at least 16 characters)');
+  if (token === undefined)
+    throw new SettingsError('setting yukta.workers.enabled needs yukta.workers.token: workers must present a shared token (at least 16 characters)');
   const tls = tlsOf(settings, 'host');
   return { host: settings['yukta.workers.host'], port: settings['yukta.workers.port'], path: settings['yukta.workers.path'], token, ...(tls ? { tls } : {}) };
 }
@@ -48,7 +49,8 @@ export function tlsOf(settings: SettingsValues, side: 'host' | 'worker'): Listen
   const files = { ...(cert ? { cert: resolve(cert), key: resolve(key!) } : {}), ...(ca ? { ca: resolve(ca) } : {}) };
   if (side === 'worker') return cert || ca ? files : null;
   if (cert === undefined) {
-    if (ca !== undefined) throw new SettingsError('setting yukta.workers.tls.ca needs yukta.workers.tls.cert and yukta.workers.tls.key on the host: mutual TLS is TLS first');
+    if (ca !== undefined)
+      throw new SettingsError('setting yukta.workers.tls.ca needs yukta.workers.tls.cert and yukta.workers.tls.key on the host: mutual TLS is TLS first');
     return null;
   }
   return { cert: resolve(cert), key: resolve(key!), ...(ca ? { ca: resolve(ca) } : {}) };

@@ -49,20 +49,36 @@ function raw(url: string, token = TOKEN): Promise<{ ws: WebSocket; received: unk
   });
 }
 
-const hello = (name: string, protocol = WORKER_PROTOCOL_VERSION) => ({ t: 'HELLO', protocol, name, pool: 'p', allow: ['WHO'], slots: 1, window: 4, version: 'raw' });
+const hello = (name: string, protocol = WORKER_PROTOCOL_VERSION) => ({
+  t: 'HELLO',
+  protocol,
+  name,
+  pool: 'p',
+  allow: ['WHO'],
+  slots: 1,
+  window: 4,
+  version: 'raw',
+});
 
 async function runWho(h: WorkerHost, workflowId: string): Promise<unknown[]> {
   await h.host.engine.saveWorkflow('default', {
     workflowId,
-    nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'remote', type: 'WHO', config: { engine: { placement: { pool: 'p' } } } }, { nodeId: 'out', type: 'RESULT_TERMINAL' }],
-    edges: [{ source: 't', target: 'remote' }, { source: 'remote', target: 'out' }],
+    nodes: [
+      { nodeId: 't', type: 'API_TRIGGER' },
+      { nodeId: 'remote', type: 'WHO', config: { engine: { placement: { pool: 'p' } } } },
+      { nodeId: 'out', type: 'RESULT_TERMINAL' },
+    ],
+    edges: [
+      { source: 't', target: 'remote' },
+      { source: 'remote', target: 'out' },
+    ],
   });
   const { executionId } = await h.host.engine.startRun({ session: 'default', workflowId, payload: {} });
   expect(await h.host.engine.waitForRun(executionId)).toBe('SUCCESS');
   return h.host.engine.getRun(executionId).results.map((r) => r.payload);
 }
 
-describe('SCL-01 the workers\' listener refuses what it must, logs it, and stays unharmed', () => {
+describe("SCL-01 the workers' listener refuses what it must, logs it, and stays unharmed", () => {
   it('refuses a wrong token at the upgrade (401); the worker says so and keeps trying', async () => {
     const h = await host({ port: PORT });
     const w = worker({ urls: [h.url], name: 'intruder', pool: 'p', token: 'not-the-token-at-all' });
@@ -77,7 +93,9 @@ describe('SCL-01 the workers\' listener refuses what it must, logs it, and stays
     const old = await raw(h.url);
     old.ws.send(encodeFrame([hello('old', 2)]));
     expect(await old.closed).toEqual({ code: 4001, reason: 'protocol_version' });
-    expect(old.received).toEqual([{ t: 'REFUSED', reason: 'protocol_version', message: `this host speaks worker protocol ${WORKER_PROTOCOL_VERSION}, the worker 2` }]);
+    expect(old.received).toEqual([
+      { t: 'REFUSED', reason: 'protocol_version', message: `this host speaks worker protocol ${WORKER_PROTOCOL_VERSION}, the worker 2` },
+    ]);
     const big = await raw(h.url);
     big.ws.send('x'.repeat(200_000));
     expect((await big.closed).code).toBe(1009);
@@ -91,7 +109,14 @@ describe('SCL-01 the workers\' listener refuses what it must, logs it, and stays
     deep.ws.send(encodeFrame([hello('deep')]));
     deep.ws.send(encodeFrame([{ t: 'OUTPUT', s: 1, out: { payload: JSON.parse('['.repeat(12) + ']'.repeat(12)) as unknown } }]));
     expect(await deep.closed).toEqual({ code: 1008, reason: 'JSON nested deeper than 8 (yukta.execution.max-depth)' });
-    for (const pattern of [/refused: protocol_version/, /sent a frame over \d+ bytes \(yukta\.execution\.max-message-bytes \+ 64 KiB\); connection dropped/, /sent a refused frame: not JSON/, /sent a binary frame; connection dropped/, /worker "deep" from .* sent a refused frame: JSON nested deeper than 8/]) expect(h.lines.some((l) => pattern.test(l))).toBe(true);
+    for (const pattern of [
+      /refused: protocol_version/,
+      /sent a frame over \d+ bytes \(yukta\.execution\.max-message-bytes \+ 64 KiB\); connection dropped/,
+      /sent a refused frame: not JSON/,
+      /sent a binary frame; connection dropped/,
+      /worker "deep" from .* sent a refused frame: JSON nested deeper than 8/,
+    ])
+      expect(h.lines.some((l) => pattern.test(l))).toBe(true);
     const w = worker({ urls: [h.url], name: 'good', pool: 'p' });
     await w.registered();
     expect(await runWho(h, 'after-refusals')).toEqual([{ ranOn: 'good' }]);
@@ -123,7 +148,9 @@ describe('SCL-01 TLS: wss with the host name verified, and mutual TLS', () => {
     expect(await runWho(h, 'tls')).toEqual([{ ranOn: 'secure' }]);
     // The certificate names localhost, not 127.0.0.1: the name is verified and the connection refused.
     const mismatch = worker({ urls: [`wss://127.0.0.1:${TLS_PORT}/workers`], name: 'mismatch', pool: 'p', env: tlsEnv });
-    await mismatch.line(/^cannot connect to wss:\/\/127\.0\.0\.1:\d+\/workers: Hostname\/IP does not match certificate's altnames: IP: 127\.0\.0\.1 is not in the cert's list/);
+    await mismatch.line(
+      /^cannot connect to wss:\/\/127\.0\.0\.1:\d+\/workers: Hostname\/IP does not match certificate's altnames: IP: 127\.0\.0\.1 is not in the cert's list/,
+    );
     // Without a client certificate the host refuses the TLS handshake (mutual TLS).
     const anonymous = worker({ urls: [`wss://localhost:${TLS_PORT}/workers`], name: 'anonymous', pool: 'p', env: { YUKTA_WORKERS_TLS_CA: certs.ca } });
     await anonymous.line(/^cannot connect to wss:\/\/localhost:\d+\/workers: /);

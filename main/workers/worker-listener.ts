@@ -45,7 +45,10 @@ export async function startWorkerListener(options: WorkerListenerOptions): Promi
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('Yukta workers connect here over WebSocket (SCL-01).\n');
   });
   server.on('tlsClientError', (error, socket) => log('warn', `a worker connection from ${socket.remoteAddress ?? '?'} failed TLS: ${error.message}`));
-  server.on('upgrade', upgradeHandler(options, (req, socket, head, peer) => wss.handleUpgrade(req, socket, head, (ws) => attachWorker(ws, peer, registry, log))));
+  server.on(
+    'upgrade',
+    upgradeHandler(options, (req, socket, head, peer) => wss.handleUpgrade(req, socket, head, (ws) => attachWorker(ws, peer, registry, log))),
+  );
   await listen(server, options.port, options.host);
   const address = server.address();
   const port = address !== null && typeof address === 'object' ? address.port : options.port;
@@ -69,7 +72,11 @@ export async function startWorkerListener(options: WorkerListenerOptions): Promi
 /** Plain HTTP, or HTTPS with the listener's certificate (and, with `ca`, client certificates required). */
 function listenerServer(tls: ListenerTls | undefined): Server {
   return tls
-    ? createHttpsServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key), ...(tls.ca ? { ca: readFileSync(tls.ca), requestCert: true, rejectUnauthorized: true } : {}) })
+    ? createHttpsServer({
+        cert: readFileSync(tls.cert),
+        key: readFileSync(tls.key),
+        ...(tls.ca ? { ca: readFileSync(tls.ca), requestCert: true, rejectUnauthorized: true } : {}),
+      })
     : createHttpServer();
 }
 
@@ -106,7 +113,12 @@ function attachWorker(ws: WebSocket, peer: string, registry: WorkerRegistry, log
   // ws reports an oversized frame (maxPayload) or a broken one here, then closes with 1009/1002.
   ws.on('error', (error: Error & { code?: string }) => {
     const tooBig = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
-    log('warn', tooBig ? `a worker connection from ${peer} sent a frame over ${registry.maxFrameBytes} bytes (yukta.execution.max-message-bytes + 64 KiB); connection dropped` : `a worker connection from ${peer} failed: ${error.message}`);
+    log(
+      'warn',
+      tooBig
+        ? `a worker connection from ${peer} sent a frame over ${registry.maxFrameBytes} bytes (yukta.execution.max-message-bytes + 64 KiB); connection dropped`
+        : `a worker connection from ${peer} failed: ${error.message}`,
+    );
   });
   ws.on('close', (code, reason) => connection.closed(code, reason.toString()));
 }

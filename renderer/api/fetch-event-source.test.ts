@@ -11,7 +11,7 @@ function streamed(chunks: string[]): Response {
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
-describe('STU-08 the event stream read with fetch (a team server\'s key as a header)', () => {
+describe("STU-08 the event stream read with fetch (a team server's key as a header)", () => {
   it('sends the headers, parses event/data blocks split across chunks, skips comments and other events', async () => {
     const seen: Array<{ url: string; headers: Record<string, string> }> = [];
     const got: string[] = [];

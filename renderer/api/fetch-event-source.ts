@@ -8,7 +8,11 @@ const RETRY_MS = 2000;
  * server's `Authorization: Bearer <key>` needs, and it reads the desktop app's same-origin forwarding
  * (`app://studio/remote/…`). Parses `event:` / `data:` fields, skips comments, reconnects when dropped.
  */
-export function fetchEventSource(url: string, headers: Readonly<Record<string, string>> = {}, doFetch: typeof fetch = (i, init) => fetch(i, init)): EventSourceLike {
+export function fetchEventSource(
+  url: string,
+  headers: Readonly<Record<string, string>> = {},
+  doFetch: typeof fetch = (i, init) => fetch(i, init),
+): EventSourceLike {
   const listeners = new Map<string, (event: MessageEvent) => void>();
   const controller = new AbortController();
   let closed = false;

@@ -28,7 +28,9 @@ class FakeEventSource implements EventSourceLike {
 
 describe('STU-01 StudioApi client over HTTP', () => {
   it('sends each operation to its REST route with contract defaults applied', async () => {
-    const fetch = vi.fn(async () => jsonResponse(200, { session: 'default', definition: { workflowId: 'w', description: '', nodes: [], edges: [] }, version: 'v', savedAt: 1 }));
+    const fetch = vi.fn(async () =>
+      jsonResponse(200, { session: 'default', definition: { workflowId: 'w', description: '', nodes: [], edges: [] }, version: 'v', savedAt: 1 }),
+    );
     const client = createStudioClient(createHttpTransport({ fetch }));
     await client['workflows.get']({ workflowId: 'w' });
     expect(fetch).toHaveBeenCalledWith('/api/workflows/default/w', expect.objectContaining({ method: 'GET' }));
@@ -43,7 +45,9 @@ describe('STU-01 StudioApi client over HTTP', () => {
 
   it('turns an error body into a StudioApiError with code and issues', async () => {
     const issue = { code: 'DEF-02/cycle', severity: 'error', message: 'the graph has a cycle: a → b → a', nodeIds: ['a', 'b'] };
-    const fetch = vi.fn(async () => jsonResponse(422, { error: { code: 'VALIDATION_FAILED', message: 'workflow refused: the graph has a cycle: a → b → a', issues: [issue] } }));
+    const fetch = vi.fn(async () =>
+      jsonResponse(422, { error: { code: 'VALIDATION_FAILED', message: 'workflow refused: the graph has a cycle: a → b → a', issues: [issue] } }),
+    );
     const client = createStudioClient(createHttpTransport({ fetch }));
     const error = await client['workflows.save']({ definition: { workflowId: 'w', nodes: [] } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StudioApiError);

@@ -42,7 +42,9 @@ export function createHttpTransport(options: HttpTransportOptions = {}): StudioT
   /** The stream's URL: as it is without a key (opened at once), with a fresh ticket with one. */
   const streamUrl = (url: string): string | Promise<string | null> => {
     if (credentials === null || credentials.key() === null) return url;
-    return fetchTicket(doFetch, baseUrl, authorization(), credentials).then((ticket) => (ticket === null ? null : `${url}${url.includes('?') ? '&' : '?'}${EVENTS_TICKET_PARAM}=${encodeURIComponent(ticket)}`));
+    return fetchTicket(doFetch, baseUrl, authorization(), credentials).then((ticket) =>
+      ticket === null ? null : `${url}${url.includes('?') ? '&' : '?'}${EVENTS_TICKET_PARAM}=${encodeURIComponent(ticket)}`,
+    );
   };
 
   return {
@@ -50,7 +52,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): StudioT
       if (!isOperationName(operation)) return failure('UNKNOWN_OPERATION', `unknown operation "${operation}"`);
       // Apply the contract's defaults (e.g. session) so path parameters are filled.
       const parsed = STUDIO_API[operation].input.safeParse(input ?? {});
-      const body = (parsed.success ? parsed.data : input ?? {}) as Record<string, unknown>;
+      const body = (parsed.success ? parsed.data : (input ?? {})) as Record<string, unknown>;
       let request;
       try {
         request = toHttpRequest(operation, body);

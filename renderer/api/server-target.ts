@@ -13,7 +13,8 @@ import { chooseTransport, type TransportKind } from './index';
  * second client: a team server is the ordinary HTTP transport, with the key as a Bearer header (browser) or
  * through the desktop app's same-origin forwarding, which adds the key in main (desktop).
  */
-export type ServerTarget = { kind: 'local' } | { kind: 'remote'; url: string; via: 'desktop' } | { kind: 'remote'; url: string; via: 'browser'; apiKey: string };
+export type ServerTarget =
+  { kind: 'local' } | { kind: 'remote'; url: string; via: 'desktop' } | { kind: 'remote'; url: string; via: 'browser'; apiKey: string };
 
 /** Where a browser keeps the chosen server for this tab (sessionStorage: gone when the tab closes). */
 export const REMOTE_SERVER_KEY = 'yukta.remote-server';
@@ -35,7 +36,8 @@ export async function currentTarget(desktop: DesktopBridge | null, storage: Stor
     const stored = JSON.parse(raw) as { url?: unknown; apiKey?: unknown };
     const url = typeof stored.url === 'string' ? parseServerUrl(stored.url) : null;
     const opened = serverOriginParam(search);
-    if (url?.ok && opened === new URL(url.url).origin && typeof stored.apiKey === 'string' && !apiKeyProblem(stored.apiKey)) return { kind: 'remote', url: url.url, via: 'browser', apiKey: stored.apiKey };
+    if (url?.ok && opened === new URL(url.url).origin && typeof stored.apiKey === 'string' && !apiKeyProblem(stored.apiKey))
+      return { kind: 'remote', url: url.url, via: 'browser', apiKey: stored.apiKey };
   } catch {
     // A damaged entry counts as none.
   }

@@ -6,7 +6,8 @@ import { matchesChord, parseAccelerator } from './accelerator';
 import { COMMAND_TABLE } from './command-table';
 import { commandForKey } from './use-commands';
 
-const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => new KeyboardEvent('keydown', { key: k, ...mods });
+const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) =>
+  new KeyboardEvent('keydown', { key: k, ...mods });
 
 describe('STU-08 the renderer command table', () => {
   it('has a run for every command id (the ids the menu sends and the preload lets through)', () => {

@@ -19,7 +19,18 @@ const KEYMAP: ReadonlyArray<{ id: CommandId; chord: KeyChord }> = COMMAND_IDS.fl
 });
 
 /** Commands that save or start and steer runs: refused on a standby (SCL-02), which is read-only. */
-const WRITING_COMMANDS = new Set<CommandId>(['file.save', 'file.save-as', 'run.run', 'run.run-with-payload', 'run.pause-resume', 'run.step', 'run.stop', 'run.stop-drain', 'run.stop-cancel', 'run.stop-kill']);
+const WRITING_COMMANDS = new Set<CommandId>([
+  'file.save',
+  'file.save-as',
+  'run.run',
+  'run.run-with-payload',
+  'run.pause-resume',
+  'run.step',
+  'run.stop',
+  'run.stop-drain',
+  'run.stop-cancel',
+  'run.stop-kill',
+]);
 
 /** The command a key event names, if any. */
 export function commandForKey(e: KeyboardEvent): CommandId | null {

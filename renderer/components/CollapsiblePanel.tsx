@@ -9,7 +9,15 @@ export function CollapsiblePanel({ panel, title, children }: { panel: 'palette' 
   const left = panel === 'palette';
   const Icon = open ? (left ? PanelLeftClose : PanelRightClose) : left ? PanelLeftOpen : PanelRightOpen;
   const button = (
-    <button type="button" className="icon-button panel-toggle" onClick={() => toggle(panel)} aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${title.toLowerCase()}`} title={`${open ? 'Collapse' : 'Expand'} ${title.toLowerCase()}`} data-testid={`${panel}-toggle`}>
+    <button
+      type="button"
+      className="icon-button panel-toggle"
+      onClick={() => toggle(panel)}
+      aria-expanded={open}
+      aria-label={`${open ? 'Collapse' : 'Expand'} ${title.toLowerCase()}`}
+      title={`${open ? 'Collapse' : 'Expand'} ${title.toLowerCase()}`}
+      data-testid={`${panel}-toggle`}
+    >
       <Icon size={15} aria-hidden="true" />
     </button>
   );

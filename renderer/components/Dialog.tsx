@@ -25,7 +25,13 @@ export function Dialog({
     <RadixDialog.Root open onOpenChange={(open) => !open && onClose()}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={`dialog-backdrop placement-${placement}`}>
-          <RadixDialog.Content className={`dialog ${className}`} aria-describedby={undefined} onOpenAutoFocus={focusMarked} onKeyDown={keepKeysInside} data-testid={testId}>
+          <RadixDialog.Content
+            className={`dialog ${className}`}
+            aria-describedby={undefined}
+            onOpenAutoFocus={focusMarked}
+            onKeyDown={keepKeysInside}
+            data-testid={testId}
+          >
             <RadixDialog.Title className="dialog-title">{title}</RadixDialog.Title>
             {children}
           </RadixDialog.Content>

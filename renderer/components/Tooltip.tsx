@@ -10,7 +10,17 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
  * A tooltip on Radix (hover and keyboard focus open it, Escape closes it, `aria-describedby` links it). The
  * child must be focusable to reach it by keyboard.
  */
-export function Tip({ content, children, side = 'top', testId }: { content: ReactNode; children: ReactElement; side?: 'top' | 'bottom' | 'left' | 'right'; testId?: string }) {
+export function Tip({
+  content,
+  children,
+  side = 'top',
+  testId,
+}: {
+  content: ReactNode;
+  children: ReactElement;
+  side?: 'top' | 'bottom' | 'left' | 'right';
+  testId?: string;
+}) {
   return (
     <RadixTooltip.Root>
       <RadixTooltip.Trigger asChild>{children}</RadixTooltip.Trigger>

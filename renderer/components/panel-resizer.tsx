@@ -56,7 +56,16 @@ export function PanelResizer({ height, onResize }: { height: number; onResize: (
     target.addEventListener('pointerup', up);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const next = e.key === 'ArrowUp' ? height + KEY_STEP : e.key === 'ArrowDown' ? height - KEY_STEP : e.key === 'Home' ? MIN_HEIGHT : e.key === 'End' ? maxHeight() : null;
+    const next =
+      e.key === 'ArrowUp'
+        ? height + KEY_STEP
+        : e.key === 'ArrowDown'
+          ? height - KEY_STEP
+          : e.key === 'Home'
+            ? MIN_HEIGHT
+            : e.key === 'End'
+              ? maxHeight()
+              : null;
     if (next === null) return;
     e.preventDefault();
     onResize(next);

@@ -89,7 +89,9 @@ describe('STU-08 workflow files opened by the desktop app', () => {
     await waitFor(() => expect(useStudio.getState().workflowId).toBe('opened'));
     expect(ids()).toEqual(['start', 'shape', 'print']);
     desktop.open({ name: 'evil.json', refused: 'a path with ".." (path traversal) is refused; give the file itself' });
-    expect((await screen.findByTestId('import-error')).textContent).toBe('Opening evil.json refused — a path with ".." (path traversal) is refused; give the file itself. Nothing was changed.');
+    expect((await screen.findByTestId('import-error')).textContent).toBe(
+      'Opening evil.json refused — a path with ".." (path traversal) is refused; give the file itself. Nothing was changed.',
+    );
     expect(useStudio.getState().workflowId).toBe('opened');
   });
 });

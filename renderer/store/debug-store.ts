@@ -80,7 +80,10 @@ export function nodeControl(s: DebugState, nodeId: string): NodeControlState | u
 }
 
 /** `runs.start`'s `debug`: the canvas breakpoints as valves (an unconditional one pauses the node). */
-export function debugSettingsOf(breakpoints: WorkflowBreakpoints, nodeIds: ReadonlySet<string>): { paused?: string[]; breakpoints?: Array<{ nodeId: string; path: string; equals: string }> } | undefined {
+export function debugSettingsOf(
+  breakpoints: WorkflowBreakpoints,
+  nodeIds: ReadonlySet<string>,
+): { paused?: string[]; breakpoints?: Array<{ nodeId: string; path: string; equals: string }> } | undefined {
   const paused: string[] = [];
   const conditional: Array<{ nodeId: string; path: string; equals: string }> = [];
   for (const [nodeId, bp] of Object.entries(breakpoints)) {

@@ -72,7 +72,11 @@ export function applyGraphEdit(graph: GraphShape, edit: GraphEdit): EditResult {
 /** A unique node id for a new node of a type: `transform_1`, `transform_2`… */
 export function nextNodeId(type: string, existing: Iterable<string>): string {
   const taken = new Set(existing);
-  const base = type.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'node';
+  const base =
+    type
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'node';
   for (let n = 1; ; n++) {
     const id = `${base}_${n}`;
     if (!taken.has(id)) return id;

@@ -48,13 +48,27 @@ export function editPatch(s: GraphHistory, edit: GraphEdit): Partial<GraphHistor
 export function undoPatch(s: GraphHistory): Partial<GraphHistory> {
   const previous = s.past[s.past.length - 1];
   if (!previous) return {};
-  return { ...previous, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: differsFromSaved(previous, s.workflowId, s), dragging: false, lastEditKey: null };
+  return {
+    ...previous,
+    past: s.past.slice(0, -1),
+    future: [{ nodes: s.nodes, edges: s.edges }, ...s.future],
+    dirty: differsFromSaved(previous, s.workflowId, s),
+    dragging: false,
+    lastEditKey: null,
+  };
 }
 
 export function redoPatch(s: GraphHistory): Partial<GraphHistory> {
   const next = s.future[0];
   if (!next) return {};
-  return { ...next, past: [...s.past, { nodes: s.nodes, edges: s.edges }], future: s.future.slice(1), dirty: differsFromSaved(next, s.workflowId, s), dragging: false, lastEditKey: null };
+  return {
+    ...next,
+    past: [...s.past, { nodes: s.nodes, edges: s.edges }],
+    future: s.future.slice(1),
+    dirty: differsFromSaved(next, s.workflowId, s),
+    dragging: false,
+    lastEditKey: null,
+  };
 }
 
 /** Whether a graph and id differ from what was opened or saved (under the id it was saved as). */

@@ -34,8 +34,15 @@ describe('STU-01 graph model (definition ↔ React Flow)', () => {
   it('lays out nodes without a saved position by depth, left to right', () => {
     const def = WorkflowDefinition.parse({
       workflowId: 'w',
-      nodes: [{ nodeId: 'c', type: 'CONSOLE_TERMINAL' }, { nodeId: 'a', type: 'API_TRIGGER' }, { nodeId: 'b', type: 'TRANSFORM' }],
-      edges: [{ source: 'a', target: 'b' }, { source: 'b', target: 'c' }],
+      nodes: [
+        { nodeId: 'c', type: 'CONSOLE_TERMINAL' },
+        { nodeId: 'a', type: 'API_TRIGGER' },
+        { nodeId: 'b', type: 'TRANSFORM' },
+      ],
+      edges: [
+        { source: 'a', target: 'b' },
+        { source: 'b', target: 'c' },
+      ],
     });
     const x = Object.fromEntries(fromDefinition(def).nodes.map((n) => [n.id, n.position.x]));
     expect(x['a']).toBeLessThan(x['b']!);

@@ -64,7 +64,7 @@ export function toFlowEdge(edge: EdgeDefinition): StudioEdge {
 /** Definition → canvas. Nodes without a saved position are laid out left to right by depth. */
 export function fromDefinition(def: WorkflowDefinition): { nodes: StudioNode[]; edges: StudioEdge[] } {
   const fallback = layoutByDepth(def);
-  const nodes = def.nodes.map((n) => toFlowNode(n, n.position ? { x: n.position.x, y: n.position.y } : fallback.get(n.nodeId) ?? { x: 0, y: 0 }));
+  const nodes = def.nodes.map((n) => toFlowNode(n, n.position ? { x: n.position.x, y: n.position.y } : (fallback.get(n.nodeId) ?? { x: 0, y: 0 })));
   const seen = new Set<string>();
   const edges = def.edges.map((e) => {
     const edge = toFlowEdge(e);

@@ -36,7 +36,8 @@ describe('STU-01 graph slice: edits as data, undo/redo', () => {
   it('records a whole node drag as one undo step', () => {
     const store = createStudioStore();
     store.getState().edit({ kind: 'add-node', node: node('a') });
-    for (let x = 10; x <= 50; x += 10) store.getState().edit({ kind: 'flow-nodes', changes: [{ type: 'position', id: 'a', position: { x, y: 0 }, dragging: true }] });
+    for (let x = 10; x <= 50; x += 10)
+      store.getState().edit({ kind: 'flow-nodes', changes: [{ type: 'position', id: 'a', position: { x, y: 0 }, dragging: true }] });
     store.getState().edit({ kind: 'flow-nodes', changes: [{ type: 'position', id: 'a', position: { x: 50, y: 0 }, dragging: false }] });
     expect(store.getState().past).toHaveLength(2);
     store.getState().undo();

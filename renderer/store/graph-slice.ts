@@ -76,7 +76,8 @@ export const createGraphSlice: StateCreator<StudioState, [], [], GraphSlice> = (
         ...freshLoad(s.loadCount),
       };
     }),
-  markSaved: (workflowId, version) => set((s) => ({ storedWorkflowId: workflowId, storedVersion: version, dirty: false, savedGraph: { nodes: s.nodes, edges: s.edges } })),
+  markSaved: (workflowId, version) =>
+    set((s) => ({ storedWorkflowId: workflowId, storedVersion: version, dirty: false, savedGraph: { nodes: s.nodes, edges: s.edges } })),
 });
 
 const EMPTY_GRAPH: GraphShape = { nodes: [], edges: [] };

@@ -18,7 +18,8 @@ export const useHa = create<{ status: HaStatus | null; setStatus(status: HaStatu
  */
 export function readOnlyReason(status: HaStatus | null): string | null {
   if (status === null || status.role === 'leader') return null;
-  if (status.role === 'deposed') return 'This host stepped down (another host took its lease): read-only until it is restarted. Run, save and control on the leader.';
+  if (status.role === 'deposed')
+    return 'This host stepped down (another host took its lease): read-only until it is restarted. Run, save and control on the leader.';
   return `This host is a standby (read-only)${status.leader ? ` — leader is ${leaderLabel(status.leader)}` : ' — no host leads right now'}. Run, save and control on the leader.`;
 }
 

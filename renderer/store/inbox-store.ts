@@ -62,7 +62,13 @@ export const useInbox = create<InboxState>()((set) => ({
 function keepSelection(before: readonly Approval[], after: readonly Approval[], selected: string | null): string | null {
   if (after.length === 0) return null;
   if (selected !== null && after.some((a) => approvalKey(a) === selected)) return selected;
-  const at = selected === null ? 0 : Math.max(0, before.findIndex((a) => approvalKey(a) === selected));
+  const at =
+    selected === null
+      ? 0
+      : Math.max(
+          0,
+          before.findIndex((a) => approvalKey(a) === selected),
+        );
   return approvalKey(after[Math.min(at, after.length - 1)]!);
 }
 

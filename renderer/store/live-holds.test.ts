@@ -39,7 +39,10 @@ describe('STU-04 held and waiting states in the live store (issue 15 item 4)', (
   it('a wait that began before the run was shown counts from its since (the inbox), and is not counted twice', () => {
     const live = createLiveStore();
     live.getState().show('r4');
-    const approvals = [{ executionId: 'r4', nodeId: 'gate', since: 1000 }, { executionId: 'other', nodeId: 'gate', since: 10 }];
+    const approvals = [
+      { executionId: 'r4', nodeId: 'gate', since: 1000 },
+      { executionId: 'other', nodeId: 'gate', since: 10 },
+    ];
     live.getState().reconcileWaits(approvals);
     live.getState().reconcileWaits(approvals);
     expect(live.getState().nodes['gate']!.hold?.open).toBe(1);
@@ -68,18 +71,36 @@ describe('STU-04 held and waiting states in the live store (issue 15 item 4)', (
 describe('STU-03 the run banner: "Failed at <node>: <message>" (issue 15 item 1)', () => {
   const nodes = { charge: { status: 'FAILURE' as const, counts, error: { name: 'Error', message: 'card declined' } } };
 
-  it('names the node the run error names, with the node\'s own message', () => {
-    expect(runFailure({ error: { name: 'Error', message: 'node "charge" failed: card declined', nodeId: 'charge' } }, nodes)).toEqual({ nodeId: 'charge', message: 'card declined' });
+  it("names the node the run error names, with the node's own message", () => {
+    expect(runFailure({ error: { name: 'Error', message: 'node "charge" failed: card declined', nodeId: 'charge' } }, nodes)).toEqual({
+      nodeId: 'charge',
+      message: 'card declined',
+    });
   });
 
   it('falls back to the failed node on the canvas, or to the run message alone', () => {
-    expect(runFailure({ error: { name: 'Error', message: 'node "charge" failed: card declined' } }, nodes)).toEqual({ nodeId: 'charge', message: 'card declined' });
-    expect(runFailure({ error: { name: 'RunDeadline', message: 'the run took longer than 5000 ms' } }, {})).toEqual({ nodeId: null, message: 'the run took longer than 5000 ms' });
+    expect(runFailure({ error: { name: 'Error', message: 'node "charge" failed: card declined' } }, nodes)).toEqual({
+      nodeId: 'charge',
+      message: 'card declined',
+    });
+    expect(runFailure({ error: { name: 'RunDeadline', message: 'the run took longer than 5000 ms' } }, {})).toEqual({
+      nodeId: null,
+      message: 'the run took longer than 5000 ms',
+    });
     expect(runFailure({}, {})).toBeNull();
   });
 
   it('counts waiting approvals of the run only', () => {
-    const approval = (executionId: string) => ({ executionId, session: 'default', workflowId: 'w', nodeId: 'gate', signal: 'go', messageId: 'm', payload: {}, since: 0 });
+    const approval = (executionId: string) => ({
+      executionId,
+      session: 'default',
+      workflowId: 'w',
+      nodeId: 'gate',
+      signal: 'go',
+      messageId: 'm',
+      payload: {},
+      since: 0,
+    });
     expect(runHoldState('r1', null, [approval('r1'), approval('r2'), approval('r1')]).waiting).toBe(2);
   });
 });

@@ -27,7 +27,12 @@ describe('OBS-01 live status store (narrow per-node updates)', () => {
       </>,
     );
     act(() => useLive.getState().show('run-1'));
-    act(() => useLive.getState().applyNodes('run-1', ids.map((nodeId) => ({ nodeId, status: 'PENDING' as const, counts: counts(0) }))));
+    act(() =>
+      useLive.getState().applyNodes(
+        'run-1',
+        ids.map((nodeId) => ({ nodeId, status: 'PENDING' as const, counts: counts(0) })),
+      ),
+    );
     const before = { ...renders };
 
     act(() => useLive.getState().applyNodes('run-1', [{ nodeId: 'b', status: 'RUNNING', counts: counts(1) }]));

@@ -153,7 +153,11 @@ export function mergeNodeStates(current: Readonly<Record<string, LiveNodeState>>
   return next ?? current;
 }
 
-function withStatuses(statuses: Readonly<Record<string, Status>>, nodes: Readonly<Record<string, LiveNodeState>>, updates: readonly LiveNodeUpdate[]): Readonly<Record<string, Status>> {
+function withStatuses(
+  statuses: Readonly<Record<string, Status>>,
+  nodes: Readonly<Record<string, LiveNodeState>>,
+  updates: readonly LiveNodeUpdate[],
+): Readonly<Record<string, Status>> {
   let next: Record<string, Status> | null = null;
   for (const { nodeId } of updates) {
     const status = nodes[nodeId]?.status;
@@ -178,7 +182,19 @@ function mergeNode(prev: LiveNodeState | undefined, u: LiveNodeUpdate): LiveNode
   const attempt = u.attempt !== undefined ? (u.attempt ?? undefined) : prev?.attempt;
   const error = prev?.error ?? u.error;
   const hold = holdAfter(prev, held, u.at ?? u.heldAt);
-  if (prev && status === prev.status && counts === prev.counts && startedAt === prev.startedAt && endedAt === prev.endedAt && held === prev.held && buffer === prev.buffer && attempt === prev.attempt && error === prev.error && hold === prev.hold) return prev;
+  if (
+    prev &&
+    status === prev.status &&
+    counts === prev.counts &&
+    startedAt === prev.startedAt &&
+    endedAt === prev.endedAt &&
+    held === prev.held &&
+    buffer === prev.buffer &&
+    attempt === prev.attempt &&
+    error === prev.error &&
+    hold === prev.hold
+  )
+    return prev;
   const next: LiveNodeState = { status, counts };
   if (startedAt !== undefined) next.startedAt = startedAt;
   if (endedAt !== undefined) next.endedAt = endedAt;
@@ -205,7 +221,12 @@ function runHoldStep(run: HoldClock, before: HoldClock, after: HoldClock, at: nu
   return run;
 }
 
-function runHoldAfter(run: HoldClock, before: Readonly<Record<string, LiveNodeState>>, after: Readonly<Record<string, LiveNodeState>>, updates: readonly LiveNodeUpdate[]): HoldClock {
+function runHoldAfter(
+  run: HoldClock,
+  before: Readonly<Record<string, LiveNodeState>>,
+  after: Readonly<Record<string, LiveNodeState>>,
+  updates: readonly LiveNodeUpdate[],
+): HoldClock {
   let next = run;
   const seen = new Set<string>();
   for (const u of updates) {

@@ -22,7 +22,10 @@ export function createProblemsStore() {
 }
 
 /** Groups issues by every node they name; keeps the previous array of a node whose issues are unchanged. */
-export function groupByNode(issues: readonly ValidationIssue[], previous: Readonly<Record<string, readonly ValidationIssue[]>> = {}): Record<string, readonly ValidationIssue[]> {
+export function groupByNode(
+  issues: readonly ValidationIssue[],
+  previous: Readonly<Record<string, readonly ValidationIssue[]>> = {},
+): Record<string, readonly ValidationIssue[]> {
   const grouped: Record<string, ValidationIssue[]> = {};
   for (const issue of issues) {
     const ids = new Set([...(issue.nodeIds ?? []), ...(issue.nodeId ? [issue.nodeId] : [])]);

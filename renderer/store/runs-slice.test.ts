@@ -3,8 +3,22 @@ import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../shared/api/runs.schema';
 import { applyStatusChanges, mergeRunLists } from './runs-slice';
 
-const run = (executionId: string, createdAt: number, status: RunSummary['status'] = 'PENDING'): RunSummary => ({ executionId, session: 'default', workflowId: 'w', definitionVersion: 'v1', status, createdAt });
-const change = (executionId: string, status: RunSummary['status'], at: number) => ({ executionId, session: 'default', workflowId: 'w', definitionVersion: 'v1', status, at });
+const run = (executionId: string, createdAt: number, status: RunSummary['status'] = 'PENDING'): RunSummary => ({
+  executionId,
+  session: 'default',
+  workflowId: 'w',
+  definitionVersion: 'v1',
+  status,
+  createdAt,
+});
+const change = (executionId: string, status: RunSummary['status'], at: number) => ({
+  executionId,
+  session: 'default',
+  workflowId: 'w',
+  definitionVersion: 'v1',
+  status,
+  at,
+});
 
 describe('STU-03 run list', () => {
   it('applies EXECUTION_STATUS forward-only and records start and end times', () => {

@@ -70,7 +70,20 @@ export function applyStatusChanges(runs: RunSummary[], changes: readonly RunStat
     const known = byId.get(c.executionId);
     if (!known) {
       if (c.session !== session || c.workflowId !== workflowId) continue;
-      byId.set(c.executionId, withTimes({ executionId: c.executionId, session: c.session, workflowId: c.workflowId, definitionVersion: c.definitionVersion, status: c.status, createdAt: c.at }, c));
+      byId.set(
+        c.executionId,
+        withTimes(
+          {
+            executionId: c.executionId,
+            session: c.session,
+            workflowId: c.workflowId,
+            definitionVersion: c.definitionVersion,
+            status: c.status,
+            createdAt: c.at,
+          },
+          c,
+        ),
+      );
       touched = true;
       continue;
     }

@@ -4,7 +4,8 @@ import type { StudioState } from './studio-store';
 
 export type BottomTab = 'problems' | 'runs' | 'logs' | 'results' | 'timeline' | 'versions' | 'breakpoints' | 'scheduler' | 'metrics' | 'audit';
 /** The studio's modal dialogs opened from the keyboard or the canvas toolbar. */
-export type StudioDialog = 'node-search' | 'shortcuts' | 'save-note' | 'sessions' | 'save-as' | 'run-payload' | 'connect-server' | 'examples' | 'settings' | null;
+export type StudioDialog =
+  'node-search' | 'shortcuts' | 'save-note' | 'sessions' | 'save-as' | 'run-payload' | 'connect-server' | 'examples' | 'settings' | null;
 export type InspectorTab = 'form' | 'json';
 export type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
 

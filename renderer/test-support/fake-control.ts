@@ -33,8 +33,9 @@ export function createFakeControl() {
       return { entries, total: entries.length };
     }),
     'approvals.list': vi.fn(async () => [...state.approvals]),
-    'signals.send': vi.fn(async ({ executionId, nodeId, decision = 'APPROVE', data }: { executionId: string; nodeId: string; decision?: 'APPROVE' | 'REJECT'; data?: unknown }) =>
-      apply(executionId, { type: 'Signal', nodeId, decision, data }),
+    'signals.send': vi.fn(
+      async ({ executionId, nodeId, decision = 'APPROVE', data }: { executionId: string; nodeId: string; decision?: 'APPROVE' | 'REJECT'; data?: unknown }) =>
+        apply(executionId, { type: 'Signal', nodeId, decision, data }),
     ),
     'supervisors.list': vi.fn(async () => []),
     'supervisors.getRules': vi.fn(async ({ session }: { session: string }) => state.rules.get(session) ?? []),

@@ -47,18 +47,33 @@ export function createFakeHistory(seed: readonly StoredWorkflow[]) {
     if (!sessions.has(session)) throw new StudioApiError('NOT_FOUND', `session "${session}" does not exist`);
     if (liveSessions.has(session)) throw new StudioApiError('CONFLICT', `session "${session}" has live runs; stop them first`);
   };
-  const summary = (session: string): SessionSummary => ({ session, workflowCount: [...current.values()].filter((w) => w.session === session).length, defaultExecutionTimeoutSeconds: 3600 });
+  const summary = (session: string): SessionSummary => ({
+    session,
+    workflowCount: [...current.values()].filter((w) => w.session === session).length,
+    defaultExecutionTimeoutSeconds: 3600,
+  });
 
   return {
     current,
     liveSessions,
     save,
     versions: (session: string, workflowId: string): WorkflowVersion[] =>
-      entries(session, workflowId).map((e) => ({ version: e.version, savedAt: e.savedAt, current: current.get(key(session, workflowId))?.version === e.version, ...(e.note ? { note: e.note } : {}) })),
+      entries(session, workflowId).map((e) => ({
+        version: e.version,
+        savedAt: e.savedAt,
+        current: current.get(key(session, workflowId))?.version === e.version,
+        ...(e.note ? { note: e.note } : {}),
+      })),
     getVersion(session: string, workflowId: string, version: string): StoredWorkflow {
       const entry = entries(session, workflowId).find((e) => e.version === version);
       if (!entry) throw new StudioApiError('NOT_FOUND', `version ${version.slice(0, 8)} of "${workflowId}" does not exist`);
-      return { session, definition: structuredClone(entry.definition), version: entry.version, savedAt: entry.savedAt, ...(entry.note ? { note: entry.note } : {}) };
+      return {
+        session,
+        definition: structuredClone(entry.definition),
+        version: entry.version,
+        savedAt: entry.savedAt,
+        ...(entry.note ? { note: entry.note } : {}),
+      };
     },
     restore(session: string, workflowId: string, version: string, note?: string): SaveResult {
       return save(session, this.getVersion(session, workflowId, version).definition, note);

@@ -26,7 +26,9 @@ export function createFakeScheduler() {
       const entry = state.view.queued.find((q) => q.executionId === executionId);
       if (!entry) throw new StudioApiError('CONFLICT', `run "${executionId}" is not QUEUED`, 'executionId');
       entry.priority = priority;
-      const queued = [...state.view.queued].sort((a, b) => b.priority - a.priority || a.enqueuedAt - b.enqueuedAt).map((q, i) => ({ ...q, position: i + 1, ahead: i }));
+      const queued = [...state.view.queued]
+        .sort((a, b) => b.priority - a.priority || a.enqueuedAt - b.enqueuedAt)
+        .map((q, i) => ({ ...q, position: i + 1, ahead: i }));
       state.view = { ...state.view, queued };
       return { executionId, priority, position: queued.findIndex((q) => q.executionId === executionId) + 1 };
     }),

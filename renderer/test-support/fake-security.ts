@@ -16,7 +16,14 @@ export function createFakeSecurity() {
     'apiKeys.create': vi.fn(async ({ name, role, sessions }: { name: string; role: Role; sessions?: string[] }) => {
       if (keys.some((k) => k.name === name)) throw new StudioApiError('CONFLICT', `an API key named "${name}" exists already`, 'name');
       counter += 1;
-      const info: ApiKeyInfo = { name, role, sessions: sessions ?? null, source: 'studio', fingerprint: `f${String(counter).padStart(7, '0')}`, createdAt: counter };
+      const info: ApiKeyInfo = {
+        name,
+        role,
+        sessions: sessions ?? null,
+        source: 'studio',
+        fingerprint: `f${String(counter).padStart(7, '0')}`,
+        createdAt: counter,
+      };
       keys.push(info);
       return { ...info, key: `yk_fake-key-${counter}` };
     }),

@@ -30,7 +30,12 @@ export function createFakeSettings() {
       const parsed = resolveSettingKey(key)?.row.spec.value.schema.safeParse(value);
       if (!entry || !parsed) throw new StudioApiError('BAD_INPUT', `unknown setting "${key}"`, 'key');
       if (!parsed.success) throw new StudioApiError('BAD_INPUT', `setting ${key}: ${parsed.error.issues[0]!.message}`, 'value');
-      if (entry.apply === 'live') Object.assign(entry, { value: parsed.data, shown: resolveSettingKey(key)!.row.spec.value.show(parsed.data), source: { kind: 'log', name: 'SetLimits by ui:local' } });
+      if (entry.apply === 'live')
+        Object.assign(entry, {
+          value: parsed.data,
+          shown: resolveSettingKey(key)!.row.spec.value.show(parsed.data),
+          source: { kind: 'log', name: 'SetLimits by ui:local' },
+        });
       else entry.pending = { value: parsed.data, shown: String(value) };
       return { key, applied: entry.apply === 'live' ? 'now' : 'after-restart', setting: { ...entry } };
     }),

@@ -25,15 +25,60 @@ const schemaOf = (config: z.ZodType) => z.toJSONSchema(config, { io: 'input' }) 
 
 /** Node types like the registry's (schemas produced the same way, with zod's toJSONSchema). */
 export const NODE_TYPES: NodeTypeInfo[] = [
-  { type: 'API_TRIGGER', kind: 'trigger', title: 'API trigger', description: 'Starts the workflow with the start payload.', outputs: ['out'], configSchema: schemaOf(z.strictObject({ requiredFields: z.array(z.string().min(1)).default([]) })), defaultConfig: {} },
-  { type: 'TRANSFORM', kind: 'processor', title: 'Transform', description: 'Sets payload fields from templates.', outputs: ['out'], configSchema: schemaOf(z.strictObject({ set: z.record(z.string(), z.unknown()).default({}), mode: z.enum(['merge', 'replace']).default('merge') })), defaultConfig: { set: {}, mode: 'merge' } },
   {
-    type: 'ROUTER', kind: 'processor', title: 'Router', description: 'Sends each message to the matching routes.', outputs: ['default'], outputsFromConfig: { list: 'routes', key: 'port' },
-    configSchema: schemaOf(z.strictObject({ routes: z.array(z.strictObject({ port: z.string().min(1), when: z.string().min(1) })).max(50).default([]), mode: z.enum(['first', 'all']).default('first') })),
+    type: 'API_TRIGGER',
+    kind: 'trigger',
+    title: 'API trigger',
+    description: 'Starts the workflow with the start payload.',
+    outputs: ['out'],
+    configSchema: schemaOf(z.strictObject({ requiredFields: z.array(z.string().min(1)).default([]) })),
+    defaultConfig: {},
+  },
+  {
+    type: 'TRANSFORM',
+    kind: 'processor',
+    title: 'Transform',
+    description: 'Sets payload fields from templates.',
+    outputs: ['out'],
+    configSchema: schemaOf(z.strictObject({ set: z.record(z.string(), z.unknown()).default({}), mode: z.enum(['merge', 'replace']).default('merge') })),
+    defaultConfig: { set: {}, mode: 'merge' },
+  },
+  {
+    type: 'ROUTER',
+    kind: 'processor',
+    title: 'Router',
+    description: 'Sends each message to the matching routes.',
+    outputs: ['default'],
+    outputsFromConfig: { list: 'routes', key: 'port' },
+    configSchema: schemaOf(
+      z.strictObject({
+        routes: z
+          .array(z.strictObject({ port: z.string().min(1), when: z.string().min(1) }))
+          .max(50)
+          .default([]),
+        mode: z.enum(['first', 'all']).default('first'),
+      }),
+    ),
     defaultConfig: { routes: [{ port: 'yes', when: 'payload.ok == true' }], mode: 'first' },
   },
-  { type: 'DELAY', kind: 'processor', title: 'Delay', description: 'Waits.', outputs: ['out'], configSchema: schemaOf(z.strictObject({ ms: z.union([z.number().int().min(0), z.string()]) })), defaultConfig: { ms: 1000 } },
-  { type: 'CONSOLE_TERMINAL', kind: 'terminal', title: 'Console', description: 'Logs every message.', outputs: [], configSchema: schemaOf(z.strictObject({ prefix: z.string().max(200).default('') })), defaultConfig: {} },
+  {
+    type: 'DELAY',
+    kind: 'processor',
+    title: 'Delay',
+    description: 'Waits.',
+    outputs: ['out'],
+    configSchema: schemaOf(z.strictObject({ ms: z.union([z.number().int().min(0), z.string()]) })),
+    defaultConfig: { ms: 1000 },
+  },
+  {
+    type: 'CONSOLE_TERMINAL',
+    kind: 'terminal',
+    title: 'Console',
+    description: 'Logs every message.',
+    outputs: [],
+    configSchema: schemaOf(z.strictObject({ prefix: z.string().max(200).default('') })),
+    defaultConfig: {},
+  },
 ];
 
 const CATALOG = new Map(NODE_TYPES.map((t) => [t.type, { kind: t.kind, outputs: t.outputs, outputsFromConfig: t.outputsFromConfig }]));
@@ -63,7 +108,16 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     'ha.status': vi.fn(async () => ha.status),
     'nodeTypes.list': vi.fn(async () => NODE_TYPES),
     'workflows.list': vi.fn(async ({ session }) =>
-      [...workflows.values()].filter((w) => !session || w.session === session).map((w) => ({ session: w.session, workflowId: w.definition.workflowId, description: w.definition.description, version: w.version, savedAt: w.savedAt, nodeCount: w.definition.nodes.length })),
+      [...workflows.values()]
+        .filter((w) => !session || w.session === session)
+        .map((w) => ({
+          session: w.session,
+          workflowId: w.definition.workflowId,
+          description: w.definition.description,
+          version: w.version,
+          savedAt: w.savedAt,
+          nodeCount: w.definition.nodes.length,
+        })),
     ),
     'workflows.get': vi.fn(async ({ session = 'default', workflowId }) => {
       const stored = workflows.get(`${session}/${workflowId}`);
@@ -79,7 +133,9 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     'workflows.versions': vi.fn(async ({ session = 'default', workflowId }) => history.versions(session, workflowId)),
     'workflows.getVersion': vi.fn(async ({ session = 'default', workflowId, version }) => history.getVersion(session, workflowId, version)),
     'workflows.restore': vi.fn(async ({ session = 'default', workflowId, version, note }) => history.restore(session, workflowId, version, note)),
-    'workflows.diff': vi.fn(async ({ session = 'default', workflowId, from, to }) => diffWorkflows(history.getVersion(session, workflowId, from).definition, history.getVersion(session, workflowId, to).definition)),
+    'workflows.diff': vi.fn(async ({ session = 'default', workflowId, from, to }) =>
+      diffWorkflows(history.getVersion(session, workflowId, from).definition, history.getVersion(session, workflowId, to).definition),
+    ),
     'workflows.delete': vi.fn(async ({ session = 'default', workflowId }) => {
       workflows.delete(`${session}/${workflowId}`);
       return { deleted: true as const };
@@ -118,11 +174,15 @@ export function createFakeStudioClient(seed: StoredWorkflow[] = []) {
     }),
     'triggers.list': vi.fn(async () => []),
     'breakpoints.get': vi.fn(async ({ session = 'default', workflowId }) => ({ breakpoints: breakpoints.get(`${session}/${workflowId}`) ?? [] })),
-    'breakpoints.set': vi.fn(async ({ session = 'default', workflowId, breakpoints: list }) => (breakpoints.set(`${session}/${workflowId}`, list), { breakpoints: list })),
+    'breakpoints.set': vi.fn(
+      async ({ session = 'default', workflowId, breakpoints: list }) => (breakpoints.set(`${session}/${workflowId}`, list), { breakpoints: list }),
+    ),
     'runs.resume': vi.fn(async ({ executionId }) => {
       throw new StudioApiError('CONFLICT', `run "${executionId}" was not interrupted by a crash`, 'executionId');
     }),
-    'runs.list': vi.fn(async ({ workflowId }) => [...runs.values()].filter((r) => !workflowId || r.workflowId === workflowId).map(({ nodes: _n, results: _r, resultsTruncated: _t, ...s }) => s)),
+    'runs.list': vi.fn(async ({ workflowId }) =>
+      [...runs.values()].filter((r) => !workflowId || r.workflowId === workflowId).map(({ nodes: _n, results: _r, resultsTruncated: _t, ...s }) => s),
+    ),
     subscribe: vi.fn((_filter, listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -9,7 +9,9 @@ export function createFakeWorkers() {
   };
   const ops = {
     'workers.list': vi.fn(async () => structuredClone(state.view)),
-    'workers.attempts': vi.fn(async ({ nodeId }: { executionId: string; nodeId?: string }) => structuredClone(state.attempts.filter((a) => nodeId === undefined || a.nodeId === nodeId))),
+    'workers.attempts': vi.fn(async ({ nodeId }: { executionId: string; nodeId?: string }) =>
+      structuredClone(state.attempts.filter((a) => nodeId === undefined || a.nodeId === nodeId)),
+    ),
   };
   return { state, ops };
 }

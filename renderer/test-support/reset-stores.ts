@@ -7,7 +7,16 @@ import { clearLogs, useRunFeed } from '../store/run-feed-store';
 import { useStudio } from '../store/studio-store';
 import { useWorkers } from '../store/workers-store';
 
-const initial = { studio: useStudio.getState(), live: useLive.getState(), problems: useProblems.getState(), debug: useDebug.getState(), inbox: useInbox.getState(), feed: useRunFeed.getState(), workers: useWorkers.getState(), ha: useHa.getState() };
+const initial = {
+  studio: useStudio.getState(),
+  live: useLive.getState(),
+  problems: useProblems.getState(),
+  debug: useDebug.getState(),
+  inbox: useInbox.getState(),
+  feed: useRunFeed.getState(),
+  workers: useWorkers.getState(),
+  ha: useHa.getState(),
+};
 
 /** Puts the app's singleton stores back to their first state (tests share one module graph). */
 export function resetStores(): void {

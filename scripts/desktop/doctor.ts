@@ -75,10 +75,15 @@ export function doctorReport(ctx: DoctorContext): string {
   lines.push(`better-sqlite3 ${sqliteVersion} builds found (ABI read from each .node file):`);
   for (const b of builds) {
     const loads = [b.node ? 'Node' : null, b.electron ? 'Electron' : null].filter(Boolean).join(' and ');
-    lines.push(`  ${rel(b.path)}: ${b.summary} → ${loads ? `loads in ${loads}` : `loads in neither (Node needs ${ctx.node.modules}, Electron needs ${electron.abi ?? '?'})`}`);
+    lines.push(
+      `  ${rel(b.path)}: ${b.summary} → ${loads ? `loads in ${loads}` : `loads in neither (Node needs ${ctx.node.modules}, Electron needs ${electron.abi ?? '?'})`}`,
+    );
   }
   if (builds.length === 0) lines.push('  none');
-  const wanted = electron.abi === null ? null : join(electronSqliteDir(ctx.paths.root, sqliteVersion, { abi: electron.abi, platform: ctx.platform, arch: ctx.arch }), SQLITE_ADDON);
+  const wanted =
+    electron.abi === null
+      ? null
+      : join(electronSqliteDir(ctx.paths.root, sqliteVersion, { abi: electron.abi, platform: ctx.platform, arch: ctx.arch }), SQLITE_ADDON);
   const electronBuild = wanted ? builds.find((b) => b.path === wanted && b.electron) : undefined;
   if (wanted && !electronBuild) lines.push(`  (the desktop app loads ${rel(wanted)}: ${existsSync(wanted) ? 'present but for another ABI' : 'not there yet'})`);
   lines.push('Data folder:');
@@ -91,6 +96,7 @@ export function doctorReport(ctx: DoctorContext): string {
 function nextStep(binary: boolean, build: boolean, refusedBy: string | null): string {
   if (binary && build) return 'everything is in place: npm start opens the desktop app.';
   const missing = [binary ? null : 'the Electron binary', build ? null : "better-sqlite3 for Electron's ABI"].filter(Boolean).join(' and ');
-  if (refusedBy) return `${missing} must be fetched, but ${refusedBy} forbids downloads here; run npm start on a machine with the internet, or use the studio in a browser: npm run serve.`;
+  if (refusedBy)
+    return `${missing} must be fetched, but ${refusedBy} forbids downloads here; run npm start on a machine with the internet, or use the studio in a browser: npm run serve.`;
   return `npm start fetches ${missing} (once, needs the internet), then opens the app. Offline: npm run serve (the studio in your browser).`;
 }

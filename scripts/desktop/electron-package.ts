@@ -46,7 +46,9 @@ export function inspectElectron(dir: string, platform: string = process.platform
   const pathTxt = readText(join(dir, 'path.txt'));
   if (pathTxt === null) return { ...base, executable: null, missing: 'node_modules/electron/path.txt is absent: its installer never ran' };
   if (pathTxt !== wanted) return { ...base, executable: null, missing: `path.txt names "${pathTxt}", this platform needs "${wanted}"` };
-  const installed = readText(join(dir, 'dist', 'version'))?.trim().replace(/^v/, '');
+  const installed = readText(join(dir, 'dist', 'version'))
+    ?.trim()
+    .replace(/^v/, '');
   if (installed !== version) return { ...base, executable: null, missing: `dist/version is ${installed ?? 'absent'}, the package is ${version}` };
   const executable = join(env.ELECTRON_OVERRIDE_DIST_PATH || join(dir, 'dist'), wanted);
   if (!existsSync(executable)) return { ...base, executable: null, missing: `${executable} does not exist` };
@@ -56,7 +58,14 @@ export function inspectElectron(dir: string, platform: string = process.platform
 /** @electron/get's lookup of one mirror option: .npmrc (npm_config_electron_*), then ELECTRON_* variables. */
 function mirrorVar(env: Env, name: 'mirror' | 'customDir' | 'customFilename'): string | undefined {
   const snake = name.replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a}_${b}`).toLowerCase();
-  const names = [`npm_config_electron_${name.toLowerCase()}`, `NPM_CONFIG_ELECTRON_${snake.toUpperCase()}`, `npm_config_electron_${snake}`, `npm_package_config_electron_${name}`, `npm_package_config_electron_${snake}`, `ELECTRON_${snake.toUpperCase()}`];
+  const names = [
+    `npm_config_electron_${name.toLowerCase()}`,
+    `NPM_CONFIG_ELECTRON_${snake.toUpperCase()}`,
+    `npm_config_electron_${snake}`,
+    `npm_package_config_electron_${name}`,
+    `npm_package_config_electron_${snake}`,
+    `ELECTRON_${snake.toUpperCase()}`,
+  ];
   return names.map((n) => env[n]).find((v) => v) || undefined;
 }
 

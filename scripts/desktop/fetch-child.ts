@@ -58,7 +58,10 @@ const megabytes = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
  * it), or a prebuild-install warning without its prefix, else the last line.
  */
 export function errorLine(output: string): string {
-  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^at\s/.test(l) && !/^prebuild-install (info|http)\b/.test(l));
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !/^at\s/.test(l) && !/^prebuild-install (info|http)\b/.test(l));
   const warned = lines.filter((l) => l.startsWith('prebuild-install warn')).map((l) => l.replace(/^prebuild-install warn( install)?\s*/, ''));
   if (warned.length) return warned[warned.length - 1]!;
   const error = lines.find((l) => /^(\w*Error|Error)\b|\bE[A-Z]{3,}\b/.test(l));

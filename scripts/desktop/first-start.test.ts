@@ -31,7 +31,10 @@ describe('STU-08 npm start on a machine without the Electron binary', () => {
     const paths = fakeCheckout();
     const port = await closedPort();
     // NODE_PATH lets the copied install.js find @electron/get; the mirror refuses at once, on any machine.
-    const { ctx, text } = context(paths, baseEnv({ NODE_PATH: REAL_MODULES, ELECTRON_MIRROR: `http://127.0.0.1:${port}/`, electron_config_cache: paths.cache }));
+    const { ctx, text } = context(
+      paths,
+      baseEnv({ NODE_PATH: REAL_MODULES, ELECTRON_MIRROR: `http://127.0.0.1:${port}/`, electron_config_cache: paths.cache }),
+    );
     const { calls, launcher } = recordingLauncher();
     expect(await startDesktop(ctx, [], launcher)).toBe(EXIT_FAILED);
     const out = text();
@@ -47,12 +50,23 @@ describe('STU-08 npm start on a machine without the Electron binary', () => {
   it('honours ELECTRON_CUSTOM_DIR in the place it names', async () => {
     const paths = fakeCheckout();
     const port = await closedPort();
-    const { ctx, text } = context(paths, baseEnv({ NODE_PATH: REAL_MODULES, ELECTRON_MIRROR: `http://127.0.0.1:${port}/mirror/`, ELECTRON_CUSTOM_DIR: 'electron-{{ version }}', electron_config_cache: paths.cache }));
+    const { ctx, text } = context(
+      paths,
+      baseEnv({
+        NODE_PATH: REAL_MODULES,
+        ELECTRON_MIRROR: `http://127.0.0.1:${port}/mirror/`,
+        ELECTRON_CUSTOM_DIR: 'electron-{{ version }}',
+        electron_config_cache: paths.cache,
+      }),
+    );
     expect(await startDesktop(ctx, [], recordingLauncher().launcher)).toBe(EXIT_FAILED);
     expect(text()).toContain(`from:   http://127.0.0.1:${port}/mirror/electron-${ELECTRON_VERSION}/electron-v${ELECTRON_VERSION}-${PLATFORM}-${ARCH}.zip`);
   });
 
-  for (const [name, value] of [['ELECTRON_SKIP_BINARY_DOWNLOAD', '1'], ['CI', 'true']] as const) {
+  for (const [name, value] of [
+    ['ELECTRON_SKIP_BINARY_DOWNLOAD', '1'],
+    ['CI', 'true'],
+  ] as const) {
     const env = { [name]: value };
     it(`with ${name}=${value} tries no network: the installer never runs, the message says why, exit 1`, async () => {
       const paths = fakeCheckout();
@@ -65,30 +79,47 @@ describe('STU-08 npm start on a machine without the Electron binary', () => {
     });
   }
 
-  it('once the installer succeeds, fetches better-sqlite3 for Electron\'s ABI into .desktop-native, then builds and launches', async () => {
+  it("once the installer succeeds, fetches better-sqlite3 for Electron's ABI into .desktop-native, then builds and launches", async () => {
     const paths = fakeCheckout();
     // Stands in for install.js after a download (the real one needs the internet).
-    fakeScript(join(paths.electronDir, 'install.js'), `
+    fakeScript(
+      join(paths.electronDir, 'install.js'),
+      `
       const fs = require('node:fs'), path = require('node:path');
       const exe = path.join(__dirname, 'dist', ${JSON.stringify(PLATFORM === 'win32' ? 'electron.exe' : PLATFORM === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron')});
       fs.mkdirSync(path.dirname(exe), { recursive: true }); fs.writeFileSync(exe, '');
       fs.writeFileSync(path.join(__dirname, 'dist', 'version'), ${JSON.stringify(ELECTRON_VERSION)});
-      fs.writeFileSync(path.join(__dirname, 'path.txt'), path.relative(path.join(__dirname, 'dist'), exe));`);
+      fs.writeFileSync(path.join(__dirname, 'path.txt'), path.relative(path.join(__dirname, 'dist'), exe));`,
+    );
     // Stands in for prebuild-install: unpacks a build for ABI 145 into build/Release of its folder.
     const addon = addonForAbi(145).toString('base64');
-    paths.prebuildInstall = fakeScript(join(paths.root, 'fake-prebuild', 'bin.js'), `
+    paths.prebuildInstall = fakeScript(
+      join(paths.root, 'fake-prebuild', 'bin.js'),
+      `
       const fs = require('node:fs');
       if (!process.argv.includes('electron') || !process.argv.includes(${JSON.stringify(ELECTRON_VERSION)})) process.exit(3);
-      fs.mkdirSync('build/Release', { recursive: true }); fs.writeFileSync('build/Release/better_sqlite3.node', Buffer.from('${addon}', 'base64'));`);
+      fs.mkdirSync('build/Release', { recursive: true }); fs.writeFileSync('build/Release/better_sqlite3.node', Buffer.from('${addon}', 'base64'));`,
+    );
     const { ctx } = context(paths, baseEnv({}));
     const { calls, launcher } = recordingLauncher();
     expect(await startDesktop(ctx, [], launcher)).toBe(0);
     const dir = electronSqliteDir(paths.root, SQLITE_VERSION, { abi: 145, platform: PLATFORM, arch: ARCH });
     expect(existsSync(join(dir, SQLITE_ADDON))).toBe(true);
     expect(existsSync(`${dir}.partial`)).toBe(false);
-    expect(calls).toEqual(['build', `run ${join(paths.electronDir, 'dist', PLATFORM === 'win32' ? 'electron.exe' : PLATFORM === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron')}`]);
+    expect(calls).toEqual([
+      'build',
+      `run ${join(paths.electronDir, 'dist', PLATFORM === 'win32' ? 'electron.exe' : PLATFORM === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron')}`,
+    ]);
     // …and it is what the desktop main then loads, while Node's build in node_modules stays as it was.
-    const choice = chooseSqliteBinding({ abi: 145, platform: PLATFORM, arch: ARCH, packaged: false, appRoot: paths.root, sqliteVersion: SQLITE_VERSION, packageAddon: join(paths.sqliteDir, SQLITE_ADDON) });
+    const choice = chooseSqliteBinding({
+      abi: 145,
+      platform: PLATFORM,
+      arch: ARCH,
+      packaged: false,
+      appRoot: paths.root,
+      sqliteVersion: SQLITE_VERSION,
+      packageAddon: join(paths.sqliteDir, SQLITE_ADDON),
+    });
     expect(choice).toEqual({ kind: 'binding', path: join(dir, SQLITE_ADDON) });
   });
 });
@@ -115,9 +146,12 @@ describe('STU-08 npm start with the binary present and no build for its ABI', ()
     const paths = fakeCheckout();
     installElectron(paths);
     const wrong = addonForAbi(Number(process.versions.modules)).toString('base64');
-    paths.prebuildInstall = fakeScript(join(paths.root, 'fake-prebuild', 'bin.js'), `
+    paths.prebuildInstall = fakeScript(
+      join(paths.root, 'fake-prebuild', 'bin.js'),
+      `
       require('node:fs').mkdirSync('build/Release', { recursive: true });
-      require('node:fs').writeFileSync('build/Release/better_sqlite3.node', Buffer.from('${wrong}', 'base64'));`);
+      require('node:fs').writeFileSync('build/Release/better_sqlite3.node', Buffer.from('${wrong}', 'base64'));`,
+    );
     const { ctx, text } = context(paths, baseEnv({}));
     expect(await startDesktop(ctx, [], recordingLauncher().launcher)).toBe(EXIT_FAILED);
     expect(text()).toContain(`the fetched build is ELF x64, ABI ${process.versions.modules}, not ABI 145`);
@@ -141,9 +175,11 @@ describe('STU-08 npm start with the binary present and no build for its ABI', ()
 
 describe('STU-08 the line shown from a failed downloader', () => {
   it("keeps the error of install.js's stack trace and prebuild-install's last warning", () => {
-    const stack = 'RequestError: getaddrinfo ENOTFOUND github.com\n    at ClientRequest.<anonymous> (/x/got/source/core/index.js:970:111)\n    at Object.onceWrapper (node:events:634:26)\n';
+    const stack =
+      'RequestError: getaddrinfo ENOTFOUND github.com\n    at ClientRequest.<anonymous> (/x/got/source/core/index.js:970:111)\n    at Object.onceWrapper (node:events:634:26)\n';
     expect(errorLine(stack)).toBe('getaddrinfo ENOTFOUND github.com');
-    const prebuild = 'prebuild-install info begin Prebuild-install version 7.1.3\nprebuild-install http request GET https://x\nprebuild-install warn install connect ECONNREFUSED 127.0.0.1:9\n';
+    const prebuild =
+      'prebuild-install info begin Prebuild-install version 7.1.3\nprebuild-install http request GET https://x\nprebuild-install warn install connect ECONNREFUSED 127.0.0.1:9\n';
     expect(errorLine(prebuild)).toBe('connect ECONNREFUSED 127.0.0.1:9');
     expect(errorLine('')).toBe('it exited without saying why');
   });

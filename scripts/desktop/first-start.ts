@@ -50,7 +50,13 @@ const SERVE_INSTEAD = 'or:     use the studio in your browser instead (no downlo
 
 /** The one message of a failed fetch. */
 export function cannotFetch(what: string, from: string, error: string, fix: string): string {
-  return [`Yukta Studio cannot start the desktop app: ${what} could not be fetched.`, `  from:   ${from}`, `  error:  ${error}`, `  fix:    ${fix}`, `  ${SERVE_INSTEAD}`].join('\n');
+  return [
+    `Yukta Studio cannot start the desktop app: ${what} could not be fetched.`,
+    `  from:   ${from}`,
+    `  error:  ${error}`,
+    `  fix:    ${fix}`,
+    `  ${SERVE_INSTEAD}`,
+  ].join('\n');
 }
 
 /** The one message when the environment forbids the network. */
@@ -77,19 +83,26 @@ function fetcher(ctx: StartContext, run: Omit<FetcherRun, 'write' | 'tty' | 'com
 export async function ensureElectron(ctx: StartContext): Promise<Step<ElectronPackage & { executable: string; abi: number }>> {
   const before = inspectElectron(ctx.paths.electronDir, ctx.platform, ctx.env);
   const installed = (pkg: ElectronPackage): Step<ElectronPackage & { executable: string; abi: number }> =>
-    pkg.executable !== null && pkg.abi !== null ? { ok: true, value: { ...pkg, executable: pkg.executable, abi: pkg.abi } } : { ok: false, message: `Yukta Studio cannot start the desktop app: ${pkg.missing ?? 'node_modules/electron/abi_version is missing'}. Reinstall with npm install, or use npm run serve.` };
+    pkg.executable !== null && pkg.abi !== null
+      ? { ok: true, value: { ...pkg, executable: pkg.executable, abi: pkg.abi } }
+      : {
+          ok: false,
+          message: `Yukta Studio cannot start the desktop app: ${pkg.missing ?? 'node_modules/electron/abi_version is missing'}. Reinstall with npm install, or use npm run serve.`,
+        };
   if (before.executable !== null) return installed(before);
   const what = `the Electron ${before.version} binary (${ctx.platform}-${ctx.arch})`;
   const from = electronDownloadUrl(before.version, ctx.platform, ctx.arch, ctx.env);
   const refusedBy = networkRefusedBy(ctx.env);
   if (refusedBy) return { ok: false, message: notFetched(what, from, refusedBy) };
   ctx.write(`Fetching ${what} once, with Electron's installer, from ${from}\n`);
-  const outcome = await runFetcher(fetcher(ctx, {
-    label: `Electron ${before.version}`,
-    args: [join(ctx.paths.electronDir, 'install.js')],
-    cwd: ctx.paths.electronDir,
-    downloadDir: join(ctx.paths.root, DESKTOP_NATIVE_DIR, '.download'),
-  }));
+  const outcome = await runFetcher(
+    fetcher(ctx, {
+      label: `Electron ${before.version}`,
+      args: [join(ctx.paths.electronDir, 'install.js')],
+      cwd: ctx.paths.electronDir,
+      downloadDir: join(ctx.paths.root, DESKTOP_NATIVE_DIR, '.download'),
+    }),
+  );
   const fix = `connect to the internet and run npm start again; or set ELECTRON_MIRROR (and ELECTRON_CUSTOM_DIR) to a mirror you can reach; or put the zip into Electron's cache (${electronCacheDir(ctx.platform, ctx.env)})`;
   if (!outcome.ok) return { ok: false, message: cannotFetch(what, from, outcome.error, fix) };
   return installed(inspectElectron(ctx.paths.electronDir, ctx.platform, ctx.env));
@@ -115,11 +128,13 @@ export async function ensureSqliteBuild(ctx: StartContext, electron: { version: 
   // prebuild-install reads the package's name, version and repository from the package.json in its folder.
   mkdirSync(staging, { recursive: true });
   copyFileSync(join(ctx.paths.sqliteDir, 'package.json'), join(staging, 'package.json'));
-  const outcome = await runFetcher(fetcher(ctx, {
-    label: `better-sqlite3 ${version}`,
-    args: [ctx.paths.prebuildInstall, '--runtime', 'electron', '--target', electron.version, '--platform', ctx.platform, '--arch', ctx.arch],
-    cwd: staging,
-  }));
+  const outcome = await runFetcher(
+    fetcher(ctx, {
+      label: `better-sqlite3 ${version}`,
+      args: [ctx.paths.prebuildInstall, '--runtime', 'electron', '--target', electron.version, '--platform', ctx.platform, '--arch', ctx.arch],
+      cwd: staging,
+    }),
+  );
   const fix = 'connect to the internet and run npm start again, or set npm_config_better_sqlite3_binary_host_mirror to a mirror you can reach';
   const fetched = join(staging, SQLITE_ADDON);
   if (!outcome.ok || !existsSync(fetched)) {

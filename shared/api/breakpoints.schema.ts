@@ -13,7 +13,10 @@ export const MAX_BREAKPOINTS = 500;
 export const StoredBreakpoint = z.strictObject({
   nodeId: NodeId,
   enabled: z.boolean().default(true),
-  condition: z.strictObject({ path: BreakpointPath, equals: z.string().max(10_000) }).nullable().default(null),
+  condition: z
+    .strictObject({ path: BreakpointPath, equals: z.string().max(10_000) })
+    .nullable()
+    .default(null),
 });
 export type StoredBreakpoint = z.infer<typeof StoredBreakpoint>;
 

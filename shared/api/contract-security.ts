@@ -9,21 +9,23 @@ import { SetSettingInput, SetSettingResult, SettingsView } from './settings.sche
  */
 export const SETTINGS_AND_SECURITY_OPERATIONS = {
   'settings.get': op({
-    summary: 'Every yukta.* setting (CFG-01): its value, default and source (default, file, env, flag or log), live or at restart, and a value saved for the next start; secrets are masked.',
+    summary:
+      'Every yukta.* setting (CFG-01): its value, default and source (default, file, env, flag or log), live or at restart, and a value saved for the next start; secrets are masked.',
     input: z.strictObject({}),
     output: SettingsView,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/settings' },
   }),
   'settings.set': op({
-    summary: 'Change a setting (CFG-01): a live one (the scheduler limits) applies at once and is recorded; another is saved to settings.json for the next start. Reviewed and audited; a bad key or value is refused naming it.',
+    summary:
+      'Change a setting (CFG-01): a live one (the scheduler limits) applies at once and is recorded; another is saved to settings.json for the next start. Reviewed and audited; a bad key or value is refused naming it.',
     input: SetSettingInput,
     output: SetSettingResult,
     role: 'ADMIN',
     http: { method: 'POST', path: '/api/settings' },
   }),
   'auth.whoami': op({
-    summary: 'Who is calling: actor, role and sessions of the key presented, and whether keys are required (the studio\'s sign-in).',
+    summary: "Who is calling: actor, role and sessions of the key presented, and whether keys are required (the studio's sign-in).",
     input: z.strictObject({}),
     output: Whoami,
     role: 'VIEWER',

@@ -5,10 +5,31 @@ import { WorkflowDefinition } from '../workflow/definition.schema';
 import { NodeTypeInfo } from '../workflow/node-type';
 import { ValidationIssue } from '../workflow/validation-issue';
 import { WorkflowDiff } from '../workflow/workflow-diff';
-import { Approval, ControlAuditPage, ControlAuditQuery, ControlCommand, ControlResult, ControlState, PluginControlInput, PluginControlReply, RunDebug, SignalDecision } from './control.schema';
+import {
+  Approval,
+  ControlAuditPage,
+  ControlAuditQuery,
+  ControlCommand,
+  ControlResult,
+  ControlState,
+  PluginControlInput,
+  PluginControlReply,
+  RunDebug,
+  SignalDecision,
+} from './control.schema';
 import { op } from './operation-spec';
 import { SETTINGS_AND_SECURITY_OPERATIONS } from './contract-security';
-import { DEFAULT_RUN_WAIT_SECONDS, MAX_RECORDED_PAGE, MAX_RUN_WAIT_SECONDS, RecordedNode, RecordedSummary, ResumeResult, RunDetail, RunSummary, RunWaitResult } from './runs.schema';
+import {
+  DEFAULT_RUN_WAIT_SECONDS,
+  MAX_RECORDED_PAGE,
+  MAX_RUN_WAIT_SECONDS,
+  RecordedNode,
+  RecordedSummary,
+  ResumeResult,
+  RunDetail,
+  RunSummary,
+  RunWaitResult,
+} from './runs.schema';
 import { SchedulerLimits, SchedulerLimitsPatch, SchedulerView, SetPriorityResult } from './scheduler.schema';
 import { MetricsSnapshot } from './metrics.schema';
 import { HaStatus } from './ha.schema';
@@ -81,7 +102,7 @@ export const STUDIO_API = {
     http: { method: 'GET', path: '/api/workflows/:session/:workflowId/versions/:version' },
   }),
   'workflows.restore': op({
-    summary: 'Save an older version\'s graph as the current one (no new version when it already is current).',
+    summary: "Save an older version's graph as the current one (no new version when it already is current).",
     input: z.strictObject({ session: Session, workflowId: Identifier, version: VersionId, note: z.string().max(1000).optional() }),
     output: SaveResult,
     role: 'ADMIN',
@@ -116,7 +137,7 @@ export const STUDIO_API = {
     http: { method: 'POST', path: '/api/workflow/start' },
   }),
   'runs.get': op({
-    summary: 'Read a run: its status, every node\'s status and counts, and its results.',
+    summary: "Read a run: its status, every node's status and counts, and its results.",
     input: z.strictObject({ executionId: ExecutionId }),
     output: RunDetail,
     role: 'VIEWER',
@@ -145,7 +166,7 @@ export const STUDIO_API = {
     http: { method: 'GET', path: '/api/executions' },
   }),
   'runs.recorded': op({
-    summary: 'What a node of a run received and sent, as recorded (STU-04): its outputs and its parents\' outputs on the edges into it, a page at a time.',
+    summary: "What a node of a run received and sent, as recorded (STU-04): its outputs and its parents' outputs on the edges into it, a page at a time.",
     input: z.strictObject({
       executionId: ExecutionId,
       nodeId: NodeId,
@@ -157,14 +178,15 @@ export const STUDIO_API = {
     http: { method: 'GET', path: '/api/executions/:executionId/nodes/:nodeId/recorded' },
   }),
   'runs.recordedSummary': op({
-    summary: 'Every node\'s recorded output of a run in short (count, digest, end marker), to compare two runs node by node (STU-04).',
+    summary: "Every node's recorded output of a run in short (count, digest, end marker), to compare two runs node by node (STU-04).",
     input: z.strictObject({ executionId: ExecutionId }),
     output: RecordedSummary,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/executions/:executionId/recorded' },
   }),
   'runs.resume': op({
-    summary: 'Resume a run the last crash or kill interrupted (ABORTED), once, as a new run of the same version that skips the nodes that finished and replays their output (DUR-03); CONFLICT when the run was not aborted, was resumed already or its workflow changed.',
+    summary:
+      'Resume a run the last crash or kill interrupted (ABORTED), once, as a new run of the same version that skips the nodes that finished and replays their output (DUR-03); CONFLICT when the run was not aborted, was resumed already or its workflow changed.',
     input: z.strictObject({ executionId: ExecutionId }),
     output: ResumeResult,
     role: 'OPERATOR',
@@ -192,21 +214,23 @@ export const STUDIO_API = {
     http: { method: 'GET', path: '/api/metrics' },
   }),
   'ha.status': op({
-    summary: 'This host\'s part in an active/standby pair (SCL-02): leader, standby (read-only: starts, restarts and resumes are refused with not_leader) or deposed, who leads, the fencing number and step-downs.',
+    summary:
+      "This host's part in an active/standby pair (SCL-02): leader, standby (read-only: starts, restarts and resumes are refused with not_leader) or deposed, who leads, the fencing number and step-downs.",
     input: z.strictObject({}),
     output: HaStatus,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/ha' },
   }),
   'workers.list': op({
-    summary: 'List the remote worker pools and the workers connected to this host (SCL-01): slots used and free, lease age, attempts by outcome, version, draining.',
+    summary:
+      'List the remote worker pools and the workers connected to this host (SCL-01): slots used and free, lease age, attempts by outcome, version, draining.',
     input: z.strictObject({}),
     output: WorkersView,
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/workers' },
   }),
   'workers.attempts': op({
-    summary: 'Which worker ran each attempt of a run\'s placed nodes (SCL-01), with its outcome; the newest 500 per run, kept in memory.',
+    summary: "Which worker ran each attempt of a run's placed nodes (SCL-01), with its outcome; the newest 500 per run, kept in memory.",
     input: z.strictObject({ executionId: ExecutionId, nodeId: NodeId.optional() }),
     output: z.array(RemoteAttemptInfo),
     role: 'VIEWER',
@@ -241,14 +265,14 @@ export const STUDIO_API = {
     http: { method: 'POST', path: '/api/scheduler/limits' },
   }),
   'control.send': op({
-    summary: 'Send a command to a run (CTL-01): answered once applied, in the run\'s order; reviewed and audited.',
+    summary: "Send a command to a run (CTL-01): answered once applied, in the run's order; reviewed and audited.",
     input: z.strictObject({ executionId: ExecutionId, command: ControlCommand }),
     output: ControlResult,
     role: 'OPERATOR',
     http: { method: 'POST', path: '/api/executions/:executionId/control' },
   }),
   'control.state': op({
-    summary: 'A run\'s valves for the debugger (CTL-02): per node paused, skipped, steps left, breakpoint, held message.',
+    summary: "A run's valves for the debugger (CTL-02): per node paused, skipped, steps left, breakpoint, held message.",
     input: z.strictObject({ executionId: ExecutionId }),
     output: ControlState,
     role: 'VIEWER',
@@ -283,21 +307,21 @@ export const STUDIO_API = {
     http: { method: 'GET', path: '/api/supervisors' },
   }),
   'supervisors.getRules': op({
-    summary: 'The rule supervisor\'s rules of a session (CTL-07).',
+    summary: "The rule supervisor's rules of a session (CTL-07).",
     input: z.strictObject({ session: Identifier }),
     output: z.array(SupervisorRule),
     role: 'VIEWER',
     http: { method: 'GET', path: '/api/supervisors/rules/:session' },
   }),
   'supervisors.setRules': op({
-    summary: 'Replace the rule supervisor\'s rules of a session: CEL condition on an event → command for its run.',
+    summary: "Replace the rule supervisor's rules of a session: CEL condition on an event → command for its run.",
     input: z.strictObject({ session: Identifier, rules: SupervisorRules }),
     output: z.array(SupervisorRule),
     role: 'ADMIN',
     http: { method: 'PUT', path: '/api/supervisors/rules/:session' },
   }),
   'plugins.control': op({
-    summary: 'A plugin-level control message to a node of a workflow, in every live run (CTL-08): heartbeat, statistics, or a plugin\'s own kind.',
+    summary: "A plugin-level control message to a node of a workflow, in every live run (CTL-08): heartbeat, statistics, or a plugin's own kind.",
     input: PluginControlInput.extend({ session: Identifier, workflowId: Identifier, nodeId: NodeId }),
     output: PluginControlReply,
     role: 'OPERATOR',

@@ -28,7 +28,10 @@ const MAX_DEBUG_NODES = 1000;
  */
 export const RunDebug = z.strictObject({
   paused: z.array(NodeId).max(MAX_DEBUG_NODES).optional(),
-  breakpoints: z.array(z.strictObject({ nodeId: NodeId, path: BreakpointPath, equals: z.string().max(10_000) })).max(MAX_DEBUG_NODES).optional(),
+  breakpoints: z
+    .array(z.strictObject({ nodeId: NodeId, path: BreakpointPath, equals: z.string().max(10_000) }))
+    .max(MAX_DEBUG_NODES)
+    .optional(),
   skipped: z.array(NodeId).max(MAX_DEBUG_NODES).optional(),
 });
 export type RunDebug = z.infer<typeof RunDebug>;

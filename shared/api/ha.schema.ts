@@ -27,4 +27,13 @@ export const HaStatus = z.object({
 export type HaStatus = z.infer<typeof HaStatus>;
 
 /** What a host without a lease answers (`yukta.ha.mode=single`): it always leads. */
-export const SINGLE_SERVER_STATUS: HaStatus = { mode: 'single', role: 'leader', self: null, leader: null, fence: null, leaseMs: null, stepDowns: { expired: 0, lost: 0, fenced: 0, released: 0 }, refusedWrites: 0 };
+export const SINGLE_SERVER_STATUS: HaStatus = {
+  mode: 'single',
+  role: 'leader',
+  self: null,
+  leader: null,
+  fence: null,
+  leaseMs: null,
+  stepDowns: { expired: 0, lost: 0, fenced: 0, released: 0 },
+  refusedWrites: 0,
+};

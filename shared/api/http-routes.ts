@@ -48,7 +48,8 @@ export function inputFromHttp(
   body: unknown,
 ): Record<string, unknown> {
   const { method } = STUDIO_API[operation].http;
-  const base: Record<string, unknown> = method === 'GET' ? { ...query } : body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
+  const base: Record<string, unknown> =
+    method === 'GET' ? { ...query } : body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
   for (const name of pathParams(operation)) {
     const value = params[name];
     if (value !== undefined) base[name] = value;

@@ -6,7 +6,9 @@ import { Role } from './roles';
 export const SECRET_MASK = '••••';
 
 /** An API key's name (SEC-01): the actor of its calls is `key:<name>`. */
-export const ApiKeyName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit');
+export const ApiKeyName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit');
 
 /** Where a key comes from: the settings file, the environment, or created in the studio (revocable). */
 export const ApiKeySource = z.enum(['settings', 'environment', 'studio']);

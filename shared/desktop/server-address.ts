@@ -22,7 +22,8 @@ export function parseServerUrl(text: string): { ok: true; url: string } | { ok: 
   } catch {
     return { ok: false, message: `"${trimmed.slice(0, 80)}" is not a URL (e.g. http://team-server.example:4310)` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `only http:// and https:// servers can be reached, not ${url.protocol}` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, message: `only http:// and https:// servers can be reached, not ${url.protocol}` };
   if (url.username || url.password) return { ok: false, message: 'put the API key in its own field, not in the address' };
   if (url.search || url.hash) return { ok: false, message: 'the address takes no ?query or #fragment' };
   return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
@@ -49,7 +50,8 @@ export function probeOutcome(url: string, answer: { status: number; json: unknow
     const said = (answer.json as { error?: { message?: unknown } } | null)?.error?.message;
     return { ok: false, field: 'apiKey', message: `the server refused the API key${typeof said === 'string' ? `: ${said}` : ''}` };
   }
-  if (answer.status < 200 || answer.status > 299 || !Array.isArray(answer.json)) return { ok: false, field: 'url', message: `${url} answered HTTP ${answer.status}, but not as a Yukta server` };
+  if (answer.status < 200 || answer.status > 299 || !Array.isArray(answer.json))
+    return { ok: false, field: 'url', message: `${url} answered HTTP ${answer.status}, but not as a Yukta server` };
   return { ok: true };
 }
 

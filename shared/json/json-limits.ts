@@ -28,9 +28,7 @@ export interface JsonLimits {
 
 /** The first limit a value breaks; `path` is dotted from the value's root (`''` is the value itself). */
 export type JsonLimitProblem =
-  | { kind: 'depth'; path: string; limit: number }
-  | { kind: 'bytes'; path: string; limit: number }
-  | { kind: 'key'; path: string; key: string };
+  { kind: 'depth'; path: string; limit: number } | { kind: 'bytes'; path: string; limit: number } | { kind: 'key'; path: string; key: string };
 
 /**
  * The first limit `value` breaks, or null. The common case — a value well within every limit — costs one

@@ -5,7 +5,18 @@ import type { SettingValue } from './setting-values';
 export type SettingApply = 'live' | 'restart';
 
 /** Sections of the Settings screen (STU-07) and of the reference page's table. */
-export const SETTING_GROUPS = ['Admission', 'Definitions', 'Control plane', 'Tracker', 'Durability', 'Security', 'Execution safety', 'HTTP API', 'LLM', 'Scale-out'] as const;
+export const SETTING_GROUPS = [
+  'Admission',
+  'Definitions',
+  'Control plane',
+  'Tracker',
+  'Durability',
+  'Security',
+  'Execution safety',
+  'HTTP API',
+  'LLM',
+  'Scale-out',
+] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
 
 /** A pattern family such as `yukta.llm.rate-limit.<provider>`: one key per member, gathered into a record. */

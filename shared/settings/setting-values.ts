@@ -52,7 +52,12 @@ export function parseSize(value: unknown): number | null {
 /** Milliseconds as the seeds write them: `30s`, `10m`, `1h`, `250ms`; `0` stays `0`. */
 export function showDuration(ms: number): string {
   if (ms === 0) return '0';
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;
@@ -60,27 +65,56 @@ export function showDuration(ms: number): string {
 
 /** Bytes as `10MiB`, `512KiB`, or the plain number when no binary unit divides it. */
 export function showSize(bytes: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (bytes !== 0 && bytes % size === 0) return `${bytes / size}${unit}`;
   }
   return String(bytes);
 }
 
-const asNumberText = (pattern: RegExp) => (text: string): unknown => (pattern.test(text.trim()) ? Number(text.trim()) : text);
+const asNumberText =
+  (pattern: RegExp) =>
+  (text: string): unknown =>
+    pattern.test(text.trim()) ? Number(text.trim()) : text;
 const sameText = (text: string): unknown => text;
-const asJson = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? 'unset');
-const ofNumber = (format: (n: number) => string) => (value: unknown): string => (typeof value === 'number' ? format(value) : asJson(value));
+const asJson = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'unset'));
+const ofNumber =
+  (format: (n: number) => string) =>
+  (value: unknown): string =>
+    typeof value === 'number' ? format(value) : asJson(value);
 
 /** A whole number in [min, max]. */
 export function count(min = 0, max = 10_000_000): SettingValue<number> {
   const accepts = `a whole number from ${min} to ${max}`;
-  return { unit: 'count', accepts, schema: z.number({ error: `must be ${accepts}` }).int(`must be ${accepts}`).min(min, `must be ${accepts}`).max(max, `must be ${accepts}`), fromText: asNumberText(INTEGER), show: asJson };
+  return {
+    unit: 'count',
+    accepts,
+    schema: z
+      .number({ error: `must be ${accepts}` })
+      .int(`must be ${accepts}`)
+      .min(min, `must be ${accepts}`)
+      .max(max, `must be ${accepts}`),
+    fromText: asNumberText(INTEGER),
+    show: asJson,
+  };
 }
 
 /** A number above 0 (fractions allowed), e.g. requests per minute. */
 export function positiveNumber(): SettingValue<number> {
   const accepts = 'a number above 0';
-  return { unit: 'number', accepts, schema: z.number({ error: `must be ${accepts}` }).positive(`must be ${accepts}`).finite(`must be ${accepts}`), fromText: asNumberText(DECIMAL), show: asJson };
+  return {
+    unit: 'number',
+    accepts,
+    schema: z
+      .number({ error: `must be ${accepts}` })
+      .positive(`must be ${accepts}`)
+      .finite(`must be ${accepts}`),
+    fromText: asNumberText(DECIMAL),
+    show: asJson,
+  };
 }
 
 /** A duration (`30s`, `10m`, `1h`, or milliseconds), at most `max` ms; the parsed value is milliseconds. */
@@ -134,8 +168,20 @@ export function text(min = 1, pattern?: { regex: RegExp; what: string }): Settin
 /** A list of non-empty strings; as text, comma-separated or a JSON array. */
 export function textList(item: z.ZodType<string> = z.string().min(1), what = 'names'): SettingValue<string[]> {
   const accepts = `a list of ${what} (a JSON array, or comma-separated as text)`;
-  const fromText = (value: string): unknown => (value.trim().startsWith('[') ? parseJsonText(value) : value.split(',').map((s) => s.trim()).filter(Boolean));
-  return { unit: 'list', accepts, schema: z.array(item, { error: `must be ${accepts}` }), fromText, show: (v) => (Array.isArray(v) && v.length ? v.join(', ') : asJson(v)) };
+  const fromText = (value: string): unknown =>
+    value.trim().startsWith('[')
+      ? parseJsonText(value)
+      : value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+  return {
+    unit: 'list',
+    accepts,
+    schema: z.array(item, { error: `must be ${accepts}` }),
+    fromText,
+    show: (v) => (Array.isArray(v) && v.length ? v.join(', ') : asJson(v)),
+  };
 }
 
 /** Any JSON value its schema accepts; as text, JSON. */

@@ -47,10 +47,20 @@ describe('CFG-01 the settings table', () => {
   });
 
   it('reads durations as the seeds write them (30s, 10m, 1h) or as milliseconds, and sizes in bytes or 10MiB', () => {
-    expect([parseDuration('30s'), parseDuration('10m'), parseDuration('1h'), parseDuration('250ms'), parseDuration(1500), parseDuration('1500')]).toEqual([30_000, 600_000, 3_600_000, 250, 1500, 1500]);
+    expect([parseDuration('30s'), parseDuration('10m'), parseDuration('1h'), parseDuration('250ms'), parseDuration(1500), parseDuration('1500')]).toEqual([
+      30_000, 600_000, 3_600_000, 250, 1500, 1500,
+    ]);
     expect([parseDuration('soon'), parseDuration(-1), parseDuration(1.5), parseDuration('10 minutes')]).toEqual([null, null, null, null]);
-    expect([showDuration(30_000), showDuration(600_000), showDuration(3_600_000), showDuration(0), showDuration(1500)]).toEqual(['30s', '10m', '1h', '0', '1500ms']);
-    expect([parseSize('10MiB'), parseSize('512KiB'), parseSize('1GB'), parseSize(2048), parseSize('2048')]).toEqual([10_485_760, 524_288, 1_000_000_000, 2048, 2048]);
+    expect([showDuration(30_000), showDuration(600_000), showDuration(3_600_000), showDuration(0), showDuration(1500)]).toEqual([
+      '30s',
+      '10m',
+      '1h',
+      '0',
+      '1500ms',
+    ]);
+    expect([parseSize('10MiB'), parseSize('512KiB'), parseSize('1GB'), parseSize(2048), parseSize('2048')]).toEqual([
+      10_485_760, 524_288, 1_000_000_000, 2048, 2048,
+    ]);
     expect([parseSize('ten'), parseSize('10MB/s')]).toEqual([null, null]);
     expect([showSize(10_485_760), showSize(16 * 1024 * 1024), showSize(1000)]).toEqual(['10MiB', '16MiB', '1000']);
     const timeout = SETTINGS['yukta.execution.queue-timeout'].value.schema;
@@ -73,6 +83,17 @@ describe('CFG-01 the settings table', () => {
     expect(nearestSettingKey('yukta.llm.ratelimit.openai')).toBe('yukta.llm.rate-limit.openai');
     expect(looksLikeSettingEnv('YUKTA_EXECUTION_MAX_CONCURENT')).toBe(true);
     expect(looksLikeSettingEnv('YUKTA_API_KEYZ')).toBe(true);
-    for (const other of ['YUKTA_DATA_DIR', 'YUKTA_SECRET_OPENAI', 'YUKTA_VAR_REGION', 'YUKTA_DEV_SERVER_URL', 'YUKTA_E2E_PORT', 'YUKTA_URL', 'YUKTA_KEY', 'YUKTA_CLI_FROM_SOURCE', 'HOME']) expect(looksLikeSettingEnv(other), other).toBe(false);
+    for (const other of [
+      'YUKTA_DATA_DIR',
+      'YUKTA_SECRET_OPENAI',
+      'YUKTA_VAR_REGION',
+      'YUKTA_DEV_SERVER_URL',
+      'YUKTA_E2E_PORT',
+      'YUKTA_URL',
+      'YUKTA_KEY',
+      'YUKTA_CLI_FROM_SOURCE',
+      'HOME',
+    ])
+      expect(looksLikeSettingEnv(other), other).toBe(false);
   });
 });

@@ -1,17 +1,7 @@
 import { z } from 'zod';
 
 /** Terminal statuses of a node or a run (ENG-06). */
-export const TERMINAL_STATUSES = [
-  'SUCCESS',
-  'FAILURE',
-  'ERROR',
-  'STOPPED',
-  'CANCELLED',
-  'TIMED_OUT',
-  'SKIPPED',
-  'UPSTREAM_FAILED',
-  'ABORTED',
-] as const;
+export const TERMINAL_STATUSES = ['SUCCESS', 'FAILURE', 'ERROR', 'STOPPED', 'CANCELLED', 'TIMED_OUT', 'SKIPPED', 'UPSTREAM_FAILED', 'ABORTED'] as const;
 
 export const Status = z.enum(['PENDING', 'QUEUED', 'RUNNING', ...TERMINAL_STATUSES]);
 /** Status of a node or a run: PENDING < QUEUED < RUNNING < any terminal status. */

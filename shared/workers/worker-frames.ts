@@ -29,8 +29,10 @@ export function decodeFrame<T>(text: string, schema: z.ZodType<T>, maxDepth: num
   } catch (error) {
     return { ok: false, code: CLOSE_CODES.malformed, reason: `not JSON (${(error as Error).message})` };
   }
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_BATCH) return { ok: false, code: CLOSE_CODES.malformed, reason: `a frame must be a JSON array of 1 to ${MAX_BATCH} messages` };
-  if (checkJsonLimits(raw, { maxDepth: maxDepth + FRAME_DEPTH_OVERHEAD }) !== null) return { ok: false, code: CLOSE_CODES.policy, reason: `JSON nested deeper than ${maxDepth} (yukta.execution.max-depth)` };
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_BATCH)
+    return { ok: false, code: CLOSE_CODES.malformed, reason: `a frame must be a JSON array of 1 to ${MAX_BATCH} messages` };
+  if (checkJsonLimits(raw, { maxDepth: maxDepth + FRAME_DEPTH_OVERHEAD }) !== null)
+    return { ok: false, code: CLOSE_CODES.policy, reason: `JSON nested deeper than ${maxDepth} (yukta.execution.max-depth)` };
   const messages: T[] = [];
   for (let i = 0; i < raw.length; i++) {
     const parsed = schema.safeParse(raw[i]);

@@ -17,9 +17,19 @@ export function connectionWarnings(graph: Pick<WorkflowDefinition, 'nodes' | 'ed
     const kind = catalog.get(node.type)?.kind;
     const at = { nodeId: node.nodeId, path: `nodes.${i}` };
     if (kind === 'trigger' && !feeding.has(node.nodeId)) {
-      issues.push({ code: 'DEF-02/no-children', severity: 'warning', message: `Trigger "${node.nodeId}" is not connected to anything, so its runs do nothing. Drag from its right handle to a node.`, ...at });
+      issues.push({
+        code: 'DEF-02/no-children',
+        severity: 'warning',
+        message: `Trigger "${node.nodeId}" is not connected to anything, so its runs do nothing. Drag from its right handle to a node.`,
+        ...at,
+      });
     } else if ((kind === 'processor' || kind === 'terminal') && !fed.has(node.nodeId)) {
-      issues.push({ code: 'DEF-02/unconnected', severity: 'warning', message: `${kind === 'processor' ? 'Processor' : 'Terminal'} "${node.nodeId}" has no input, so no message ever reaches it. Connect a node's output to its left handle.`, ...at });
+      issues.push({
+        code: 'DEF-02/unconnected',
+        severity: 'warning',
+        message: `${kind === 'processor' ? 'Processor' : 'Terminal'} "${node.nodeId}" has no input, so no message ever reaches it. Connect a node's output to its left handle.`,
+        ...at,
+      });
     }
   });
   return issues;

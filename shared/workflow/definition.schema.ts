@@ -8,7 +8,9 @@ export const MAX_EDGES = 2000;
 export const Position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 
 /** A timeout given as one typed template, read from the node's first message. */
-export const TimeoutTemplate = z.string().regex(/^\$\{\s*(payload|metadata)(\.[^}:]+)*(:(int|float))?\s*\}$/, 'a number, or one template such as ${payload.secs:int}');
+export const TimeoutTemplate = z
+  .string()
+  .regex(/^\$\{\s*(payload|metadata)(\.[^}:]+)*(:(int|float))?\s*\}$/, 'a number, or one template such as ${payload.secs:int}');
 
 /** A node's config: any JSON object; `config.engine` holds the engine policy, checked by validation. */
 export const NodeConfig = z.record(z.string(), z.unknown());

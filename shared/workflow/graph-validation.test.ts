@@ -21,12 +21,33 @@ const codes = (issues: Array<{ code: string }>) => issues.map((i) => i.code);
 
 describe('DEF-02 graph validation', () => {
   it('accepts a valid chain', () => {
-    const d = def([['a', 'API_TRIGGER'], ['b', 'TRANSFORM'], ['c', 'CONSOLE_TERMINAL']], [['a', 'b'], ['b', 'c']]);
+    const d = def(
+      [
+        ['a', 'API_TRIGGER'],
+        ['b', 'TRANSFORM'],
+        ['c', 'CONSOLE_TERMINAL'],
+      ],
+      [
+        ['a', 'b'],
+        ['b', 'c'],
+      ],
+    );
     expect(validateGraph(d, catalog)).toEqual([]);
   });
 
   it('rejects a cycle and names every node in it', () => {
-    const d = def([['a', 'API_TRIGGER'], ['x', 'TRANSFORM'], ['y', 'TRANSFORM']], [['a', 'x'], ['x', 'y'], ['y', 'x']]);
+    const d = def(
+      [
+        ['a', 'API_TRIGGER'],
+        ['x', 'TRANSFORM'],
+        ['y', 'TRANSFORM'],
+      ],
+      [
+        ['a', 'x'],
+        ['x', 'y'],
+        ['y', 'x'],
+      ],
+    );
     const cycle = validateGraph(d, catalog).find((i) => i.code === 'DEF-02/cycle');
     expect(cycle?.nodeIds?.sort()).toEqual(['x', 'y']);
     expect(cycle?.message).toContain('cycle');
@@ -38,13 +59,28 @@ describe('DEF-02 graph validation', () => {
   });
 
   it('rejects duplicate node ids with the path of the second', () => {
-    const d = def([['a', 'API_TRIGGER'], ['a', 'TRANSFORM']], []);
+    const d = def(
+      [
+        ['a', 'API_TRIGGER'],
+        ['a', 'TRANSFORM'],
+      ],
+      [],
+    );
     const issue = validateGraph(d, catalog).find((i) => i.code === 'DEF-02/duplicate-node');
     expect(issue).toMatchObject({ nodeId: 'a', path: 'nodes.1.nodeId' });
   });
 
   it('rejects duplicate edges', () => {
-    const d = def([['a', 'API_TRIGGER'], ['b', 'CONSOLE_TERMINAL']], [['a', 'b'], ['a', 'b']]);
+    const d = def(
+      [
+        ['a', 'API_TRIGGER'],
+        ['b', 'CONSOLE_TERMINAL'],
+      ],
+      [
+        ['a', 'b'],
+        ['a', 'b'],
+      ],
+    );
     expect(codes(validateGraph(d, catalog))).toContain('DEF-02/duplicate-edge');
   });
 
@@ -59,14 +95,40 @@ describe('DEF-02 graph validation', () => {
   });
 
   it('rejects a port the source does not declare, but allows error with onError ROUTE', () => {
-    const bad = def([['a', 'API_TRIGGER'], ['b', 'TRANSFORM'], ['c', 'CONSOLE_TERMINAL']], [['a', 'b'], ['b', 'c', 'error']]);
+    const bad = def(
+      [
+        ['a', 'API_TRIGGER'],
+        ['b', 'TRANSFORM'],
+        ['c', 'CONSOLE_TERMINAL'],
+      ],
+      [
+        ['a', 'b'],
+        ['b', 'c', 'error'],
+      ],
+    );
     expect(codes(validateGraph(bad, catalog))).toContain('DEF-02/unknown-port');
-    const routed = def([['a', 'API_TRIGGER'], ['b', 'TRANSFORM', { engine: { onError: 'ROUTE' } }], ['c', 'CONSOLE_TERMINAL']], [['a', 'b'], ['b', 'c', 'error']]);
+    const routed = def(
+      [
+        ['a', 'API_TRIGGER'],
+        ['b', 'TRANSFORM', { engine: { onError: 'ROUTE' } }],
+        ['c', 'CONSOLE_TERMINAL'],
+      ],
+      [
+        ['a', 'b'],
+        ['b', 'c', 'error'],
+      ],
+    );
     expect(codes(validateGraph(routed, catalog))).not.toContain('DEF-02/unknown-port');
   });
 
   it('rejects input into a trigger', () => {
-    const d = def([['a', 'API_TRIGGER'], ['b', 'API_TRIGGER']], [['a', 'b']]);
+    const d = def(
+      [
+        ['a', 'API_TRIGGER'],
+        ['b', 'API_TRIGGER'],
+      ],
+      [['a', 'b']],
+    );
     expect(codes(validateGraph(d, catalog))).toContain('DEF-02/trigger-input');
   });
 
@@ -81,11 +143,19 @@ describe('DEF-02 graph validation', () => {
   });
 
   it('rejects malformed failure policies with node id and option', () => {
-    const d = def([['b', 'TRANSFORM', { engine: { retry: { maxAttempts: 3, retryOn: ['X'], noRetryOn: ['X'] }, deadlineMs: 10, elementTimeoutMs: 20, bogus: 1 } }]], []);
+    const d = def(
+      [['b', 'TRANSFORM', { engine: { retry: { maxAttempts: 3, retryOn: ['X'], noRetryOn: ['X'] }, deadlineMs: 10, elementTimeoutMs: 20, bogus: 1 } }]],
+      [],
+    );
     const issues = validateGraph(d, catalog).filter((i) => i.code === 'DEF-02/policy');
     expect(issues.some((i) => i.path === 'nodes.0.config.engine.bogus' && i.message.includes('bogus'))).toBe(true);
-    const clean = def([['b', 'TRANSFORM', { engine: { retry: { maxAttempts: 3, retryOn: ['X'], noRetryOn: ['X'] }, deadlineMs: 10, elementTimeoutMs: 20 } }]], []);
-    const paths = validateGraph(clean, catalog).filter((i) => i.code === 'DEF-02/policy').map((i) => i.path);
+    const clean = def(
+      [['b', 'TRANSFORM', { engine: { retry: { maxAttempts: 3, retryOn: ['X'], noRetryOn: ['X'] }, deadlineMs: 10, elementTimeoutMs: 20 } }]],
+      [],
+    );
+    const paths = validateGraph(clean, catalog)
+      .filter((i) => i.code === 'DEF-02/policy')
+      .map((i) => i.path);
     expect(paths).toEqual(['nodes.0.config.engine.retry.noRetryOn', 'nodes.0.config.engine.deadlineMs']);
   });
 

@@ -27,13 +27,12 @@ export function validateGraph(def: WorkflowDefinition, catalog?: NodeTypeCatalog
 }
 
 /** Parses a raw definition and runs the graph rules; schema problems are reported with their path. */
-export function validateWorkflowShape(
-  raw: unknown,
-  catalog?: NodeTypeCatalog,
-): { definition: WorkflowDefinition | null; issues: ValidationIssue[] } {
+export function validateWorkflowShape(raw: unknown, catalog?: NodeTypeCatalog): { definition: WorkflowDefinition | null; issues: ValidationIssue[] } {
   const parsed = WorkflowDefinition.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => error('DEF-02/schema', `${joinPath(i.path) || 'definition'}: ${i.message}`, { path: joinPath(i.path), nodeId: nodeIdAt(raw, i.path) }));
+    const issues = parsed.error.issues.map((i) =>
+      error('DEF-02/schema', `${joinPath(i.path) || 'definition'}: ${i.message}`, { path: joinPath(i.path), nodeId: nodeIdAt(raw, i.path) }),
+    );
     return { definition: null, issues };
   }
   return { definition: parsed.data, issues: validateGraph(parsed.data, catalog) };
@@ -63,7 +62,13 @@ function checkEdges(def: WorkflowDefinition, nodeIndex: Map<string, number>, cat
     const port = edge.sourcePort ?? DEFAULT_PORT;
     const key = `${edge.source}\u0000${port}\u0000${edge.target}\u0000${edge.targetPort ?? ''}`;
     if (seen.has(key)) {
-      issues.push(error('DEF-02/duplicate-edge', `edge ${edge.source} → ${edge.target} is declared more than once`, { nodeId: edge.source, edgeIndex: i, path: `edges.${i}` }));
+      issues.push(
+        error('DEF-02/duplicate-edge', `edge ${edge.source} → ${edge.target} is declared more than once`, {
+          nodeId: edge.source,
+          edgeIndex: i,
+          path: `edges.${i}`,
+        }),
+      );
     }
     seen.add(key);
     for (const end of ['source', 'target'] as const) {
@@ -71,7 +76,9 @@ function checkEdges(def: WorkflowDefinition, nodeIndex: Map<string, number>, cat
         // The node at fault is the one whose edge dangles (the other end), when that one exists.
         const other = end === 'source' ? edge.target : edge.source;
         const nodeId = nodeIndex.has(other) ? other : undefined;
-        issues.push(error('DEF-02/unknown-node', `edge ${i} ${end} "${edge[end]}" is not a node of this workflow`, { nodeId, edgeIndex: i, path: `edges.${i}.${end}` }));
+        issues.push(
+          error('DEF-02/unknown-node', `edge ${i} ${end} "${edge[end]}" is not a node of this workflow`, { nodeId, edgeIndex: i, path: `edges.${i}.${end}` }),
+        );
       }
     }
     const sourceNode = def.nodes[nodeIndex.get(edge.source) ?? -1];
@@ -81,11 +88,23 @@ function checkEdges(def: WorkflowDefinition, nodeIndex: Map<string, number>, cat
     if (sourceNode && ports && !ports.includes(port)) {
       const declared = ports.length ? ports.join(', ') : 'none';
       const hint = port === ERROR_PORT ? ' (set config.engine.onError to ROUTE to use the error port)' : '';
-      issues.push(error('DEF-02/unknown-port', `node "${sourceNode.nodeId}" has no output port "${port}" (declared: ${declared})${hint}`, { nodeId: sourceNode.nodeId, edgeIndex: i, path: `edges.${i}.sourcePort` }));
+      issues.push(
+        error('DEF-02/unknown-port', `node "${sourceNode.nodeId}" has no output port "${port}" (declared: ${declared})${hint}`, {
+          nodeId: sourceNode.nodeId,
+          edgeIndex: i,
+          path: `edges.${i}.sourcePort`,
+        }),
+      );
     }
     const targetType = targetNode && catalog?.get(targetNode.type);
     if (targetNode && targetType?.kind === 'trigger') {
-      issues.push(error('DEF-02/trigger-input', `trigger "${targetNode.nodeId}" takes no input (edge from "${edge.source}")`, { nodeId: targetNode.nodeId, edgeIndex: i, path: `edges.${i}.target` }));
+      issues.push(
+        error('DEF-02/trigger-input', `trigger "${targetNode.nodeId}" takes no input (edge from "${edge.source}")`, {
+          nodeId: targetNode.nodeId,
+          edgeIndex: i,
+          path: `edges.${i}.target`,
+        }),
+      );
     }
   });
 }
@@ -110,14 +129,30 @@ function checkPolicy(raw: unknown, timeoutSeconds: number | undefined, nodeId: s
   if (retry?.retryOn && retry.noRetryOn) {
     const shared = retry.retryOn.filter((c) => retry.noRetryOn?.includes(c));
     if (shared.length) {
-      issues.push(error('DEF-02/policy', `node "${nodeId}" engine.retry: retryOn and noRetryOn both name ${shared.join(', ')}`, { nodeId, path: `${path}.retry.noRetryOn` }));
+      issues.push(
+        error('DEF-02/policy', `node "${nodeId}" engine.retry: retryOn and noRetryOn both name ${shared.join(', ')}`, {
+          nodeId,
+          path: `${path}.retry.noRetryOn`,
+        }),
+      );
     }
   }
   if (retry?.maxBackoffMs !== undefined && timeoutSeconds !== undefined && retry.maxBackoffMs >= timeoutSeconds * 1000) {
-    issues.push(error('DEF-02/policy', `node "${nodeId}" engine.retry.maxBackoffMs (${retry.maxBackoffMs}) must be below the node timeout (${timeoutSeconds * 1000} ms)`, { nodeId, path: `${path}.retry.maxBackoffMs` }));
+    issues.push(
+      error(
+        'DEF-02/policy',
+        `node "${nodeId}" engine.retry.maxBackoffMs (${retry.maxBackoffMs}) must be below the node timeout (${timeoutSeconds * 1000} ms)`,
+        { nodeId, path: `${path}.retry.maxBackoffMs` },
+      ),
+    );
   }
   if (policy.deadlineMs !== undefined && policy.elementTimeoutMs !== undefined && policy.deadlineMs <= policy.elementTimeoutMs) {
-    issues.push(error('DEF-02/policy', `node "${nodeId}" engine.deadlineMs (${policy.deadlineMs}) must be above elementTimeoutMs (${policy.elementTimeoutMs})`, { nodeId, path: `${path}.deadlineMs` }));
+    issues.push(
+      error('DEF-02/policy', `node "${nodeId}" engine.deadlineMs (${policy.deadlineMs}) must be above elementTimeoutMs (${policy.elementTimeoutMs})`, {
+        nodeId,
+        path: `${path}.deadlineMs`,
+      }),
+    );
   }
 }
 

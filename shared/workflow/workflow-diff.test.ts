@@ -11,7 +11,10 @@ const base = WorkflowDefinition.parse({
     { nodeId: 'greet', type: 'TRANSFORM', config: { set: { greeting: 'Hello', who: 'you' }, mode: 'merge' } },
     { nodeId: 'print', type: 'CONSOLE_TERMINAL' },
   ],
-  edges: [{ source: 'start', target: 'greet' }, { source: 'greet', target: 'print' }],
+  edges: [
+    { source: 'start', target: 'greet' },
+    { source: 'greet', target: 'print' },
+  ],
 });
 
 function edit(change: (w: WorkflowDefinition) => void): WorkflowDefinition {
@@ -23,7 +26,15 @@ function edit(change: (w: WorkflowDefinition) => void): WorkflowDefinition {
 describe('DEF-01 WorkflowDiff', () => {
   it('reports nothing for identical graphs, whatever their key order', () => {
     const reversed = (v: unknown): unknown =>
-      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : Array.isArray(v) ? v.map(reversed) : v;
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.entries(v)
+              .reverse()
+              .map(([k, x]) => [k, reversed(x)]),
+          )
+        : Array.isArray(v)
+          ? v.map(reversed)
+          : v;
     expect(isEmptyDiff(diffWorkflows(base, structuredClone(base)))).toBe(true);
     expect(isEmptyDiff(diffWorkflows(base, reversed(base) as WorkflowDefinition))).toBe(true);
   });
@@ -80,7 +91,10 @@ describe('DEF-01 WorkflowDiff', () => {
       w.description = 'v2';
       w.nodes = w.nodes.filter((n) => n.nodeId !== 'print');
       w.nodes.push({ nodeId: 'log', type: 'CONSOLE_TERMINAL', config: {} });
-      w.edges = [{ source: 'start', target: 'greet' }, { source: 'greet', target: 'log', sourcePort: 'out' }];
+      w.edges = [
+        { source: 'start', target: 'greet' },
+        { source: 'greet', target: 'log', sourcePort: 'out' },
+      ];
     });
     const diff = diffWorkflows(base, after);
     expect(diff.description).toEqual({ before: 'v1', after: 'v2' });
@@ -101,7 +115,11 @@ describe('DEF-01 WorkflowDiff', () => {
 // Small pools of ids, types and keys make overlaps (changed nodes, shared edges) likely.
 const NODE_IDS = ['a', 'b', 'c', 'd', 'e'];
 const jsonValue = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
-const config = fc.dictionary(fc.constantFrom('mode', 'set', 'prefix', 'a.b', 'engine'), fc.oneof(jsonValue, fc.dictionary(fc.constantFrom('x', 'y'), jsonValue)), { maxKeys: 3 });
+const config = fc.dictionary(
+  fc.constantFrom('mode', 'set', 'prefix', 'a.b', 'engine'),
+  fc.oneof(jsonValue, fc.dictionary(fc.constantFrom('x', 'y'), jsonValue)),
+  { maxKeys: 3 },
+);
 const node = (nodeId: string) =>
   fc.record(
     {
@@ -124,17 +142,17 @@ const workflow = fc
     description: fc.constantFrom('', 'one', 'two'),
     edges: fc.uniqueArray(edge, { maxLength: 6, selector: (e) => edgeKey(e as EdgeDefinition) }),
   })
-  .chain(({ ids, description, edges }) =>
-    fc.tuple(...ids.map(node)).map((nodes) => WorkflowDefinition.parse({ workflowId: 'w', description, nodes, edges })),
-  );
+  .chain(({ ids, description, edges }) => fc.tuple(...ids.map(node)).map((nodes) => WorkflowDefinition.parse({ workflowId: 'w', description, nodes, edges })));
 
 /** Compares graphs up to node and edge order, which the diff does not report. */
 function normalized(w: WorkflowDefinition): unknown {
-  return JSON.parse(JSON.stringify({
-    ...w,
-    nodes: [...w.nodes].sort((x, y) => x.nodeId.localeCompare(y.nodeId)),
-    edges: [...w.edges].sort((x, y) => edgeKey(x).localeCompare(edgeKey(y))),
-  }));
+  return JSON.parse(
+    JSON.stringify({
+      ...w,
+      nodes: [...w.nodes].sort((x, y) => x.nodeId.localeCompare(y.nodeId)),
+      edges: [...w.edges].sort((x, y) => edgeKey(x).localeCompare(edgeKey(y))),
+    }),
+  );
 }
 
 describe('DEF-01 WorkflowDiff properties', () => {
@@ -153,7 +171,9 @@ describe('DEF-01 WorkflowDiff properties', () => {
   });
 
   it('a config key named __proto__ is an own key: removed, added and compared like any other (found by the property above)', () => {
-    const withKey = JSON.parse('{"workflowId":"w","nodes":[{"nodeId":"c","type":"API_TRIGGER","config":{"mode":{"__proto__":""}}}],"edges":[]}') as WorkflowDefinition;
+    const withKey = JSON.parse(
+      '{"workflowId":"w","nodes":[{"nodeId":"c","type":"API_TRIGGER","config":{"mode":{"__proto__":""}}}],"edges":[]}',
+    ) as WorkflowDefinition;
     const without = JSON.parse('{"workflowId":"w","nodes":[{"nodeId":"c","type":"API_TRIGGER","config":{"mode":{}}}],"edges":[]}') as WorkflowDefinition;
     const removed = JSON.parse(JSON.stringify(diffWorkflows(withKey, without))) as WorkflowDiff;
     expect(normalized(applyWorkflowDiff(withKey, removed))).toEqual(normalized(without));

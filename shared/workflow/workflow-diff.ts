@@ -77,7 +77,15 @@ export function diffWorkflows(before: DiffableWorkflow, after: DiffableWorkflow)
 /** True when the diff reports nothing at all (moves included). */
 export function isEmptyDiff(diff: WorkflowDiff): boolean {
   const { nodes, edges } = diff;
-  return !diff.description && !nodes.added.length && !nodes.removed.length && !nodes.changed.length && !nodes.moved.length && !edges.added.length && !edges.removed.length;
+  return (
+    !diff.description &&
+    !nodes.added.length &&
+    !nodes.removed.length &&
+    !nodes.changed.length &&
+    !nodes.moved.length &&
+    !edges.added.length &&
+    !edges.removed.length
+  );
 }
 
 /**

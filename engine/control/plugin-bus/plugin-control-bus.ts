@@ -45,7 +45,11 @@ export class PluginControlBus {
 
   send(key: NodeKey, message: PluginControlMessage): PluginControlReply {
     if (message.kind === 'signal') {
-      throw new BadInputError('the plugin-level bus refuses signal bodies: send a Signal command to the run (POST /api/executions/{executionId}/signal)', 'BAD_INPUT', 'kind');
+      throw new BadInputError(
+        'the plugin-level bus refuses signal bodies: send a Signal command to the run (POST /api/executions/{executionId}/signal)',
+        'BAD_INPUT',
+        'kind',
+      );
     }
     const runs = this.runsOf(key);
     if (message.kind === 'heartbeat') {

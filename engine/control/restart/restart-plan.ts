@@ -67,7 +67,8 @@ export function planRestart(prepared: PreparedWorkflow, nodeId: string, checkpoi
 
 function replayProblem(parent: string, record: NodeCheckpoint | null): string | null {
   if (record === null) return `parent "${parent}" has no recorded output (recording was off, or the run is older than the archive keeps)`;
-  if (record.overCap !== null) return `parent "${parent}" passed its checkpoint cap (${record.overCap}), so its output cannot be replayed: restart from "${parent}" instead`;
+  if (record.overCap !== null)
+    return `parent "${parent}" passed its checkpoint cap (${record.overCap}), so its output cannot be replayed: restart from "${parent}" instead`;
   if (record.end === null) return `parent "${parent}" has not finished yet (no end marker): wait for it, or restart from "${parent}"`;
   if (!REPLAYABLE.has(record.end)) return `parent "${parent}" ended ${record.end}, so its output is incomplete: restart from "${parent}" instead`;
   return null;

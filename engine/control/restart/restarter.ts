@@ -7,7 +7,12 @@ import { planRestart } from './restart-plan';
 import type { ArchivedRun, RunArchive } from './run-archive';
 
 /** A start of a prepared graph through admission: the one entry restarts use (see docs/development.md). */
-export type StartPrepared = (request: { session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown> }) => Promise<{ executionId: ExecutionId; queued: boolean }>;
+export type StartPrepared = (request: {
+  session: string;
+  workflowId: string;
+  prepared: PreparedWorkflow;
+  payload: Record<string, unknown>;
+}) => Promise<{ executionId: ExecutionId; queued: boolean }>;
 
 export interface RestartStarted {
   newExecutionId: ExecutionId;
@@ -39,7 +44,8 @@ export class Restarter {
   async restartFromNode(executionId: string, nodeId: string): Promise<RestartStarted> {
     const run = await this.archived(executionId);
     this.checkNode(run, nodeId);
-    if (!run.recorded) throw new ConflictError(`run "${executionId}" recorded no node outputs (recording is off), so it can only be restarted whole`, 'command.nodeId');
+    if (!run.recorded)
+      throw new ConflictError(`run "${executionId}" recorded no node outputs (recording is off), so it can only be restarted whole`, 'command.nodeId');
     const recorded = await this.archive.checkpoints(executionId, run.prepared.nodes.keys());
     const plan = planRestart(run.prepared, nodeId, (id) => recorded.get(id) ?? null);
     if (typeof plan === 'string') throw new ConflictError(plan, 'command.nodeId');
@@ -52,14 +58,21 @@ export class Restarter {
     this.checkNode(run, nodeId);
     const status = this.nodeStatus(executionId, nodeId) ?? (await this.archive.checkpoint(executionId, nodeId))?.end ?? null;
     if (status === null || !RETRYABLE.has(status)) {
-      throw new ConflictError(`node "${nodeId}" ${status === null ? 'has no status' : `ended ${status}`}; only a node that ended FAILURE or TIMED_OUT can be retried`, 'command.nodeId');
+      throw new ConflictError(
+        `node "${nodeId}" ${status === null ? 'has no status' : `ended ${status}`}; only a node that ended FAILURE or TIMED_OUT can be retried`,
+        'command.nodeId',
+      );
     }
     return this.restartFromNode(executionId, nodeId);
   }
 
   private async archived(executionId: string): Promise<ArchivedRun> {
     const run = await this.archive.load(executionId);
-    if (!run) throw new ConflictError(`run "${executionId}" is not in the archive (it never started, or it is older than the newest ${this.archive.retainedRuns} finished runs kept)`, 'executionId');
+    if (!run)
+      throw new ConflictError(
+        `run "${executionId}" is not in the archive (it never started, or it is older than the newest ${this.archive.retainedRuns} finished runs kept)`,
+        'executionId',
+      );
     return run;
   }
 

@@ -23,7 +23,8 @@ export function planResume(prepared: PreparedWorkflow, record: StartRecord, chec
     if (cp !== null && cp.overCap === null && cp.end !== null && REPLAYABLE.has(cp.end)) done.set(nodeId, cp.messages);
   }
   for (const input of record.inputs) {
-    if (!done.has(input)) return `the replayed input "${input}" of this run never finished, so its output is not in the run's checkpoints: restart from that node of the original run instead`;
+    if (!done.has(input))
+      return `the replayed input "${input}" of this run never finished, so its output is not in the run's checkpoints: restart from that node of the original run instead`;
   }
   const rerun = new Set<string>();
   for (const nodeId of scope) {
@@ -36,7 +37,8 @@ export function planResume(prepared: PreparedWorkflow, record: StartRecord, chec
     for (const parent of parents.get(target) ?? []) {
       if (rerun.has(parent) || replays.has(parent)) continue;
       const messages = done.get(parent);
-      if (messages === undefined) return `node "${target}" is fed by "${parent}", which is outside this run and has no recording: start the workflow again instead`;
+      if (messages === undefined)
+        return `node "${target}" is fed by "${parent}", which is outside this run and has no recording: start the workflow again instead`;
       replays.set(parent, messages);
     }
   }

@@ -61,15 +61,23 @@ export class Resumer {
 
   private async resumable(executionId: string): Promise<LoggedRun> {
     const run = loggedRuns(await this.options.log.runEntries(executionId)).get(executionId);
-    if (!run) throw new NotFoundError(`run "${executionId}" is not in the execution log (never started, a sub-workflow run, or older than the runs kept)`, 'executionId');
+    if (!run)
+      throw new NotFoundError(
+        `run "${executionId}" is not in the execution log (never started, a sub-workflow run, or older than the runs kept)`,
+        'executionId',
+      );
     const by = this.resumedBy(executionId) ?? run.resumedBy;
     if (by !== null) throw new ConflictError(`run "${executionId}" was already resumed as "${by}"`, 'executionId');
-    if (run.status !== 'ABORTED') throw new ConflictError(`run "${executionId}" is ${run.status}, not ABORTED: only a run interrupted by a crash can be resumed`, 'executionId');
+    if (run.status !== 'ABORTED')
+      throw new ConflictError(`run "${executionId}" is ${run.status}, not ABORTED: only a run interrupted by a crash can be resumed`, 'executionId');
     const { session, workflowId, version } = run.record;
     const current = await this.options.currentVersion(session, workflowId);
     if (current !== version) {
       const now = current === null ? 'was deleted' : `is now at version ${current.slice(0, 12)}`;
-      throw new ConflictError(`workflow "${workflowId}" ${now}, but run "${executionId}" ran version ${version.slice(0, 12)}: a resume needs the unchanged definition; start it again instead`, 'executionId');
+      throw new ConflictError(
+        `workflow "${workflowId}" ${now}, but run "${executionId}" ran version ${version.slice(0, 12)}: a resume needs the unchanged definition; start it again instead`,
+        'executionId',
+      );
     }
     return run;
   }
@@ -98,7 +106,10 @@ export class Resumer {
       await log.flush();
     } catch (error) {
       this.options.cancel(newExecutionId);
-      throw new UnavailableError(`the resume could not be saved, so its run "${newExecutionId}" was cancelled: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new UnavailableError(
+        `the resume could not be saved, so its run "${newExecutionId}" was cancelled: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   }
 }

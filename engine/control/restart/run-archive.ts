@@ -49,7 +49,15 @@ export class RunArchive {
 
   /** Starts archiving a run; its recorder writes outputs and end markers and says when the run ended. */
   begin(info: RunInfo): RunRecorder {
-    const entry: ArchivedRun = { executionId: info.executionId, session: info.session, workflowId: info.workflowId, prepared: info.prepared, payload: info.payload, status: null, recorded: this.options.recordOutputs };
+    const entry: ArchivedRun = {
+      executionId: info.executionId,
+      session: info.session,
+      workflowId: info.workflowId,
+      prepared: info.prepared,
+      payload: info.payload,
+      status: null,
+      recorded: this.options.recordOutputs,
+    };
     this.runs.set(info.executionId, entry);
     return new ArchiveRecorder(this, entry, info.unrecorded ?? null);
   }

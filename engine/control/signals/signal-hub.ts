@@ -154,7 +154,12 @@ export class SignalHub {
   private accept(site: WaitSite, request: { signal: string; messageId: string }, delivery: SignalDelivery, at: number): SignalAnswer {
     const answer: SignalAnswer = { name: request.signal, decision: delivery.decision === 'APPROVE' ? 'APPROVED' : 'REJECTED', actor: delivery.actor, at };
     if (delivery.data !== undefined) answer.data = delivery.data;
-    this.options.checkpoints.append(site.executionId, signalNodeId(site.nodeId), { port: 'signal', payload: answer, metadata: {}, messageId: request.messageId });
+    this.options.checkpoints.append(site.executionId, signalNodeId(site.nodeId), {
+      port: 'signal',
+      payload: answer,
+      metadata: {},
+      messageId: request.messageId,
+    });
     this.announce({ ...site, signal: request.signal, messageId: request.messageId, payload: undefined, since: at }, 'CLOSED', answer.decision);
     return answer;
   }
@@ -187,7 +192,15 @@ export class SignalHub {
   }
 
   private announce(approval: Approval, state: 'OPEN' | 'CLOSED', decision?: 'APPROVED' | 'REJECTED' | 'ABANDONED'): void {
-    const event: UnnumberedEvent = { type: 'APPROVAL', executionId: approval.executionId, at: this.options.clock.now(), nodeId: approval.nodeId, signal: approval.signal, messageId: approval.messageId, state };
+    const event: UnnumberedEvent = {
+      type: 'APPROVAL',
+      executionId: approval.executionId,
+      at: this.options.clock.now(),
+      nodeId: approval.nodeId,
+      signal: approval.signal,
+      messageId: approval.messageId,
+      state,
+    };
     if (decision) event.decision = decision;
     this.options.emit(event);
   }

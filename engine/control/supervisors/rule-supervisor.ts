@@ -28,7 +28,11 @@ export class RuleSupervisor implements Supervisor {
   /** Replaces a session's rules; a condition that does not parse is refused naming the rule. */
   setRules(session: string, rules: SupervisorRule[]): void {
     RuleSupervisor.check(rules);
-    if (rules.length) this.rules.set(session, rules.map((r) => structuredClone(r)));
+    if (rules.length)
+      this.rules.set(
+        session,
+        rules.map((r) => structuredClone(r)),
+      );
     else this.rules.delete(session);
   }
 

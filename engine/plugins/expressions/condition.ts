@@ -38,6 +38,7 @@ export function evaluateCondition(expression: string, scope: { payload: unknown;
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new BadInputError(`node "${nodeId}": condition \`${expression}\` failed: ${reason}`, 'CONDITION_FAILED');
   }
-  if (typeof value !== 'boolean') throw new BadInputError(`node "${nodeId}": condition \`${expression}\` gave ${typeof value}, not true or false`, 'CONDITION_NOT_BOOLEAN');
+  if (typeof value !== 'boolean')
+    throw new BadInputError(`node "${nodeId}": condition \`${expression}\` gave ${typeof value}, not true or false`, 'CONDITION_NOT_BOOLEAN');
   return value;
 }

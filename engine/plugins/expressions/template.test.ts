@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { BadInputError } from '../../runtime/errors';
 import { renderDeep, renderTemplate } from './template';
 
-const scope = { payload: { name: 'Ada', n: '42', f: '2.5', ok: 'true', nested: { a: [1, 2] }, obj: '{"x":1}' }, metadata: { source: 'api' }, context: { executionId: 'e1' } };
+const scope = {
+  payload: { name: 'Ada', n: '42', f: '2.5', ok: 'true', nested: { a: [1, 2] }, obj: '{"x":1}' },
+  metadata: { source: 'api' },
+  context: { executionId: 'e1' },
+};
 
 describe('SEC-02 templates', () => {
   it('renders text with several references', () => {

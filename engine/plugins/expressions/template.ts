@@ -42,7 +42,9 @@ export function renderTemplate(template: string, scope: TemplateScope): unknown 
   }
   const secrets = scope.secrets;
   if (secrets) {
-    return template.replace(TEMPLATE_OR_SECRET, (_m, ref: string | undefined, secret: string | undefined) => (ref === undefined ? secrets.value(secret!) : toText(resolve(parseReference(ref).path, scope))));
+    return template.replace(TEMPLATE_OR_SECRET, (_m, ref: string | undefined, secret: string | undefined) =>
+      ref === undefined ? secrets.value(secret!) : toText(resolve(parseReference(ref).path, scope)),
+    );
   }
   return template.replace(TEMPLATE, (_m, ref: string) => {
     const { path } = parseReference(ref);
@@ -69,7 +71,8 @@ function parseReference(ref: string): { path: string[]; type: Exclude<ValueType,
   let type: Exclude<ValueType, 'text'> | null = null;
   if (colon > 0) {
     const candidate = trimmed.slice(colon + 1);
-    if (!(TYPES as readonly string[]).includes(candidate)) throw new BadInputError(`template \${${ref}}: unknown type "${candidate}" (use ${TYPES.join(', ')})`);
+    if (!(TYPES as readonly string[]).includes(candidate))
+      throw new BadInputError(`template \${${ref}}: unknown type "${candidate}" (use ${TYPES.join(', ')})`);
     type = candidate === 'text' ? null : (candidate as Exclude<ValueType, 'text'>);
     expr = trimmed.slice(0, colon);
   }

@@ -17,7 +17,17 @@ export async function resolveStart(resolver: DefinitionResolver, request: StartR
   const prepared = withTimeBudget(await resolver.prepared(request.session, request.workflowId, request.payload), options.timeBudgetMs);
   if (request.debug) checkDebug(prepared, request.debug);
   const deadlineMs = await resolver.deadlineMs(request.session);
-  return { session: request.session, workflowId: request.workflowId, payload: request.payload, prepared, deadlineMs, timeBudgetMs: options.timeBudgetMs, collectResults: false, debug: request.debug, admission: options };
+  return {
+    session: request.session,
+    workflowId: request.workflowId,
+    payload: request.payload,
+    prepared,
+    deadlineMs,
+    timeBudgetMs: options.timeBudgetMs,
+    collectResults: false,
+    debug: request.debug,
+    admission: options,
+  };
 }
 
 /**
@@ -44,7 +54,11 @@ export async function resolvePreparedStart(resolver: DefinitionResolver, start: 
 }
 
 /** Step 1 of a sub-workflow's run (ENG-07): its definition, its parent's budget (its own may only shorten it), its session's deadline. */
-export async function resolveChild(resolver: DefinitionResolver, child: { session: string; workflowId: string; payload: Record<string, unknown> }, parentBudgetMs: number | undefined): Promise<RunSpec> {
+export async function resolveChild(
+  resolver: DefinitionResolver,
+  child: { session: string; workflowId: string; payload: Record<string, unknown> },
+  parentBudgetMs: number | undefined,
+): Promise<RunSpec> {
   const timeBudgetMs = childBudget(parentBudgetMs, readStartOptions(child.payload).timeBudgetMs);
   const prepared = withTimeBudget(await resolver.prepared(child.session, child.workflowId, child.payload), timeBudgetMs);
   const deadlineMs = await resolver.deadlineMs(child.session);

@@ -13,7 +13,14 @@ import type { RunSpec } from './start-types';
 
 /** Where a top-level run is archived for restarts (CTL-04); sub-workflow runs are not. */
 export interface RunArchiving {
-  begin(run: { executionId: string; session: string; workflowId: string; prepared: PreparedWorkflow; payload: Record<string, unknown>; unrecorded?: ReadonlySet<string> | undefined }): RunRecorder;
+  begin(run: {
+    executionId: string;
+    session: string;
+    workflowId: string;
+    prepared: PreparedWorkflow;
+    payload: Record<string, unknown>;
+    unrecorded?: ReadonlySet<string> | undefined;
+  }): RunRecorder;
 }
 
 export interface RunFactoryOptions {

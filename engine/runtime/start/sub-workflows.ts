@@ -40,9 +40,17 @@ export class SubWorkflows {
     const depth = parent.depth + 1;
     if (depth > MAX_DEPTH) throw new BadInputError(`sub-workflow "${request.workflowId}" would nest ${depth} levels deep (at most ${MAX_DEPTH})`);
     const payload = { ...request.payload, [DEPTH_KEY]: depth, [PARENT_KEY]: parent.executionId };
-    const spec = await resolveChild(this.options.resolver, { session: request.session ?? parent.session, workflowId: request.workflowId, payload }, parent.timeBudgetMs);
+    const spec = await resolveChild(
+      this.options.resolver,
+      { session: request.session ?? parent.session, workflowId: request.workflowId, payload },
+      parent.timeBudgetMs,
+    );
     const executionId = newExecutionId();
-    const child = this.options.factory.create(executionId, spec, this.runnerFor({ executionId, session: spec.session, depth, timeBudgetMs: spec.timeBudgetMs }));
+    const child = this.options.factory.create(
+      executionId,
+      spec,
+      this.runnerFor({ executionId, session: spec.session, depth, timeBudgetMs: spec.timeBudgetMs }),
+    );
     child.announce();
     this.options.registry.track(child, null);
     const onAbort = () => child.cancel();

@@ -234,7 +234,9 @@ export class FileCheckpointStore implements CheckpointStore {
 /** Bytes of a run folder's `.jsonl` files (0 for anything that is not a readable folder). */
 function sizeOfRun(dir: string): number {
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
   } catch {
     return 0;
   }

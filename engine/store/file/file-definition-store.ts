@@ -4,15 +4,7 @@ import { z } from 'zod';
 import { ExecutionTimeoutSeconds } from '../../../shared/api/sessions.schema';
 import type { StoredWorkflow } from '../../../shared/api/workflows.schema';
 import type { WorkflowDefinition } from '../../../shared/workflow/definition.schema';
-import type {
-  DefinitionStore,
-  RenameOutcome,
-  SaveOptions,
-  SessionSettings,
-  SessionWorkflowSave,
-  StoredSession,
-  VersionEntry,
-} from '../definition-store';
+import type { DefinitionStore, RenameOutcome, SaveOptions, SessionSettings, SessionWorkflowSave, StoredSession, VersionEntry } from '../definition-store';
 import { writeFileAtomic } from './atomic-write';
 import { decodeName, encodeName, SESSION_FILE, trashName } from './file-names';
 import { isMissing, toEntry, toStored, WorkflowFolder } from './workflow-folder';

@@ -9,7 +9,14 @@ import { EXECUTION_LOG_FILE, JsonlExecutionLog } from './jsonl-execution-log';
 import { NODE_LOG_FILE_SYSTEM, type AppendFile, type LogFileSystem } from './log-file-system';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'yukta-jsonl-'));
-const entry = (runId: string, at: number): ExecutionLogEntry => ({ runId, type: 'RUN_STARTED', status: 'PENDING', actor: 'engine', at, data: { payload: { text: 'é'.repeat(at % 5), n: at } } });
+const entry = (runId: string, at: number): ExecutionLogEntry => ({
+  runId,
+  type: 'RUN_STARTED',
+  status: 'PENDING',
+  actor: 'engine',
+  at,
+  data: { payload: { text: 'é'.repeat(at % 5), n: at } },
+});
 
 async function writeLog(dir: string, entries: ExecutionLogEntry[]): Promise<void> {
   await writeFile(join(dir, EXECUTION_LOG_FILE), entries.map(logLine).join(''));
@@ -86,7 +93,7 @@ describe('DUR-01 JSONL execution log: torn lines, corruption, a full disk', () =
     expect((failure as StoreWriteError).message).toMatch(/disk is full/);
     expect(errors).toHaveLength(1);
     // The half-written line was cut off: the file holds exactly the acknowledged entry.
-    expect((await readFile(join(dir, EXECUTION_LOG_FILE), 'utf8'))).toBe(logLine(entry('a', 1)));
+    expect(await readFile(join(dir, EXECUTION_LOG_FILE), 'utf8')).toBe(logLine(entry('a', 1)));
     disk.full = false;
     log.append(entry('c', 3));
     await log.flush();

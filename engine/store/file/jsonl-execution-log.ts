@@ -133,6 +133,9 @@ function pick(options: Partial<LogRetentionOptions>): Partial<LogRetentionOption
 /** Reads the log file; a torn last line is reported through `warn` (the caller cuts it off). */
 function readLogFile(path: string, content: Buffer, warn: ((message: string) => void) | undefined): JsonlRead<ExecutionLogEntry> {
   const read = readJsonl(path, content, parseLogEntry);
-  if (read.tornBytes > 0) warn?.(`${path}: skipped a torn last line (${read.tornBytes} bytes after line ${read.records.length}); the log keeps the ${read.records.length} complete entries`);
+  if (read.tornBytes > 0)
+    warn?.(
+      `${path}: skipped a torn last line (${read.tornBytes} bytes after line ${read.records.length}); the log keeps the ${read.records.length} complete entries`,
+    );
   return read;
 }

@@ -45,7 +45,10 @@ export class MemoryExecutionLog implements ExecutionLog {
       const e = this.list[i]!;
       if (matchesAudit(e, query)) matching.push(e);
     }
-    return { entries: matching.slice(query.offset, query.offset + query.limit).map((e) => toAuditEntry(e as Parameters<typeof toAuditEntry>[0])), total: matching.length };
+    return {
+      entries: matching.slice(query.offset, query.offset + query.limit).map((e) => toAuditEntry(e as Parameters<typeof toAuditEntry>[0])),
+      total: matching.length,
+    };
   }
 
   async entries(): Promise<ExecutionLogEntry[]> {

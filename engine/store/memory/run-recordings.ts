@@ -112,8 +112,10 @@ export class RunRecordings {
     const at = more.payloads.length;
     more.payloads.push(message.payload);
     if (more.ports !== null || message.port !== this.refs[r + 1]) (more.ports ??= new Array<string>(at).fill(this.refs[r + 1] as string)).push(message.port);
-    if (more.metadata !== null || message.metadata !== this.refs[r + 3]) (more.metadata ??= new Array<Metadata>(at).fill(this.refs[r + 3] as Metadata)).push(message.metadata);
-    if (more.ids !== null || message.messageId !== this.refs[r + 4]) (more.ids ??= new Array<string | undefined>(at).fill(this.refs[r + 4] as string | undefined)).push(message.messageId);
+    if (more.metadata !== null || message.metadata !== this.refs[r + 3])
+      (more.metadata ??= new Array<Metadata>(at).fill(this.refs[r + 3] as Metadata)).push(message.metadata);
+    if (more.ids !== null || message.messageId !== this.refs[r + 4])
+      (more.ids ??= new Array<string | undefined>(at).fill(this.refs[r + 4] as string | undefined)).push(message.messageId);
   }
 
   messages(node: number): RecordedMessage[] {
@@ -126,7 +128,8 @@ export class RunRecordings {
     const out = [recorded(port, this.refs[r + 2], metadata, id)];
     const more = this.more?.get(node);
     if (more) {
-      for (let i = 0; i < more.payloads.length; i++) out.push(recorded(more.ports?.[i] ?? port, more.payloads[i], more.metadata?.[i] ?? metadata, more.ids === null ? id : more.ids[i]));
+      for (let i = 0; i < more.payloads.length; i++)
+        out.push(recorded(more.ports?.[i] ?? port, more.payloads[i], more.metadata?.[i] ?? metadata, more.ids === null ? id : more.ids[i]));
     }
     return out;
   }

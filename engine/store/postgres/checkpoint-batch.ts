@@ -23,7 +23,8 @@ export const DROP_MESSAGES = 'cp-drop-messages';
 export const PAYLOAD_BYTES = 'COALESCE(octet_length(payload::text), 0)';
 
 const MESSAGE_COLUMNS = 'execution_id, node_id, seq, port, payload, metadata, message_id';
-const ON_MESSAGE_CONFLICT = 'ON CONFLICT (execution_id, node_id, seq) DO UPDATE SET port = EXCLUDED.port, payload = EXCLUDED.payload, metadata = EXCLUDED.metadata, message_id = EXCLUDED.message_id';
+const ON_MESSAGE_CONFLICT =
+  'ON CONFLICT (execution_id, node_id, seq) DO UPDATE SET port = EXCLUDED.port, payload = EXCLUDED.payload, metadata = EXCLUDED.metadata, message_id = EXCLUDED.message_id';
 
 /**
  * SQLSTATEs of a key written twice: a plain insert meeting a stored row (`23505`), an upsert meeting one key
@@ -82,7 +83,12 @@ export class CheckpointBatch {
     if (this.dropped.size) {
       const runs = [...this.dropped].map(pgText);
       // The payload bytes it deletes come back at commit (the `yukta.checkpoint.bytes` gauge goes down by them).
-      parts.push({ key: DROP_MESSAGES, sum: 'b', values: [runs], sql: (p) => `DELETE FROM checkpoint_messages WHERE execution_id = ANY(${p(1)}::text[]) RETURNING ${PAYLOAD_BYTES} AS b` });
+      parts.push({
+        key: DROP_MESSAGES,
+        sum: 'b',
+        values: [runs],
+        sql: (p) => `DELETE FROM checkpoint_messages WHERE execution_id = ANY(${p(1)}::text[]) RETURNING ${PAYLOAD_BYTES} AS b`,
+      });
       parts.push({ key: 'cp-drop-nodes', values: [runs], sql: (p) => `DELETE FROM checkpoint_nodes WHERE execution_id = ANY(${p(1)}::text[])` });
     }
     const messages = this.merge ? lastOfEachKey(this.messages) : this.messages;
@@ -120,7 +126,8 @@ function messagesPart(rows: readonly MessageRow[], upsert: boolean): BatchPart {
   return {
     key: upsert ? 'cp-messages-upsert' : 'cp-messages',
     values: [rowsParam(values)],
-    sql: (p) => `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS}) SELECT r->>0, r->>1, (r->>2)::int, r->>3, (r->>4)::json, (r->>5)::json, r->>6 FROM ${rowsOf(p(1))} ${upsert ? ON_MESSAGE_CONFLICT : ''}`,
+    sql: (p) =>
+      `INSERT INTO checkpoint_messages (${MESSAGE_COLUMNS}) SELECT r->>0, r->>1, (r->>2)::int, r->>3, (r->>4)::json, (r->>5)::json, r->>6 FROM ${rowsOf(p(1))} ${upsert ? ON_MESSAGE_CONFLICT : ''}`,
   };
 }
 

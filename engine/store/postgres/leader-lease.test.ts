@@ -166,7 +166,7 @@ describe('SCL-02 leader lease and fencing', () => {
     expect(b.lease.isLeader()).toBe(false);
   });
 
-  it('a transaction outside the batches (the log\'s trims) checks the fence too: refused under a stale number, rolled back whole', async () => {
+  it("a transaction outside the batches (the log's trims) checks the fence too: refused under a stale number, rolled back whole", async () => {
     const storage = await storages();
     const a = await host(storage, 'a');
     await a.lease.start();

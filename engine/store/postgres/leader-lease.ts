@@ -111,7 +111,13 @@ export class LeaderLease implements WriterFencing {
 
   status(): LeaseStatus {
     const role: LeaseRole = this.deposed ? 'deposed' : this.isLeader() ? 'leader' : 'standby';
-    return { role, fence: this.held, leader: role === 'leader' ? this.options.self : this.knownLeader, stepDowns: { ...this.counts }, refusedWrites: this.refusedWrites };
+    return {
+      role,
+      fence: this.held,
+      leader: role === 'leader' ? this.options.self : this.knownLeader,
+      stepDowns: { ...this.counts },
+      refusedWrites: this.refusedWrites,
+    };
   }
 
   /** The database refused a write under this host's number (SCL-02): another host leads. */
@@ -139,7 +145,9 @@ export class LeaderLease implements WriterFencing {
     this.firstLead.reject(new Error('the host stopped before it led'));
     await this.ticking?.catch(() => undefined);
     if (this.held !== null && !this.deposed) {
-      await this.options.pool.query("UPDATE leader_lease SET holder = NULL, holder_url = NULL, expires_at = '-infinity' WHERE name = 'leader' AND fence = $1", [this.held]).catch((e: Error) => this.options.onError?.(e));
+      await this.options.pool
+        .query("UPDATE leader_lease SET holder = NULL, holder_url = NULL, expires_at = '-infinity' WHERE name = 'leader' AND fence = $1", [this.held])
+        .catch((e: Error) => this.options.onError?.(e));
     }
     if (wasLeader) this.counts.released++;
     this.changed();
@@ -157,7 +165,10 @@ export class LeaderLease implements WriterFencing {
 
   /** Renews the lease this host holds; none left under its number: another host took it. */
   private async renew(sentAt: number): Promise<void> {
-    const { rowCount } = await this.options.pool.query("UPDATE leader_lease SET expires_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE name = 'leader' AND fence = $1", [this.held, this.options.leaseMs]);
+    const { rowCount } = await this.options.pool.query(
+      "UPDATE leader_lease SET expires_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE name = 'leader' AND fence = $1",
+      [this.held, this.options.leaseMs],
+    );
     if (this.stopped) return;
     if (rowCount === 0) return this.depose('lost');
     this.confirmed(sentAt);
@@ -165,11 +176,15 @@ export class LeaderLease implements WriterFencing {
 
   /** A standby's look: the holder, and when its lease ran out (by the database's clock), the lease under the next number. */
   private async tryTakeOver(sentAt: number): Promise<void> {
-    const look = await this.options.pool.query<HolderRow>("SELECT holder, holder_url, expires_at <= clock_timestamp() AS free FROM leader_lease WHERE name = 'leader'");
+    const look = await this.options.pool.query<HolderRow>(
+      "SELECT holder, holder_url, expires_at <= clock_timestamp() AS free FROM leader_lease WHERE name = 'leader'",
+    );
     if (!look.rows[0]?.free) return this.sawLeader(look.rows[0]);
     // Locked FOR UPDATE: batches already checked under the old number (FOR KEY SHARE) commit first; later ones are refused.
     const fence = await inTransaction(this.options.pool, async (client) => {
-      const row = (await client.query<HolderRow>("SELECT holder, holder_url, expires_at <= clock_timestamp() AS free FROM leader_lease WHERE name = 'leader' FOR UPDATE")).rows[0];
+      const row = (
+        await client.query<HolderRow>("SELECT holder, holder_url, expires_at <= clock_timestamp() AS free FROM leader_lease WHERE name = 'leader' FOR UPDATE")
+      ).rows[0];
       if (!row?.free) {
         this.sawLeader(row);
         return null;
@@ -181,7 +196,11 @@ export class LeaderLease implements WriterFencing {
       return Number(taken.rows[0]!.fence);
     });
     if (fence === null) return;
-    if (this.stopped) return void (await this.options.pool.query("UPDATE leader_lease SET holder = NULL, holder_url = NULL, expires_at = '-infinity' WHERE name = 'leader' AND fence = $1", [fence]));
+    if (this.stopped)
+      return void (await this.options.pool.query(
+        "UPDATE leader_lease SET holder = NULL, holder_url = NULL, expires_at = '-infinity' WHERE name = 'leader' AND fence = $1",
+        [fence],
+      ));
     this.held = fence;
     this.confirmed(sentAt);
     this.firstLead.resolve();

@@ -27,8 +27,12 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
   return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [YUKTA_LOCK_CLASS, schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at double precision NOT NULL)`);
-    const current = Number((await client.query<{ version: number }>(`SELECT COALESCE(MAX(version), 0) AS version FROM ${quoteIdent(schema)}.schema_version`)).rows[0]!.version);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at double precision NOT NULL)`,
+    );
+    const current = Number(
+      (await client.query<{ version: number }>(`SELECT COALESCE(MAX(version), 0) AS version FROM ${quoteIdent(schema)}.schema_version`)).rows[0]!.version,
+    );
     if (current > migrations.length) {
       throw new Error(`the database schema "${schema}" is at version ${current}, newer than this app knows (${migrations.length}): use a newer Yukta Studio`);
     }
@@ -47,7 +51,9 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
 export async function postgresSchemaVersion(pool: pg.Pool, schema = 'public'): Promise<number> {
   const exists = await pool.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [schema, 'schema_version']);
   if (exists.rowCount === 0) return 0;
-  return Number((await pool.query<{ version: number }>(`SELECT COALESCE(MAX(version), 0) AS version FROM ${quoteIdent(schema)}.schema_version`)).rows[0]!.version);
+  return Number(
+    (await pool.query<{ version: number }>(`SELECT COALESCE(MAX(version), 0) AS version FROM ${quoteIdent(schema)}.schema_version`)).rows[0]!.version,
+  );
 }
 
 function quoteIdent(name: string): string {

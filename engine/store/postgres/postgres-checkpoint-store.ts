@@ -14,7 +14,6 @@ const SQL = preparedStatements('cp', {
   bytes: `SELECT COALESCE(SUM(${PAYLOAD_BYTES}), 0)::float8 AS bytes FROM checkpoint_messages`,
 });
 
-
 /**
  * Checkpoints on PostgreSQL (DUR-02, DUR-04): one row per recorded message (`checkpoint_messages`) and a
  * state row per node with its end marker (`checkpoint_nodes`), queued for the database's one writer, whose
@@ -66,7 +65,10 @@ export class PostgresCheckpointStore extends QueuedSource<CheckpointRow> impleme
   async read(executionId: string, nodeId: string): Promise<NodeCheckpoint | null> {
     const queued = await this.flushForRead();
     const pool = this.db.pool;
-    const [stored, state] = await Promise.all([pool.query<StoredMessageRow>(SQL.messages([executionId, nodeId])), pool.query<{ end_status: string | null }>(SQL.state([executionId, nodeId]))]);
+    const [stored, state] = await Promise.all([
+      pool.query<StoredMessageRow>(SQL.messages([executionId, nodeId])),
+      pool.query<{ end_status: string | null }>(SQL.state([executionId, nodeId])),
+    ]);
     const messages = stored.rows.map(messageOfStored);
     const end: Status | null = state.rows[0]?.end_status ? parseEndStatus(state.rows[0].end_status) : null;
     return withQueued({ messages, end, found: state.rows.length > 0 || messages.length > 0 }, queued, executionId, nodeId);
@@ -79,7 +81,10 @@ export class PostgresCheckpointStore extends QueuedSource<CheckpointRow> impleme
 
   async executions(): Promise<string[]> {
     const queued = await this.flushForRead();
-    return executionsWithQueued((await this.db.pool.query<{ execution_id: string }>(SQL.executions())).rows.map((r) => r.execution_id), queued);
+    return executionsWithQueued(
+      (await this.db.pool.query<{ execution_id: string }>(SQL.executions())).rows.map((r) => r.execution_id),
+      queued,
+    );
   }
 
   flush(): Promise<void> {

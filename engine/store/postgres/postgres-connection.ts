@@ -32,12 +32,14 @@ const JSON_OID = 114;
  * NULL (no value); every other type as `pg` parses it.
  */
 const RAW_JSON_TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSON_OID ? (text: string) => text : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === JSON_OID ? (text: string) => text : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** The pool every store of one database shares. Connection errors of idle clients are reported, not thrown. */
 export function openPool(options: PostgresConnectionOptions, onIdleError: (error: Error) => void = () => undefined, clientTimeoutMs = 10_000): pg.Pool {
-  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) throw new Error(`schema "${options.schema}" must be lower-case letters, digits and _ (at most 63)`);
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema))
+    throw new Error(`schema "${options.schema}" must be lower-case letters, digits and _ (at most 63)`);
   // The stores' statements are few, simple and prepared (named): one generic plan each, never planned again per call.
   const settings: string[] = ['-c plan_cache_mode=force_generic_plan'];
   if (options.schema !== undefined) settings.push(`-c search_path=${options.schema}`);
@@ -87,7 +89,17 @@ export function isRowFailure(error: unknown): boolean {
 /** Whether the error lost the connection, so a write may have committed without our hearing it. */
 export function isConnectionLoss(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE' || code === 'ETIMEDOUT')) return true;
+  if (
+    typeof code === 'string' &&
+    (code.startsWith('08') ||
+      code === '57P01' ||
+      code === '57P02' ||
+      code === 'ECONNRESET' ||
+      code === 'ECONNREFUSED' ||
+      code === 'EPIPE' ||
+      code === 'ETIMEDOUT')
+  )
+    return true;
   return error instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(error.message);
 }
 
@@ -97,8 +109,14 @@ export function toPostgresWriteError(error: unknown, what: string): StoreWriteEr
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === '53100') return new StoreWriteError('STORE_FULL', `${what}: the database server's disk is full (53100): ${message}`, { cause: error });
-  if (typeof code === 'string' && BUSY_CODES.has(code)) return new StoreWriteError('STORE_BUSY', `${what}: the database is busy (${code}): ${message}`, { cause: error });
-  if (isConnectionLoss(error)) return new StoreWriteError('STORE_IO', `${what}: the database server cannot be reached (${typeof code === 'string' ? code : 'connection lost'}): ${message}`, { cause: error });
+  if (typeof code === 'string' && BUSY_CODES.has(code))
+    return new StoreWriteError('STORE_BUSY', `${what}: the database is busy (${code}): ${message}`, { cause: error });
+  if (isConnectionLoss(error))
+    return new StoreWriteError(
+      'STORE_IO',
+      `${what}: the database server cannot be reached (${typeof code === 'string' ? code : 'connection lost'}): ${message}`,
+      { cause: error },
+    );
   return new StoreWriteError('STORE_IO', `${what}: ${message}`, { cause: error });
 }
 

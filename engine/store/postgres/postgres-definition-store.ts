@@ -26,7 +26,8 @@ const SQL = preparedStatements('def', {
   upsertVersion: `
     INSERT INTO workflow_versions (session, workflow_id, version, seq, saved_at, note, definition) VALUES ($1, $2, $3, $4, $5, $6, $7)
     ON CONFLICT (session, workflow_id, version) DO UPDATE SET seq = EXCLUDED.seq, saved_at = EXCLUDED.saved_at, note = EXCLUDED.note`,
-  setCurrent: 'INSERT INTO workflows (session, workflow_id, version) VALUES ($1, $2, $3) ON CONFLICT (session, workflow_id) DO UPDATE SET version = EXCLUDED.version',
+  setCurrent:
+    'INSERT INTO workflows (session, workflow_id, version) VALUES ($1, $2, $3) ON CONFLICT (session, workflow_id) DO UPDATE SET version = EXCLUDED.version',
   trim: `
     DELETE FROM workflow_versions WHERE session = $1 AND workflow_id = $2 AND seq <= (
       SELECT seq FROM workflow_versions WHERE session = $1 AND workflow_id = $2 ORDER BY seq DESC LIMIT 1 OFFSET $3)`,
@@ -34,7 +35,8 @@ const SQL = preparedStatements('def', {
   deleteVersions: 'DELETE FROM workflow_versions WHERE session = $1 AND workflow_id = $2',
   sessions: 'SELECT session, default_execution_timeout_seconds AS timeout FROM sessions',
   /** A session's settings and workflow count in one round trip (every start reads its session's timeout). */
-  session: 'SELECT (SELECT default_execution_timeout_seconds FROM sessions WHERE session = $1) AS timeout, (SELECT COUNT(*)::int FROM workflows WHERE session = $1) AS count',
+  session:
+    'SELECT (SELECT default_execution_timeout_seconds FROM sessions WHERE session = $1) AS timeout, (SELECT COUNT(*)::int FROM workflows WHERE session = $1) AS count',
   workflowCounts: 'SELECT session, COUNT(*)::int AS count FROM workflows GROUP BY session',
   putSession: `
     INSERT INTO sessions (session, default_execution_timeout_seconds) VALUES ($1, $2)
@@ -68,7 +70,8 @@ export class PostgresDefinitionStore implements DefinitionStore {
 
   list(session?: string): Promise<StoredWorkflow[]> {
     return this.inOrder(async () => {
-      const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll()) : await this.pool.query<VersionRow>(SQL.listSession([session]))).rows;
+      const rows = (session === undefined ? await this.pool.query<VersionRow>(SQL.listAll()) : await this.pool.query<VersionRow>(SQL.listSession([session])))
+        .rows;
       return rows.map(storedOf);
     });
   }
@@ -111,7 +114,10 @@ export class PostgresDefinitionStore implements DefinitionStore {
   }
 
   private async sessionsNow(): Promise<StoredSession[]> {
-    const [settingRows, countRows] = await Promise.all([this.pool.query<{ session: string; timeout: number }>(SQL.sessions()), this.pool.query<{ session: string; count: number }>(SQL.workflowCounts())]);
+    const [settingRows, countRows] = await Promise.all([
+      this.pool.query<{ session: string; timeout: number }>(SQL.sessions()),
+      this.pool.query<{ session: string; count: number }>(SQL.workflowCounts()),
+    ]);
     return sessionsOf(new Map(settingRows.rows.map((r) => [r.session, r.timeout])), new Map(countRows.rows.map((r) => [r.session, r.count])));
   }
 
@@ -164,7 +170,10 @@ export class PostgresDefinitionStore implements DefinitionStore {
   /** Starts a call now; its answer (or failure) is handed over once every earlier call's has been. */
   private inOrder<T>(call: () => Promise<T>): Promise<T> {
     const result = call();
-    const answer = this.answered.then(() => result, () => result);
+    const answer = this.answered.then(
+      () => result,
+      () => result,
+    );
     this.answered = answer.catch(() => undefined);
     return answer;
   }
@@ -183,7 +192,17 @@ async function saveNow(db: Db, session: string, definition: WorkflowDefinition, 
   const current = (await db.query<{ version: string }>(SQL.currentVersion([session, workflowId]))).rows[0];
   if (current?.version === options.version) return { changed: false };
   const seq = Number((await db.query<{ seq: string }>(SQL.nextSeq([session, workflowId]))).rows[0]!.seq);
-  await db.query(SQL.upsertVersion([session, workflowId, options.version, seq, options.savedAt, options.note === undefined ? null : pgText(options.note), JSON.stringify(definition)]));
+  await db.query(
+    SQL.upsertVersion([
+      session,
+      workflowId,
+      options.version,
+      seq,
+      options.savedAt,
+      options.note === undefined ? null : pgText(options.note),
+      JSON.stringify(definition),
+    ]),
+  );
   await db.query(SQL.setCurrent([session, workflowId, options.version]));
   await db.query(SQL.trim([session, workflowId, keptVersions(options)]));
   return { changed: true };

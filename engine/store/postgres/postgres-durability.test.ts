@@ -13,7 +13,15 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((d) => d.close().catch(() => undefined)));
 });
 
-const entry = (runId: string, extra: Partial<ExecutionLogEntry> = {}): ExecutionLogEntry => ({ runId, type: 'RUN_STARTED', status: 'PENDING', actor: 'engine', at: 1, data: { payload: {} }, ...extra });
+const entry = (runId: string, extra: Partial<ExecutionLogEntry> = {}): ExecutionLogEntry => ({
+  runId,
+  type: 'RUN_STARTED',
+  status: 'PENDING',
+  actor: 'engine',
+  at: 1,
+  data: { payload: {} },
+  ...extra,
+});
 
 async function host(storage?: PostgresStorage, options: Partial<OpenPostgresOptions> = {}) {
   const s = storage ?? (await storages());

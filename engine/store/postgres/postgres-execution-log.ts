@@ -53,7 +53,10 @@ export class PostgresExecutionLog extends QueuedSource<QueuedLogRow> implements 
     const { clause, args } = auditWhere(query, (n) => `$${n}`);
     const pool = this.db.pool;
     const total = Number((await pool.query<{ total: string }>(`SELECT COUNT(*) AS total FROM execution_log WHERE ${clause}`, args)).rows[0]!.total);
-    const page = await pool.query<StoredLogRow>(`SELECT ${LOG_COLUMNS} FROM execution_log WHERE ${clause} ORDER BY seq DESC LIMIT $${args.length + 1} OFFSET $${args.length + 2}`, [...args, query.limit, query.offset]);
+    const page = await pool.query<StoredLogRow>(
+      `SELECT ${LOG_COLUMNS} FROM execution_log WHERE ${clause} ORDER BY seq DESC LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
+      [...args, query.limit, query.offset],
+    );
     return { entries: page.rows.map((r) => toAuditEntry(entryOfStored(r) as Parameters<typeof toAuditEntry>[0])), total };
   }
 
@@ -87,7 +90,14 @@ export class PostgresExecutionLog extends QueuedSource<QueuedLogRow> implements 
       budget.bytes -= 64 + (r.data?.length ?? 0);
     });
     if (rows.length === 0) return [];
-    return [{ key: 'log', values: [rowsParam(rows)], sql: (p) => `INSERT INTO execution_log (${LOG_COLUMNS}) SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::float8, (r->>5)::json FROM ${rowsOf(p(1))} ORDER BY o` }];
+    return [
+      {
+        key: 'log',
+        values: [rowsParam(rows)],
+        sql: (p) =>
+          `INSERT INTO execution_log (${LOG_COLUMNS}) SELECT r->>0, r->>1, r->>2, r->>3, (r->>4)::float8, (r->>5)::json FROM ${rowsOf(p(1))} ORDER BY o`,
+      },
+    ];
   }
 
   private async trimNow(): Promise<void> {
@@ -95,7 +105,12 @@ export class PostgresExecutionLog extends QueuedSource<QueuedLogRow> implements 
     await inTransaction(this.db.pool, async (client) => {
       await this.db.checkFence(client);
       const rows = (await client.query<{ run_id: string; started: boolean; ended: boolean }>(SQL.summary())).rows;
-      const drop = [...summaryRunsToDrop(rows.map((r) => ({ runId: r.run_id, started: r.started, ended: r.ended })), this.retention)];
+      const drop = [
+        ...summaryRunsToDrop(
+          rows.map((r) => ({ runId: r.run_id, started: r.started, ended: r.ended })),
+          this.retention,
+        ),
+      ];
       if (drop.length) await client.query(SQL.deleteRuns([drop]));
       await client.query(SQL.trimScheduler([SCHEDULER_RUN, SCHEDULER_ENTRIES_KEPT]));
     });

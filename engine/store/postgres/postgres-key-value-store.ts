@@ -14,7 +14,9 @@ export class PostgresKeyValueStore implements KeyValueStore {
   ) {}
 
   async entries(namespace: string): Promise<Map<string, unknown>> {
-    const { rows } = await this.pool.query<{ key: string; value: string }>('SELECT key, value FROM key_values WHERE namespace = $1 ORDER BY key', [pgText(namespace)]);
+    const { rows } = await this.pool.query<{ key: string; value: string }>('SELECT key, value FROM key_values WHERE namespace = $1 ORDER BY key', [
+      pgText(namespace),
+    ]);
     return new Map(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
   }
 

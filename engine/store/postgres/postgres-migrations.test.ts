@@ -25,7 +25,9 @@ async function freshPool(): Promise<{ pool: pg.Pool; schema: string; url: string
 }
 
 const tables = async (pool: pg.Pool, schema: string) =>
-  (await pool.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema])).rows.map((r) => r.table_name);
+  (await pool.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema])).rows.map(
+    (r) => r.table_name,
+  );
 
 describe('DUR-04 PostgreSQL migrations', () => {
   it('from empty: applies every migration once, in order, and records each', async () => {
@@ -36,7 +38,18 @@ describe('DUR-04 PostgreSQL migrations', () => {
     expect((await pool.query('SELECT version, name, applied_at FROM schema_version ORDER BY version')).rows).toEqual(
       POSTGRES_MIGRATIONS.map((m) => ({ version: m.version, name: m.name, applied_at: 7 })),
     );
-    expect(await tables(pool, schema)).toEqual(['checkpoint_messages', 'checkpoint_nodes', 'execution_log', 'key_values', 'leader_lease', 'schema_version', 'sessions', 'store_writers', 'workflow_versions', 'workflows']);
+    expect(await tables(pool, schema)).toEqual([
+      'checkpoint_messages',
+      'checkpoint_nodes',
+      'execution_log',
+      'key_values',
+      'leader_lease',
+      'schema_version',
+      'sessions',
+      'store_writers',
+      'workflow_versions',
+      'workflows',
+    ]);
   });
 
   for (let from = 1; from < POSTGRES_MIGRATIONS.length; from++) {
@@ -45,7 +58,12 @@ describe('DUR-04 PostgreSQL migrations', () => {
       expect(await migratePostgres(pool, POSTGRES_MIGRATIONS.slice(0, from), { schema })).toEqual(POSTGRES_MIGRATIONS.slice(0, from).map((m) => m.version));
       // A definition saved at version 1 (the first migration holds them) survives every later migration.
       const d = WorkflowDefinition.parse({ workflowId: 'kept', description: `saved at v${from}`, nodes: [], edges: [] });
-      await pool.query('INSERT INTO workflow_versions (session, workflow_id, version, seq, saved_at, note, definition) VALUES ($1, $2, $3, 1, 5, NULL, $4)', ['s', 'kept', contentHash(d), JSON.stringify(d)]);
+      await pool.query('INSERT INTO workflow_versions (session, workflow_id, version, seq, saved_at, note, definition) VALUES ($1, $2, $3, 1, 5, NULL, $4)', [
+        's',
+        'kept',
+        contentHash(d),
+        JSON.stringify(d),
+      ]);
       await pool.query('INSERT INTO workflows (session, workflow_id, version) VALUES ($1, $2, $3)', ['s', 'kept', contentHash(d)]);
       const db = await openPostgresDatabase({ url, schema, poolSize: 2 });
       try {

@@ -22,7 +22,7 @@ afterEach(async () => {
   for (const stores of open.splice(0)) await stores.close();
 });
 
-describe('STU-08 SQLite store: the nativeBinding option (the desktop app loads a build for Electron\'s ABI)', () => {
+describe("STU-08 SQLite store: the nativeBinding option (the desktop app loads a build for Electron's ABI)", () => {
   it.runIf(process.platform === 'linux')('loads the addon it is given, and the stores work on it', async () => {
     const addon = copiedAddon();
     expect(mapped(addon)).toBe(false);
@@ -42,7 +42,10 @@ describe('STU-08 SQLite store: the nativeBinding option (the desktop app loads a
   });
 
   it('hands the same addon to the checkpoint worker: a good one checkpoints there, a bad one leaves checkpoints to the connection', async () => {
-    for (const [binding, works] of [[copiedAddon(), true], ['/nonexistent/better_sqlite3.node', false]] as const) {
+    for (const [binding, works] of [
+      [copiedAddon(), true],
+      ['/nonexistent/better_sqlite3.node', false],
+    ] as const) {
       const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'yukta-native-wal-')), 'yukta.db'));
       const writer = new SqliteWriter(db, { nativeBinding: binding });
       const log = new SqliteExecutionLog(writer, { compactAfter: Number.POSITIVE_INFINITY });

@@ -39,7 +39,6 @@ const SQL = {
 
 type Statements = { [K in keyof typeof SQL]: Database.Statement };
 
-
 /**
  * Checkpoints in SQLite (DUR-02): one row per recorded message and a state row per node with its end
  * marker, queued for the database's one writer (`SqliteWriter`), so a node's messages are committed before
@@ -114,7 +113,10 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   async executions(): Promise<string[]> {
     const queued = this.drainForRead();
-    return executionsWithQueued((this.sql.executions.all() as Array<{ execution_id: string }>).map((r) => r.execution_id), queued.map(toQueuedWrite));
+    return executionsWithQueued(
+      (this.sql.executions.all() as Array<{ execution_id: string }>).map((r) => r.execution_id),
+      queued.map(toQueuedWrite),
+    );
   }
 
   flush(): Promise<void> {
@@ -222,5 +224,10 @@ function isEmpty(record: Record<string, string>): boolean {
 function toQueuedWrite(row: Row): QueuedCheckpointWrite {
   if (row.kind !== 'message') return row;
   const m = row.message;
-  return { kind: 'message', executionId: row.executionId, nodeId: row.nodeId, message: messageOfStored({ port: m.port, payload: m.payload, metadata: m.metadata, message_id: m.messageId }) };
+  return {
+    kind: 'message',
+    executionId: row.executionId,
+    nodeId: row.nodeId,
+    message: messageOfStored({ port: m.port, payload: m.payload, metadata: m.metadata, message_id: m.messageId }),
+  };
 }

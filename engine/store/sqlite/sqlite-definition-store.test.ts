@@ -28,7 +28,9 @@ describe('DEF-01 SQLite database', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(1);
     expect(schemaVersion(db)).toBe(MIGRATIONS.length);
-    expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+    expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual(
+      MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+    );
   });
 
   it('applies migrations once, in order, and only the new ones', () => {
@@ -36,7 +38,10 @@ describe('DEF-01 SQLite database', () => {
     expect(migrate(db, MIGRATIONS.slice(0, 1), () => 1)).toEqual([1]);
     expect(migrate(db, MIGRATIONS.slice(0, 2), () => 2)).toEqual([2]);
     expect(migrate(db, MIGRATIONS.slice(0, 2))).toEqual([]);
-    expect(db.prepare('SELECT version, applied_at FROM schema_version').all()).toEqual([{ version: 1, applied_at: 1 }, { version: 2, applied_at: 2 }]);
+    expect(db.prepare('SELECT version, applied_at FROM schema_version').all()).toEqual([
+      { version: 1, applied_at: 1 },
+      { version: 2, applied_at: 2 },
+    ]);
     expect(migrate(db, MIGRATIONS, () => 3)).toEqual(MIGRATIONS.slice(2).map((m) => m.version));
   });
 

@@ -11,7 +11,14 @@ import { SqliteExecutionLog } from './sqlite-execution-log';
 import { SqliteWriter } from './sqlite-writer';
 
 const dbFile = async () => join(await mkdtemp(join(tmpdir(), 'yukta-sqlite-dur-')), 'yukta.db');
-const entry = (runId: string, payload: unknown = {}): ExecutionLogEntry => ({ runId, type: 'RUN_STARTED', status: 'PENDING', actor: 'engine', at: 1, data: { payload } });
+const entry = (runId: string, payload: unknown = {}): ExecutionLogEntry => ({
+  runId,
+  type: 'RUN_STARTED',
+  status: 'PENDING',
+  actor: 'engine',
+  at: 1,
+  data: { payload },
+});
 const closers: Array<() => void> = [];
 afterEach(() => {
   for (const close of closers.splice(0).reverse()) close();

@@ -44,7 +44,11 @@ export class SqliteExecutionLog implements ExecutionLog {
     const insert = this.sql.insert;
     const summary = this.sql.summary;
     const summaries = new RunSummaries(() =>
-      (summary.all() as Array<{ run_id: string; started: number; ended: number }>).map((r) => ({ runId: r.run_id, started: r.started === 1, ended: r.ended === 1 })),
+      (summary.all() as Array<{ run_id: string; started: number; ended: number }>).map((r) => ({
+        runId: r.run_id,
+        started: r.started === 1,
+        ended: r.ended === 1,
+      })),
     );
     this.summaries = summaries;
     this.queue = new SqliteWriteQueue<QueuedLogRow>(
@@ -77,7 +81,9 @@ export class SqliteExecutionLog implements ExecutionLog {
     const { clause, args } = auditWhere(query, () => '?');
     const db = this.writer.db;
     const { total } = db.prepare(`SELECT COUNT(*) AS total FROM execution_log WHERE ${clause}`).get(...args) as { total: number };
-    const rows = db.prepare(`SELECT run_id, type, status, actor, at, data FROM execution_log WHERE ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...args, query.limit, query.offset) as StoredLogRow[];
+    const rows = db
+      .prepare(`SELECT run_id, type, status, actor, at, data FROM execution_log WHERE ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+      .all(...args, query.limit, query.offset) as StoredLogRow[];
     return { entries: rows.map((r) => toAuditEntry(entryOfStored(r) as Parameters<typeof toAuditEntry>[0])), total };
   }
 

@@ -232,9 +232,12 @@ export class SqliteWriter {
 
   private startCheckpointer(): boolean {
     const module = betterSqlitePath();
-    if (module === null) return this.checkpointFailed(), false;
+    if (module === null) return (this.checkpointFailed(), false);
     try {
-      const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { module, file: this.db.name, nativeBinding: this.options.nativeBinding ?? null } });
+      const worker = new Worker(CHECKPOINT_WORKER, {
+        eval: true,
+        workerData: { module, file: this.db.name, nativeBinding: this.options.nativeBinding ?? null },
+      });
       worker.on('message', ({ error, log }: { error: string | null; log: number }) => {
         // A busy checkpoint (a long reader) is simply tried again later; anything else hands back to SQLite.
         if (error !== null && !/busy|locked/i.test(error)) return this.checkpointFailed();

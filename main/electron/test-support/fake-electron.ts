@@ -84,7 +84,14 @@ export interface FakeElectron {
   windows: FakeWindow[];
   ipcHandlers: Map<string, Handler>;
   schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>;
-  session: { permissionRequest?: Handler; permissionCheck?: Handler; devicePermission?: Handler; beforeRequest?: Handler; headersReceived?: Handler; protocolHandler?: (request: Request) => Promise<Response> };
+  session: {
+    permissionRequest?: Handler;
+    permissionCheck?: Handler;
+    devicePermission?: Handler;
+    beforeRequest?: Handler;
+    headersReceived?: Handler;
+    protocolHandler?: (request: Request) => Promise<Response>;
+  };
   /** URLs passed to shell.openExternal. */
   openedExternally: string[];
   sandboxEnabled: boolean;
@@ -220,7 +227,11 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
     },
     nativeTheme: fake.nativeTheme,
     // Reversible, so tests can read what was stored; the real one is the OS keychain.
-    safeStorage: { isEncryptionAvailable: () => true, encryptString: (t: string) => Buffer.from(`enc:${t}`), decryptString: (b: Buffer) => b.toString().replace(/^enc:/, '') },
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      encryptString: (t: string) => Buffer.from(`enc:${t}`),
+      decryptString: (b: Buffer) => b.toString().replace(/^enc:/, ''),
+    },
     ipcMain: { handle: (c: string, h: Handler) => fake.ipcHandlers.set(c, h), removeHandler: (c: string) => fake.ipcHandlers.delete(c) },
     shell: { openExternal: (url: string) => (fake.openedExternally.push(url), Promise.resolve()) },
     protocol: { registerSchemesAsPrivileged: (s: FakeElectron['schemes']) => fake.schemes.push(...s) },
@@ -229,7 +240,10 @@ export function fakeElectron(userData: string, options: FakeElectronOptions = {}
         setPermissionRequestHandler: (h: Handler) => (fake.session.permissionRequest = h),
         setPermissionCheckHandler: (h: Handler) => (fake.session.permissionCheck = h),
         setDevicePermissionHandler: (h: Handler) => (fake.session.devicePermission = h),
-        webRequest: { onBeforeRequest: (h: Handler) => (fake.session.beforeRequest = h), onHeadersReceived: (h: Handler) => (fake.session.headersReceived = h) },
+        webRequest: {
+          onBeforeRequest: (h: Handler) => (fake.session.beforeRequest = h),
+          onHeadersReceived: (h: Handler) => (fake.session.headersReceived = h),
+        },
         protocol: { handle: (_scheme: string, h: (r: Request) => Promise<Response>) => (fake.session.protocolHandler = h) },
       },
     },

@@ -41,17 +41,33 @@ export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
   return (
     <Dialog title="Connect to server" onClose={close} testId="connect-dialog">
       <p className="field-hint">
-        Now on <strong data-testid="connect-current">{targetLabel(target)}</strong>. The same studio, on a team&apos;s <code>yukta serve</code>: its workflows, runs and inbox.
+        Now on <strong data-testid="connect-current">{targetLabel(target)}</strong>. The same studio, on a team&apos;s <code>yukta serve</code>: its workflows,
+        runs and inbox.
       </p>
       <form onSubmit={(e) => void submit(e)}>
         <label className="field">
           <span className="field-label">Server address</span>
-          <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://team-server.example:4310" spellCheck={false} data-testid="connect-url" data-autofocus aria-invalid={error?.field === 'url'} />
+          <input
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="http://team-server.example:4310"
+            spellCheck={false}
+            data-testid="connect-url"
+            data-autofocus
+            aria-invalid={error?.field === 'url'}
+          />
           {fieldError('url')}
         </label>
         <label className="field">
           <span className="field-label">API key</span>
-          <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" data-testid="connect-key" aria-invalid={error?.field === 'apiKey'} />
+          <input
+            type="password"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            autoComplete="off"
+            data-testid="connect-key"
+            aria-invalid={error?.field === 'apiKey'}
+          />
           <span className="field-hint">{findDesktopBridge() ? 'Kept encrypted by your OS keychain.' : 'Kept for this browser tab only.'}</span>
           {fieldError('apiKey')}
         </label>

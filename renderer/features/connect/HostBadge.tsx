@@ -12,7 +12,9 @@ export function HostBadge() {
       type="button"
       className={`button host-badge${target.kind === 'remote' ? ' is-remote' : ''}`}
       onClick={() => useStudio.getState().openDialog('connect-server')}
-      title={target.kind === 'remote' ? `On the server ${target.url} — click to change or go back to Local` : 'On this machine — click to connect to a team server'}
+      title={
+        target.kind === 'remote' ? `On the server ${target.url} — click to change or go back to Local` : 'On this machine — click to connect to a team server'
+      }
       data-testid="host-badge"
     >
       <Server size={14} aria-hidden="true" /> <span data-testid="host-label">{label}</span>

@@ -41,7 +41,8 @@ export async function connectToServer(urlText: string, apiKey: string, deps: Con
     if (outcome.ok && (await confirmDiscard(undefined, 'Connecting opens the studio on that server.'))) deps.restart(null);
     return outcome;
   }
-  if (!(await confirmDiscard(undefined, 'Connecting opens the studio on that server.'))) return { ok: false, field: 'url', message: 'not connected: the unsaved changes were kept' };
+  if (!(await confirmDiscard(undefined, 'Connecting opens the studio on that server.')))
+    return { ok: false, field: 'url', message: 'not connected: the unsaved changes were kept' };
   rememberPendingTarget(deps.storage, url.url, apiKey);
   deps.restart(new URL(url.url).origin);
   return { ok: true };

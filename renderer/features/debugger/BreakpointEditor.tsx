@@ -64,7 +64,11 @@ export function BreakpointEditor({ nodeId, onChange }: { nodeId: string; onChang
           </span>
         )}
         <span className="field-hint">
-          {breakpoint?.condition ? `Stops before a message whose ${breakpoint.condition.path} is ${JSON.stringify(breakpoint.condition.equals)}.` : breakpoint ? 'Stops before the next message (no condition).' : 'Empty: stop before every message; or payload.path == value, metadata.key == value.'}
+          {breakpoint?.condition
+            ? `Stops before a message whose ${breakpoint.condition.path} is ${JSON.stringify(breakpoint.condition.equals)}.`
+            : breakpoint
+              ? 'Stops before the next message (no condition).'
+              : 'Empty: stop before every message; or payload.path == value, metadata.key == value.'}
         </span>
       </label>
     </section>

@@ -30,17 +30,47 @@ export function DebugControls({ actions }: { actions: DebugActions }) {
   const ended = runStatus !== null && isTerminal(runStatus);
   return (
     <div className="debug-controls" role="group" aria-label="Debug the shown run" data-testid="debug-controls">
-      <button type="button" className="button" onClick={() => void actions.pauseOrResume()} disabled={ended} data-testid="debug-pause" data-holding={holding} title={holding ? 'Resume the run (F6)' : 'Pause the run (F6)'}>
+      <button
+        type="button"
+        className="button"
+        onClick={() => void actions.pauseOrResume()}
+        disabled={ended}
+        data-testid="debug-pause"
+        data-holding={holding}
+        title={holding ? 'Resume the run (F6)' : 'Pause the run (F6)'}
+      >
         {holding ? <Play size={15} aria-hidden="true" /> : <Pause size={15} aria-hidden="true" />} {holding ? 'Resume' : 'Pause'}
       </button>
       <div className="split-button">
-        <button type="button" className="button" onClick={() => void actions.step()} disabled={ended || !canStep} data-testid="debug-step" title={`Let ${stepCount} message(s) through the node holding one, then hold again (F10)`}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void actions.step()}
+          disabled={ended || !canStep}
+          data-testid="debug-step"
+          title={`Let ${stepCount} message(s) through the node holding one, then hold again (F10)`}
+        >
           <StepForward size={15} aria-hidden="true" /> Step
         </button>
-        <input className="step-count" type="number" min={1} value={stepCount} onChange={(e) => setStepCount(Number(e.target.value))} aria-label="Messages per step" data-testid="debug-step-count" />
+        <input
+          className="step-count"
+          type="number"
+          min={1}
+          value={stepCount}
+          onChange={(e) => setStepCount(Number(e.target.value))}
+          aria-label="Messages per step"
+          data-testid="debug-step-count"
+        />
       </div>
       <div className="split-button">
-        <button type="button" className="button danger" onClick={() => void actions.stop('CANCEL')} disabled={ended} data-testid="debug-stop" title="Stop the run: cancel (Shift+F5 for the modes)">
+        <button
+          type="button"
+          className="button danger"
+          onClick={() => void actions.stop('CANCEL')}
+          disabled={ended}
+          data-testid="debug-stop"
+          title="Stop the run: cancel (Shift+F5 for the modes)"
+        >
           <Square size={13} aria-hidden="true" /> Stop
         </button>
         <DropdownMenu.Root open={menuOpen && !ended} onOpenChange={setMenuOpen} modal={false}>

@@ -26,11 +26,31 @@ export function NodeRunSection({ nodeId, kind }: { nodeId: string; kind: string 
   const runLive = runStatus === null || !isTerminal(runStatus);
   return (
     <div className="inspector-run" data-testid="inspector-run">
-      {live ? <NodeFigures nodeId={nodeId} live={live} /> : <p className="field-hint" data-testid="inspector-status">Not part of this run.</p>}
+      {live ? (
+        <NodeFigures nodeId={nodeId} live={live} />
+      ) : (
+        <p className="field-hint" data-testid="inspector-status">
+          Not part of this run.
+        </p>
+      )}
       {runLive && live && <ValveControls nodeId={nodeId} kind={kind} />}
       {live && <RestartControls nodeId={nodeId} status={live.status} />}
-      {live && pool !== null && <RemoteAttempts executionId={executionId} nodeId={nodeId} pool={pool} progress={`${live.status}/${live.counts.received}/${live.counts.emitted}/${live.attempt ?? 0}`} />}
-      {live && <RecordedMessages key={`${executionId}/${nodeId}`} executionId={executionId} nodeId={nodeId} progress={`${live.status}/${live.counts.received}/${live.counts.emitted}`} />}
+      {live && pool !== null && (
+        <RemoteAttempts
+          executionId={executionId}
+          nodeId={nodeId}
+          pool={pool}
+          progress={`${live.status}/${live.counts.received}/${live.counts.emitted}/${live.attempt ?? 0}`}
+        />
+      )}
+      {live && (
+        <RecordedMessages
+          key={`${executionId}/${nodeId}`}
+          executionId={executionId}
+          nodeId={nodeId}
+          progress={`${live.status}/${live.counts.received}/${live.counts.emitted}`}
+        />
+      )}
     </div>
   );
 }
@@ -50,7 +70,13 @@ function NodeFigures({ nodeId, live }: { nodeId: string; live: LiveNodeState }) 
   const running = live.status === 'RUNNING' || live.status === 'PENDING';
   return (
     <div className="inspector-live" data-testid="inspector-status">
-      {running && live.held ? <HoldBadge kind="held" /> : running && waiting > 0 ? <HoldBadge kind="waiting" detail={`${waiting} waiting`} /> : <StatusBadge status={live.status} />}
+      {running && live.held ? (
+        <HoldBadge kind="held" />
+      ) : running && waiting > 0 ? (
+        <HoldBadge kind="waiting" detail={`${waiting} waiting`} />
+      ) : (
+        <StatusBadge status={live.status} />
+      )}
       <span data-testid="inspector-counts">
         {counts.received} received · {counts.emitted} emitted
         {counts.failed ? ` · ${counts.failed} failed` : ''}
@@ -77,7 +103,6 @@ function timing(live: LiveNodeState): string {
   return `${start}, took ${splitDuration(live.endedAt - live.startedAt, heldMs(live.hold, live.endedAt), 'held or waiting', formatMs)}.`;
 }
 
-
 function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefined }) {
   const actions = useActions();
   const valve = useDebug((s) => nodeControl(s, nodeId));
@@ -96,21 +121,46 @@ function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefi
             <Pause size={12} aria-hidden="true" /> Pause node
           </button>
         )}
-        <button type="button" className="button small" onClick={() => void send({ type: 'Step', nodeId, count: stepCount })} data-testid="node-step" title={`Let ${stepCount} message(s) through, then hold again`}>
+        <button
+          type="button"
+          className="button small"
+          onClick={() => void send({ type: 'Step', nodeId, count: stepCount })}
+          data-testid="node-step"
+          title={`Let ${stepCount} message(s) through, then hold again`}
+        >
           <StepForward size={12} aria-hidden="true" /> Step {stepCount}
         </button>
-        <button type="button" className="button small danger" onClick={() => void actions.stopNode(nodeId)} data-testid="node-stop" title="Stop this node: it ends STOPPED and its children see the end of their input">
+        <button
+          type="button"
+          className="button small danger"
+          onClick={() => void actions.stopNode(nodeId)}
+          data-testid="node-stop"
+          title="Stop this node: it ends STOPPED and its children see the end of their input"
+        >
           <Square size={11} aria-hidden="true" /> Stop node
         </button>
         {kind === 'processor' && (
-          <button type="button" className="button small" aria-pressed={valve?.skipped ?? false} onClick={() => void send({ type: valve?.skipped ? 'Unskip' : 'Skip', nodeId })} data-testid="node-skip">
+          <button
+            type="button"
+            className="button small"
+            aria-pressed={valve?.skipped ?? false}
+            onClick={() => void send({ type: valve?.skipped ? 'Unskip' : 'Skip', nodeId })}
+            data-testid="node-skip"
+          >
             <SkipForward size={12} aria-hidden="true" /> {valve?.skipped ? 'Unskip' : 'Skip'}
           </button>
         )}
       </div>
       {valve && (
         <p className="field-hint" data-testid="node-valve">
-          {[valve.paused ? 'paused' : 'open', valve.skipped ? 'skipped' : null, valve.stepRemaining !== null ? `${valve.stepRemaining} step(s) left` : null, valve.breakpoint ? `breaks at ${valve.breakpoint.path} == ${valve.breakpoint.equals}` : null].filter(Boolean).join(' · ')}
+          {[
+            valve.paused ? 'paused' : 'open',
+            valve.skipped ? 'skipped' : null,
+            valve.stepRemaining !== null ? `${valve.stepRemaining} step(s) left` : null,
+            valve.breakpoint ? `breaks at ${valve.breakpoint.path} == ${valve.breakpoint.equals}` : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </p>
       )}
       {valve?.held && <HeldMessage key={valve.held.id} held={valve.held} onReplace={(payload) => actions.replaceHeld(nodeId, payload)} />}
@@ -124,7 +174,13 @@ function RestartControls({ nodeId, status }: { nodeId: string; status: LiveNodeS
   const retryable = status === 'FAILURE' || status === 'TIMED_OUT';
   return (
     <div className="inspector-actions" role="group" aria-label="Restart">
-      <button type="button" className="button small" onClick={() => void actions.restart('RestartFromNode', nodeId)} data-testid="node-restart-from" title="A new run that re-runs this node and its descendants, replaying what fed it">
+      <button
+        type="button"
+        className="button small"
+        onClick={() => void actions.restart('RestartFromNode', nodeId)}
+        data-testid="node-restart-from"
+        title="A new run that re-runs this node and its descendants, replaying what fed it"
+      >
         <RotateCcw size={12} aria-hidden="true" /> Restart from here
       </button>
       {retryable && (

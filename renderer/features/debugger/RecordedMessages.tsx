@@ -19,17 +19,33 @@ export function RecordedMessages({ executionId, nodeId, progress }: { executionI
   const [view, setView] = useState<'outputs' | 'inputs'>('outputs');
   const { data, error, load } = useRecorded(executionId, nodeId, offset, progress);
 
-  const streams: Array<{ title: string; stream: RecordedStream }> = !data ? [] : view === 'outputs' ? [{ title: 'Sent', stream: data.outputs }] : data.inputs.map((i) => ({ title: `From ${i.from} (${i.port})`, stream: i }));
+  const streams: Array<{ title: string; stream: RecordedStream }> = !data
+    ? []
+    : view === 'outputs'
+      ? [{ title: 'Sent', stream: data.outputs }]
+      : data.inputs.map((i) => ({ title: `From ${i.from} (${i.port})`, stream: i }));
   const total = Math.max(0, ...streams.map((s) => s.stream.total));
   return (
     <section className="inspector-section" aria-label="Recorded messages" data-testid="recorded-messages">
       <div className="section-header">
         <span className="field-label">Recorded messages</span>
         <div className="segmented" role="group" aria-label="Which messages">
-          <button type="button" className={`button small${view === 'outputs' ? ' is-active' : ''}`} aria-pressed={view === 'outputs'} onClick={() => (setView('outputs'), setOffset(0))} data-testid="recorded-outputs">
+          <button
+            type="button"
+            className={`button small${view === 'outputs' ? ' is-active' : ''}`}
+            aria-pressed={view === 'outputs'}
+            onClick={() => (setView('outputs'), setOffset(0))}
+            data-testid="recorded-outputs"
+          >
             Outputs {data ? `(${data.outputs.total})` : ''}
           </button>
-          <button type="button" className={`button small${view === 'inputs' ? ' is-active' : ''}`} aria-pressed={view === 'inputs'} onClick={() => (setView('inputs'), setOffset(0))} data-testid="recorded-inputs">
+          <button
+            type="button"
+            className={`button small${view === 'inputs' ? ' is-active' : ''}`}
+            aria-pressed={view === 'inputs'}
+            onClick={() => (setView('inputs'), setOffset(0))}
+            data-testid="recorded-inputs"
+          >
             Inputs {data ? `(${data.inputs.reduce((n, i) => n + i.total, 0)})` : ''}
           </button>
         </div>
@@ -78,13 +94,27 @@ function useRecorded(executionId: string, nodeId: string, offset: number, progre
 function RecordedPager({ offset, total, onOffset }: { offset: number; total: number; onOffset(offset: number): void }) {
   return (
     <div className="pager">
-      <button type="button" className="icon-button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - RECORDED_PAGE))} aria-label="Previous page" data-testid="recorded-prev">
+      <button
+        type="button"
+        className="icon-button"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - RECORDED_PAGE))}
+        aria-label="Previous page"
+        data-testid="recorded-prev"
+      >
         <ChevronLeft size={14} aria-hidden="true" />
       </button>
       <span>
         {offset + 1}–{Math.min(total, offset + RECORDED_PAGE)} of {total}
       </span>
-      <button type="button" className="icon-button" disabled={offset + RECORDED_PAGE >= total} onClick={() => onOffset(offset + RECORDED_PAGE)} aria-label="Next page" data-testid="recorded-next">
+      <button
+        type="button"
+        className="icon-button"
+        disabled={offset + RECORDED_PAGE >= total}
+        onClick={() => onOffset(offset + RECORDED_PAGE)}
+        aria-label="Next page"
+        data-testid="recorded-next"
+      >
         <ChevronRight size={14} aria-hidden="true" />
       </button>
     </div>

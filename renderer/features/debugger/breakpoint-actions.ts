@@ -26,7 +26,11 @@ export function createBreakpointActions(
     const { session, storedWorkflowId } = studio.getState();
     const key = debug.getState().workflowKey;
     if (storedWorkflowId === null || key !== `${session}/${storedWorkflowId}`) return;
-    const list = Object.entries(currentBreakpoints(debug.getState())).map(([nodeId, bp]) => ({ nodeId, enabled: bp.enabled !== false, condition: bp.condition }));
+    const list = Object.entries(currentBreakpoints(debug.getState())).map(([nodeId, bp]) => ({
+      nodeId,
+      enabled: bp.enabled !== false,
+      condition: bp.condition,
+    }));
     try {
       await api['breakpoints.set']({ session, workflowId: storedWorkflowId, breakpoints: list });
     } catch (error) {

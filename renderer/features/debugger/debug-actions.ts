@@ -11,7 +11,11 @@ export { shownRunLive } from './run-command-actions';
 /** The debugger (STU-04): commands to the shown run, its valves, and the canvas breakpoints. */
 export interface DebugActions extends RunCommandActions, BreakpointActions, RestartActions {}
 
-export function createDebugActions(api: StudioClient, showRun: (executionId: string) => Promise<void>, stores: DebugStores = { studio: useStudio, live: useLive, debug: useDebug }): DebugActions {
+export function createDebugActions(
+  api: StudioClient,
+  showRun: (executionId: string) => Promise<void>,
+  stores: DebugStores = { studio: useStudio, live: useLive, debug: useDebug },
+): DebugActions {
   const commands = createRunCommandActions(api, stores);
   return {
     ...commands,

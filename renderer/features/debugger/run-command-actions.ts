@@ -43,10 +43,13 @@ function controlReader(api: StudioClient, { live, debug }: DebugStores): () => P
       if (live.getState().executionId !== executionId) return;
       debug.getState().setControl(control);
       // The snapshot also says which nodes hold a message (events only say when that changes).
-      live.getState().applyNodes(executionId, control.nodes.flatMap((n) => {
-        const known = live.getState().nodes[n.nodeId];
-        return known ? [{ nodeId: n.nodeId, status: known.status, counts: known.counts, held: n.held?.id ?? null, heldAt: Date.now() }] : [];
-      }));
+      live.getState().applyNodes(
+        executionId,
+        control.nodes.flatMap((n) => {
+          const known = live.getState().nodes[n.nodeId];
+          return known ? [{ nodeId: n.nodeId, status: known.status, counts: known.counts, held: n.held?.id ?? null, heldAt: Date.now() }] : [];
+        }),
+      );
     } catch (error) {
       debug.getState().setError(`Could not read the run's valves: ${describeError(error)}`);
     }

@@ -32,25 +32,71 @@ export function CanvasToolbar({ files }: { files: FileActions }) {
 
   return (
     <div className="canvas-toolbar" role="toolbar" aria-label="Canvas tools" data-testid="canvas-toolbar">
-      <button type="button" className="icon-button tool" onClick={() => void layOut()} disabled={readOnly || !hasNodes} title="Auto-layout, left to right" aria-label="Auto-layout" data-testid="auto-layout-button">
+      <button
+        type="button"
+        className="icon-button tool"
+        onClick={() => void layOut()}
+        disabled={readOnly || !hasNodes}
+        title="Auto-layout, left to right"
+        aria-label="Auto-layout"
+        data-testid="auto-layout-button"
+      >
         <Network size={15} aria-hidden="true" />
       </button>
-      <button type="button" className={`icon-button tool${boxSelect ? ' is-active' : ''}`} onClick={() => setBoxSelect(!boxSelect)} aria-pressed={boxSelect} title="Box select: drag on the canvas to select (Shift+drag works too)" aria-label="Box select" data-testid="box-select-toggle">
+      <button
+        type="button"
+        className={`icon-button tool${boxSelect ? ' is-active' : ''}`}
+        onClick={() => setBoxSelect(!boxSelect)}
+        aria-pressed={boxSelect}
+        title="Box select: drag on the canvas to select (Shift+drag works too)"
+        aria-label="Box select"
+        data-testid="box-select-toggle"
+      >
         <BoxSelect size={15} aria-hidden="true" />
       </button>
-      <button type="button" className="icon-button tool" onClick={() => openDialog('node-search')} disabled={!hasNodes && !readOnly} title="Jump to a node (Ctrl/Cmd+K)" aria-label="Jump to a node" data-testid="node-search-button">
+      <button
+        type="button"
+        className="icon-button tool"
+        onClick={() => openDialog('node-search')}
+        disabled={!hasNodes && !readOnly}
+        title="Jump to a node (Ctrl/Cmd+K)"
+        aria-label="Jump to a node"
+        data-testid="node-search-button"
+      >
         <Search size={15} aria-hidden="true" />
       </button>
       <span className="tool-separator" aria-hidden="true" />
-      <button type="button" className="icon-button tool" onClick={() => fileInput.current?.click()} disabled={readOnly} title="Import a workflow file (.json) as a new workflow" aria-label="Import workflow file" data-testid="import-button">
+      <button
+        type="button"
+        className="icon-button tool"
+        onClick={() => fileInput.current?.click()}
+        disabled={readOnly}
+        title="Import a workflow file (.json) as a new workflow"
+        aria-label="Import workflow file"
+        data-testid="import-button"
+      >
         <Upload size={15} aria-hidden="true" />
       </button>
       <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={onFile} data-testid="import-file-input" />
-      <button type="button" className="icon-button tool" onClick={() => files.exportWorkflow()} title="Export this workflow as <id>.json" aria-label="Export workflow file" data-testid="export-button">
+      <button
+        type="button"
+        className="icon-button tool"
+        onClick={() => files.exportWorkflow()}
+        title="Export this workflow as <id>.json"
+        aria-label="Export workflow file"
+        data-testid="export-button"
+      >
         <Download size={15} aria-hidden="true" />
       </button>
       <span className="tool-separator" aria-hidden="true" />
-      <button type="button" className="icon-button tool" onClick={() => openDialog('shortcuts')} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" data-testid="shortcuts-button">
+      <button
+        type="button"
+        className="icon-button tool"
+        onClick={() => openDialog('shortcuts')}
+        title="Keyboard shortcuts (?)"
+        aria-label="Keyboard shortcuts"
+        data-testid="shortcuts-button"
+      >
         <Keyboard size={15} aria-hidden="true" />
       </button>
     </div>

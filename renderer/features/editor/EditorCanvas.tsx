@@ -55,7 +55,16 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
   const cullOffscreen = !lowDetail && shownNodes.length > CULL_ABOVE_NODES;
   const { onMoveStart, onMoveEnd } = useMovingMark(canvasRef);
   return (
-    <div ref={canvasRef} className="canvas" data-testid="canvas" data-mode={readOnly ? 'diff' : 'edit'} data-detail={lowDetail ? 'low' : 'full'} data-box-select={boxSelect} onDragOver={onDragOver} onDrop={onDrop}>
+    <div
+      ref={canvasRef}
+      className="canvas"
+      data-testid="canvas"
+      data-mode={readOnly ? 'diff' : 'edit'}
+      data-detail={lowDetail ? 'low' : 'full'}
+      data-box-select={boxSelect}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
       <ReactFlow<StudioNode, StudioEdge>
         nodes={prefitting && !diffView ? NO_NODES : shownNodes}
         edges={diffView?.edges ?? (prefitting || !edgesReady ? NO_EDGES : shownEdges)}

@@ -74,7 +74,13 @@ function NodeInspector({ nodeId }: { nodeId: string }) {
       <NodeIdField nodeId={nodeId} />
       <label className="field">
         <span className="field-label">Label</span>
-        <input value={data.label ?? ''} maxLength={200} placeholder="Optional description on the node" onChange={(e) => edit({ kind: 'set-label', nodeId, label: e.target.value })} data-testid="inspector-label" />
+        <input
+          value={data.label ?? ''}
+          maxLength={200}
+          placeholder="Optional description on the node"
+          onChange={(e) => edit({ kind: 'set-label', nodeId, label: e.target.value })}
+          data-testid="inspector-label"
+        />
       </label>
       {data.type === 'CRON_TRIGGER' && (
         <Suspense fallback={null}>

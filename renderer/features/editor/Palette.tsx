@@ -22,7 +22,14 @@ export function Palette({ onAdd }: { onAdd: (type: string) => void }) {
     <aside className="panel-body" data-testid="palette" aria-label="Node palette">
       <label className="palette-search">
         <Search size={14} aria-hidden="true" />
-        <input type="search" placeholder="Search nodes" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="palette-search" aria-label="Search node types" />
+        <input
+          type="search"
+          placeholder="Search nodes"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="palette-search"
+          aria-label="Search node types"
+        />
       </label>
       {catalogState === 'loading' && <p className="empty-hint">Loading node types…</p>}
       {catalogState === 'error' && (

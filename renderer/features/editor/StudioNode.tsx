@@ -70,7 +70,9 @@ function StudioNodeView({ id, data, selected }: NodeProps<StudioNode>) {
         </span>
         {problems && problems.length > 0 && <ProblemBadge id={id} problems={problems} compact={compact} />}
       </div>
-      {!compact && <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} status={status} look={look} hold={hold} waiting={waiting} />}
+      {!compact && (
+        <NodeDetails id={id} title={info?.title ?? data.type} kind={kind} label={data.label} status={status} look={look} hold={hold} waiting={waiting} />
+      )}
       <OutputHandles id={id} outputs={outputs} compact={compact} />
     </div>
   );
@@ -81,7 +83,13 @@ function ProblemBadge({ id, problems, compact }: { id: string; problems: readonl
   const problemText = problems.map((p) => `${p.code}: ${p.message}`).join('\n');
   const errorCount = problems.filter((p) => p.severity === 'error').length;
   return (
-    <span className={`node-problem${errorCount ? '' : ' is-warning'}`} data-testid={`node-problem-${id}`} title={problemText} role="img" aria-label={`${problems.length} problem(s): ${problemText}`}>
+    <span
+      className={`node-problem${errorCount ? '' : ' is-warning'}`}
+      data-testid={`node-problem-${id}`}
+      title={problemText}
+      role="img"
+      aria-label={`${problems.length} problem(s): ${problemText}`}
+    >
       {!compact && <TriangleAlert size={12} aria-hidden="true" />}
       {problems.length}
     </span>
@@ -111,7 +119,25 @@ function OutputHandles({ id, outputs, compact }: { id: string; outputs: readonly
 }
 
 /** Type, kind, label and the run status of a node: drawn when the canvas is not zoomed far out. */
-function NodeDetails({ id, title, kind, label, status, look, hold, waiting }: { id: string; title: string; kind: string; label: string | undefined; status: Status | undefined; look: StatusStyle; hold: HoldKind | null; waiting: number }) {
+function NodeDetails({
+  id,
+  title,
+  kind,
+  label,
+  status,
+  look,
+  hold,
+  waiting,
+}: {
+  id: string;
+  title: string;
+  kind: string;
+  label: string | undefined;
+  status: Status | undefined;
+  look: StatusStyle;
+  hold: HoldKind | null;
+  waiting: number;
+}) {
   return (
     <>
       <div className="studio-node-meta">

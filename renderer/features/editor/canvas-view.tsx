@@ -8,7 +8,12 @@ export const FIT_VIEW_OPTIONS = { padding: 0.25, maxZoom: 1.25, minZoom: 0.1 };
  * A fit that keeps the graph clear of what floats over the canvas: the toolbar (top left), the zoom controls
  * (bottom left) and the minimap (bottom right). Used after auto-layout.
  */
-export const CLEAR_FIT_OPTIONS = { padding: { top: '72px', left: '64px', right: '48px', bottom: '176px' }, maxZoom: 1.25, minZoom: 0.1, duration: 200 } as const;
+export const CLEAR_FIT_OPTIONS = {
+  padding: { top: '72px', left: '64px', right: '48px', bottom: '176px' },
+  maxZoom: 1.25,
+  minZoom: 0.1,
+  duration: 200,
+} as const;
 /** Size of a node before React Flow has measured it (`.studio-node` width, a typical height). */
 const ESTIMATED_NODE = { width: 180, height: 76 };
 

@@ -11,9 +11,17 @@ export function markEdgeProblems(edges: StudioEdge[], issues: readonly Validatio
   const errors = issues.filter((i) => i.severity === 'error' && (i.edgeIndex !== undefined || i.nodeIds));
   if (errors.length === 0) return edges;
   return edges.map((edge, index) => {
-    const issue = errors.find((i) => i.edgeIndex === index || (i.code === 'DEF-02/cycle' && i.nodeIds?.includes(edge.source) && i.nodeIds.includes(edge.target)));
+    const issue = errors.find(
+      (i) => i.edgeIndex === index || (i.code === 'DEF-02/cycle' && i.nodeIds?.includes(edge.source) && i.nodeIds.includes(edge.target)),
+    );
     if (!issue) return edge;
     const message = `${issue.code}: ${issue.message}`;
-    return { ...edge, type: MARKED_EDGE_TYPE, className: 'has-problem', ariaLabel: `Edge from ${edge.source} to ${edge.target}: ${issue.message}`, data: { ...edge.data, problem: message } };
+    return {
+      ...edge,
+      type: MARKED_EDGE_TYPE,
+      className: 'has-problem',
+      ariaLabel: `Edge from ${edge.source} to ${edge.target}: ${issue.message}`,
+      data: { ...edge.data, problem: message },
+    };
   });
 }

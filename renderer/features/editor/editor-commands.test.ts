@@ -26,7 +26,10 @@ describe('STU-01 copy / paste / duplicate', () => {
     const clip = copySelection({ nodes: graph.nodes.map((n) => ({ ...n, selected: n.id !== 'print' })), edges: graph.edges })!;
     const pasted = instantiateClip(clip, ['start', 'shape', 'print', 'start_1'], { x: 40, y: 40 });
     expect(pasted.nodes.map((n) => n.id)).toEqual(['start_2', 'shape_1']);
-    expect(pasted.nodes.map((n) => n.position)).toEqual([{ x: 40, y: 40 }, { x: 290, y: 40 }]);
+    expect(pasted.nodes.map((n) => n.position)).toEqual([
+      { x: 40, y: 40 },
+      { x: 290, y: 40 },
+    ]);
     expect(pasted.edges).toEqual([expect.objectContaining({ id: 'start_2:out->shape_1', source: 'start_2', sourceHandle: 'out', target: 'shape_1' })]);
     // The pasted config is a copy, not shared with the original.
     expect(pasted.nodes[1]!.data.config).toEqual(clip.nodes[1]!.data.config);
@@ -43,7 +46,12 @@ describe('STU-01 copy / paste / duplicate', () => {
     expect(ids).toEqual(['start', 'shape', 'print', 'shape_1', 'print_1', 'shape_2', 'print_2']);
     const at = (id: string) => store.getState().nodes.find((n) => n.id === id)!.position;
     expect(at('shape_2')).toEqual({ x: 250 + 2 * PASTE_OFFSET, y: 2 * PASTE_OFFSET });
-    expect(store.getState().nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['shape_2', 'print_2']);
+    expect(
+      store
+        .getState()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual(['shape_2', 'print_2']);
     expect(store.getState().edges.map((e) => e.id)).toContain('shape_2:out->print_2');
     store.getState().undo();
     expect(store.getState().nodes).toHaveLength(5);
@@ -86,7 +94,15 @@ describe('STU-01 delete and auto-layout are one undo step each', () => {
 
   it('does nothing while a diff is shown (the canvas is read-only)', async () => {
     const store = storeWithChain(['shape']);
-    store.setState({ diffView: { from: 'a', to: 'b', diff: { nodes: { added: [], removed: [], changed: [], moved: [] }, edges: { added: [], removed: [] } }, nodes: [], edges: [] } });
+    store.setState({
+      diffView: {
+        from: 'a',
+        to: 'b',
+        diff: { nodes: { added: [], removed: [], changed: [], moved: [] }, edges: { added: [], removed: [] } },
+        nodes: [],
+        edges: [],
+      },
+    });
     expect(deleteSelected(store)).toBe(false);
     expect(duplicateSelected(store)).toBe(false);
     expect(await autoLayout(store)).toBe(false);

@@ -22,7 +22,11 @@ export function pasteClipboard(studio: StudioStore = useStudio): boolean {
   const s = studio.getState();
   if (!s.clipboard || s.diffView) return false;
   const step = s.countPaste() * PASTE_OFFSET;
-  const pasted = instantiateClip(s.clipboard, s.nodes.map((n) => n.id), { x: step, y: step });
+  const pasted = instantiateClip(
+    s.clipboard,
+    s.nodes.map((n) => n.id),
+    { x: step, y: step },
+  );
   s.edit({ kind: 'add-graph', nodes: pasted.nodes, edges: pasted.edges });
   return true;
 }
@@ -31,7 +35,11 @@ export function duplicateSelected(studio: StudioStore = useStudio): boolean {
   const s = studio.getState();
   const clip = s.diffView ? null : copySelection(s);
   if (!clip) return false;
-  const copy = instantiateClip(clip, s.nodes.map((n) => n.id), { x: PASTE_OFFSET, y: PASTE_OFFSET });
+  const copy = instantiateClip(
+    clip,
+    s.nodes.map((n) => n.id),
+    { x: PASTE_OFFSET, y: PASTE_OFFSET },
+  );
   s.edit({ kind: 'add-graph', nodes: copy.nodes, edges: copy.edges });
   return true;
 }

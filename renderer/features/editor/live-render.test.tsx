@@ -12,7 +12,13 @@ import { StudioNodeComponent } from './StudioNode';
 
 const IDS = ['a', 'b', 'c', 'd', 'e', 'f'];
 const NODES: StudioNode[] = IDS.map((id, i) => ({ id, type: 'studio', position: { x: i * 200, y: 0 }, data: { type: 'TRANSFORM', config: {} } }));
-const status = (seq: number, nodeId: string, s: 'PENDING' | 'RUNNING' | 'SUCCESS', received: number, extra: Partial<Extract<StudioEvent, { type: 'NODE_STATUS' }>> = {}): StudioEvent => ({ type: 'NODE_STATUS', seq, executionId: 'run-1', at: 1000 + seq, nodeId, status: s, counts: { received, emitted: received }, ...extra });
+const status = (
+  seq: number,
+  nodeId: string,
+  s: 'PENDING' | 'RUNNING' | 'SUCCESS',
+  received: number,
+  extra: Partial<Extract<StudioEvent, { type: 'NODE_STATUS' }>> = {},
+): StudioEvent => ({ type: 'NODE_STATUS', seq, executionId: 'run-1', at: 1000 + seq, nodeId, status: s, counts: { received, emitted: received }, ...extra });
 
 /** Commits per node, counted by a React Profiler around each canvas node (the real StudioNode inside). */
 const commits: Record<string, number> = {};

@@ -54,10 +54,23 @@ export const NodeRunFigures = memo(function NodeRunFigures({ id }: { id: string 
       <span className="studio-node-extra">
         {counts.failed ? <span className="is-error">{counts.failed} failed</span> : null}
         {counts.retried ? <span title="attempts retried (beyond each message's first)">↻ {counts.retried}</span> : null}
-        {live.attempt ? <span className="is-warning" title="the attempt running now for a message being retried" data-testid={`node-attempt-${id}`}>try {live.attempt}</span> : null}
+        {live.attempt ? (
+          <span className="is-warning" title="the attempt running now for a message being retried" data-testid={`node-attempt-${id}`}>
+            try {live.attempt}
+          </span>
+        ) : null}
         {duration !== null && <NodeDuration total={duration} held={heldMs(live.hold, live.endedAt ?? 0)} />}
         {buffer && (
-          <span className="node-buffer" title={`input buffer ${buffer.used} / ${buffer.size}`} data-testid={`node-buffer-${id}`} role="meter" aria-valuemin={0} aria-valuemax={buffer.size} aria-valuenow={buffer.used} aria-label="Input buffer">
+          <span
+            className="node-buffer"
+            title={`input buffer ${buffer.used} / ${buffer.size}`}
+            data-testid={`node-buffer-${id}`}
+            role="meter"
+            aria-valuemin={0}
+            aria-valuemax={buffer.size}
+            aria-valuenow={buffer.used}
+            aria-label="Input buffer"
+          >
             <span className="node-buffer-fill" style={{ width: `${Math.min(100, (100 * buffer.used) / Math.max(1, buffer.size))}%` }} />
           </span>
         )}

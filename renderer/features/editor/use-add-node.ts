@@ -20,7 +20,10 @@ export function useAddNode(): (type: string, screenPoint?: { x: number; y: numbe
       if (!info) return null;
       const point = screenPoint ?? canvasCentre();
       const at = screenToFlowPosition(point);
-      const id = nextNodeId(type, state.nodes.map((n) => n.id));
+      const id = nextNodeId(
+        type,
+        state.nodes.map((n) => n.id),
+      );
       const node: StudioNode = {
         id,
         type: STUDIO_NODE_TYPE,

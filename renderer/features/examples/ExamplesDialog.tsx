@@ -32,7 +32,13 @@ export function ExamplesDialog() {
         <ul className="examples-list" aria-label="Examples">
           {examples.map((example, i) => (
             <li key={example.id}>
-              <button type="button" className="example-item" onClick={() => void open(example)} data-testid={`example-${example.id}`} {...(i === 0 ? { 'data-autofocus': true } : {})}>
+              <button
+                type="button"
+                className="example-item"
+                onClick={() => void open(example)}
+                data-testid={`example-${example.id}`}
+                {...(i === 0 ? { 'data-autofocus': true } : {})}
+              >
                 <BookOpen size={15} aria-hidden="true" />
                 <span className="example-text">
                   <span className="example-title">

@@ -15,7 +15,10 @@ const ORDER = ['order-approval', 'http-fetch-retry', 'fan-out-aggregate', 'cron-
 const files = import.meta.glob<unknown>('../../../assets/examples/*.json', { eager: true, import: 'default' });
 
 function titleOf(id: string): string {
-  const words = id.replace(/-/g, ' ').replace(/\bhttp\b/i, 'HTTP').replace(/\bllm\b/i, 'LLM');
+  const words = id
+    .replace(/-/g, ' ')
+    .replace(/\bhttp\b/i, 'HTTP')
+    .replace(/\bllm\b/i, 'LLM');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -27,7 +30,13 @@ function rank(id: string): number {
 /** Every example, parsed with the shared definition schema (a broken file is a build-time test failure). */
 export const EXAMPLES: readonly Example[] = Object.values(files)
   .map((json) => WorkflowDefinition.parse(json))
-  .map((definition) => ({ id: definition.workflowId, title: titleOf(definition.workflowId), description: definition.description, nodeCount: definition.nodes.length, definition }))
+  .map((definition) => ({
+    id: definition.workflowId,
+    title: titleOf(definition.workflowId),
+    description: definition.description,
+    nodeCount: definition.nodes.length,
+    definition,
+  }))
   .sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
 
 /** An id not taken in the session: `order-approval`, else `order-approval-2`, `-3`, … */

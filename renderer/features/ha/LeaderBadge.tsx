@@ -8,7 +8,11 @@ export function LeaderBadge() {
   const status = useHa((s) => s.status);
   if (status === null || status.mode === 'single') return null;
   const leading = status.role === 'leader';
-  const text = leading ? 'Leader' : status.role === 'deposed' ? 'Stepped down (read-only)' : `Standby (read-only)${status.leader ? ` — leader is ${leaderLabel(status.leader)}` : ''}`;
+  const text = leading
+    ? 'Leader'
+    : status.role === 'deposed'
+      ? 'Stepped down (read-only)'
+      : `Standby (read-only)${status.leader ? ` — leader is ${leaderLabel(status.leader)}` : ''}`;
   const title = leading ? `This host leads its active/standby pair (fencing number ${status.fence}).` : readOnlyReason(status)!;
   return (
     <span className={`leader-badge ${leading ? 'is-leader' : 'is-standby'}`} role="status" title={title} data-testid="leader-badge">

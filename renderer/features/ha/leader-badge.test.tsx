@@ -16,7 +16,14 @@ const chain = WorkflowDefinition.parse({
   edges: [{ source: 'start', target: 'print', sourcePort: 'out' }],
 });
 
-const PAIR = { mode: 'postgres', self: 'host-b', fence: null, leaseMs: 15_000, stepDowns: { expired: 0, lost: 0, fenced: 0, released: 0 }, refusedWrites: 0 } as const;
+const PAIR = {
+  mode: 'postgres',
+  self: 'host-b',
+  fence: null,
+  leaseMs: 15_000,
+  stepDowns: { expired: 0, lost: 0, fenced: 0, released: 0 },
+  refusedWrites: 0,
+} as const;
 const STANDBY: HaStatus = { ...PAIR, role: 'standby', leader: { name: 'host-a', url: 'http://host-a:4310' } };
 const LEADER: HaStatus = { ...PAIR, role: 'leader', self: 'host-a', fence: 3, leader: { name: 'host-a', url: 'http://host-a:4310' } };
 

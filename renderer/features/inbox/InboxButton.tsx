@@ -8,7 +8,15 @@ export function InboxButton({ actions }: { actions: InboxActions }) {
   const open = useInbox((s) => s.open);
   const label = `Approval inbox, ${count} open (Ctrl+Shift+I)`;
   return (
-    <button type="button" className={`button inbox-button${open ? ' is-active' : ''}`} onClick={() => actions.toggleInbox()} aria-label={label} aria-expanded={open} title={label} data-testid="inbox-button">
+    <button
+      type="button"
+      className={`button inbox-button${open ? ' is-active' : ''}`}
+      onClick={() => actions.toggleInbox()}
+      aria-label={label}
+      aria-expanded={open}
+      title={label}
+      data-testid="inbox-button"
+    >
       <Inbox size={15} aria-hidden="true" />
       {count > 0 && (
         <span className="inbox-count" data-testid="inbox-count">

@@ -59,10 +59,21 @@ function InboxBody({ actions, onShowRun }: { actions: InboxActions; onShowRun: (
       {approvals.length === 0 ? (
         <div className="empty-hint" data-testid="inbox-empty">
           <Inbox size={18} aria-hidden="true" />
-          <p>No approvals are waiting. A run stops here when a message reaches a WAIT_FOR_SIGNAL node, in any workflow; you can then approve or reject it, with data.</p>
+          <p>
+            No approvals are waiting. A run stops here when a message reaches a WAIT_FOR_SIGNAL node, in any workflow; you can then approve or reject it, with
+            data.
+          </p>
         </div>
       ) : (
-        <ul ref={list} className="inbox-list" role="listbox" aria-label="Open approvals, oldest first (J/K to move)" tabIndex={0} aria-activedescendant={selected ? `inbox-${selected}` : undefined} data-testid="inbox-list">
+        <ul
+          ref={list}
+          className="inbox-list"
+          role="listbox"
+          aria-label="Open approvals, oldest first (J/K to move)"
+          tabIndex={0}
+          aria-activedescendant={selected ? `inbox-${selected}` : undefined}
+          data-testid="inbox-list"
+        >
           {approvals.map((a, i) => (
             <InboxRow key={approvalKey(a)} approval={a} index={i} selected={approvalKey(a) === selected} />
           ))}
@@ -104,7 +115,15 @@ function InboxDetail({ approval, decision, onShowRun }: { approval: Approval; de
     <div className="inbox-detail" data-testid="inbox-detail">
       <div className="field-label">Waiting message</div>
       <JsonTree value={approval.payload} testId="inbox-payload" />
-      <JsonEditor value={data} onChange={setData} label="Data sent with the decision (JSON, optional)" placeholder='Optional JSON data, e.g. {"by": "ops"}' testId="inbox-data" minLines={2} invalid={dataError !== null} />
+      <JsonEditor
+        value={data}
+        onChange={setData}
+        label="Data sent with the decision (JSON, optional)"
+        placeholder='Optional JSON data, e.g. {"by": "ops"}'
+        testId="inbox-data"
+        minLines={2}
+        invalid={dataError !== null}
+      />
       {dataError && (
         <span className="field-error" role="alert" data-testid="inbox-data-error">
           {dataError}
@@ -156,7 +175,13 @@ function NotificationOffer() {
   const [permission, setPermission] = useState(api?.permission ?? 'denied');
   if (!api || permission !== 'default') return null;
   return (
-    <button type="button" className="button small" onClick={() => void api.requestPermission().then(setPermission)} data-testid="inbox-notify" title="Show a desktop notification for each new approval">
+    <button
+      type="button"
+      className="button small"
+      onClick={() => void api.requestPermission().then(setPermission)}
+      data-testid="inbox-notify"
+      title="Show a desktop notification for each new approval"
+    >
       <BellRing size={12} aria-hidden="true" /> Notify me
     </button>
   );

@@ -34,7 +34,15 @@ export function NodeApprovalBlock({ nodeId }: { nodeId: string }) {
       <HoldBadge kind="waiting" detail={`${oldest.signal}, ${waiting.length} waiting`} testId="inspector-approval-state" />
       <p className="field-hint">Oldest waiting since {new Date(oldest.since).toLocaleTimeString()}:</p>
       <JsonTree value={oldest.payload} testId="inspector-approval-payload" label="waiting message" />
-      <JsonEditor value={data} onChange={setData} label="Data sent with the decision (JSON, optional)" placeholder='Optional JSON data, e.g. {"by": "ops"}' testId="inspector-approval-data" minLines={2} invalid={dataError !== null} />
+      <JsonEditor
+        value={data}
+        onChange={setData}
+        label="Data sent with the decision (JSON, optional)"
+        placeholder='Optional JSON data, e.g. {"by": "ops"}'
+        testId="inspector-approval-data"
+        minLines={2}
+        invalid={dataError !== null}
+      />
       {dataError && (
         <span className="field-error" role="alert" data-testid="inspector-approval-data-error">
           {dataError}

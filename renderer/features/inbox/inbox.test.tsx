@@ -13,7 +13,16 @@ import { approvalKey, useInbox } from '../../store/inbox-store';
 import { browserAnnouncer, type NotificationApi } from './browser-notifications';
 import { createInboxActions } from './inbox-actions';
 
-const approval = (n: number, since: number, workflowId = 'orders'): Approval => ({ executionId: `run-${n}`, session: 'default', workflowId, nodeId: 'gate', signal: 'manager', messageId: `m${n}`, payload: { order: n }, since });
+const approval = (n: number, since: number, workflowId = 'orders'): Approval => ({
+  executionId: `run-${n}`,
+  session: 'default',
+  workflowId,
+  nodeId: 'gate',
+  signal: 'manager',
+  messageId: `m${n}`,
+  payload: { order: n },
+  since,
+});
 
 beforeEach(() => {
   resetStores();
@@ -96,7 +105,9 @@ describe('STU-05 approval inbox', () => {
     expect(announce).toHaveBeenCalledTimes(1);
     expect(announce.mock.calls[0]![0]).toMatchObject({ executionId: 'run-1', workflowId: 'orders' });
     control.state.approvals.length = 0;
-    actions.approvalsChanged([{ type: 'APPROVAL', seq: 2, executionId: 'run-1', at: 101, nodeId: 'gate', signal: 'manager', messageId: 'm1', state: 'CLOSED', decision: 'APPROVED' }]);
+    actions.approvalsChanged([
+      { type: 'APPROVAL', seq: 2, executionId: 'run-1', at: 101, nodeId: 'gate', signal: 'manager', messageId: 'm1', state: 'CLOSED', decision: 'APPROVED' },
+    ]);
     await waitFor(() => expect(useInbox.getState().approvals).toHaveLength(0));
     expect(announce).toHaveBeenCalledTimes(1);
   });

@@ -21,8 +21,13 @@ export function MetricsChart({ title, xs, lines, testId }: { title: string; xs: 
     if (!el) return;
     const width = Math.max(220, el.clientWidth || 320);
     const series = lines.map((l) => ({ label: l.label, stroke: l.color, width: 1.5, spanGaps: false }));
-    plot.current = new uPlot({ width, height: HEIGHT, series: [{}, ...series], scales: { x: { time: true } }, legend: { show: true }, cursor: { drag: { x: false, y: false } } }, [[], ...lines.map(() => [])], el);
-    const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(() => plot.current?.setSize({ width: Math.max(220, el.clientWidth), height: HEIGHT })) : null;
+    plot.current = new uPlot(
+      { width, height: HEIGHT, series: [{}, ...series], scales: { x: { time: true } }, legend: { show: true }, cursor: { drag: { x: false, y: false } } },
+      [[], ...lines.map(() => [])],
+      el,
+    );
+    const resize =
+      typeof ResizeObserver === 'function' ? new ResizeObserver(() => plot.current?.setSize({ width: Math.max(220, el.clientWidth), height: HEIGHT })) : null;
     resize?.observe(el);
     return () => {
       resize?.disconnect();

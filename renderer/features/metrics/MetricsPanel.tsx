@@ -43,9 +43,30 @@ export function MetricsPanel({ ticker, schedule }: { ticker?: Ticker; schedule?:
             </p>
           ) : (
             <div className="metrics-charts">
-              <MetricsChart testId="metrics-chart-runs" title="Runs per second" xs={charts.xs} lines={[{ label: 'runs/s', color: BLUE, values: charts.rate }, { label: 'failed', color: RED, values: charts.failures }]} />
-              <MetricsChart testId="metrics-chart-queue" title="Queue depth and running" xs={charts.xs} lines={[{ label: 'queued', color: SLATE, values: charts.queued }, { label: 'running', color: GREEN, values: charts.running }]} />
-              <MetricsChart testId="metrics-chart-p95" title="p95 node duration (ms)" xs={charts.xs} lines={[{ label: 'p95 ms', color: BLUE, values: charts.p95 }]} />
+              <MetricsChart
+                testId="metrics-chart-runs"
+                title="Runs per second"
+                xs={charts.xs}
+                lines={[
+                  { label: 'runs/s', color: BLUE, values: charts.rate },
+                  { label: 'failed', color: RED, values: charts.failures },
+                ]}
+              />
+              <MetricsChart
+                testId="metrics-chart-queue"
+                title="Queue depth and running"
+                xs={charts.xs}
+                lines={[
+                  { label: 'queued', color: SLATE, values: charts.queued },
+                  { label: 'running', color: GREEN, values: charts.running },
+                ]}
+              />
+              <MetricsChart
+                testId="metrics-chart-p95"
+                title="p95 node duration (ms)"
+                xs={charts.xs}
+                lines={[{ label: 'p95 ms', color: BLUE, values: charts.p95 }]}
+              />
             </div>
           )}
         </>
@@ -82,14 +103,40 @@ function Tiles({ last, latest }: { last: MetricsSnapshot; latest: MetricsPoint |
   return (
     <div className="metrics-tiles" data-testid="metrics-tiles">
       <Activity size={15} aria-hidden="true" />
-      <Tile label="Runs/s" value={formatRate(latest?.runsPerSecond ?? null)} title="Runs ended per second since the last reading (yukta.executions.completed)" testId="metrics-runs-rate" />
-      <Tile label="Runs ended" value={String(last.runs.completed)} title="Runs ended since the engine started, any status (yukta.executions.completed)" testId="metrics-runs-completed" />
-      <Tile label="Failed" value={String(last.runs.failed)} title="Runs that ended FAILURE, ERROR, TIMED_OUT, CANCELLED, UPSTREAM_FAILED or ABORTED" testId="metrics-runs-failed" tone={last.runs.failed > 0 ? 'error' : undefined} />
+      <Tile
+        label="Runs/s"
+        value={formatRate(latest?.runsPerSecond ?? null)}
+        title="Runs ended per second since the last reading (yukta.executions.completed)"
+        testId="metrics-runs-rate"
+      />
+      <Tile
+        label="Runs ended"
+        value={String(last.runs.completed)}
+        title="Runs ended since the engine started, any status (yukta.executions.completed)"
+        testId="metrics-runs-completed"
+      />
+      <Tile
+        label="Failed"
+        value={String(last.runs.failed)}
+        title="Runs that ended FAILURE, ERROR, TIMED_OUT, CANCELLED, UPSTREAM_FAILED or ABORTED"
+        testId="metrics-runs-failed"
+        tone={last.runs.failed > 0 ? 'error' : undefined}
+      />
       <Tile label="Queued" value={String(last.queued)} title="Starts waiting for a slot (yukta.executions.queued)" testId="metrics-queued" />
       <Tile label="Running" value={String(last.running)} title="Runs holding a slot (yukta.executions.running)" testId="metrics-running" />
-      <Tile label="p95 node" value={formatSeconds(overallP95(last))} title="95th percentile of node durations since the engine started (yukta.node.duration)" testId="metrics-p95" />
+      <Tile
+        label="p95 node"
+        value={formatSeconds(overallP95(last))}
+        title="95th percentile of node durations since the engine started (yukta.node.duration)"
+        testId="metrics-p95"
+      />
       <Tile label="Refused" value={String(refused)} title="Starts refused (yukta.executions.rejected)" testId="metrics-refused" />
-      <Tile label="Dropped" value={String(dropped)} title="Edge buffer drops, log lines and supervisor events dropped (yukta.edge.dropped, yukta.tracker.dropped)" testId="metrics-dropped" />
+      <Tile
+        label="Dropped"
+        value={String(dropped)}
+        title="Edge buffer drops, log lines and supervisor events dropped (yukta.edge.dropped, yukta.tracker.dropped)"
+        testId="metrics-dropped"
+      />
     </div>
   );
 }

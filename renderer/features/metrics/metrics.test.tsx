@@ -39,7 +39,12 @@ function snapshot(at: number, completed: number, failed: number, queued: number,
     runs: { completed, failed, byStatus: { SUCCESS: completed - failed, FAILURE: failed } },
     queued,
     running: 1,
-    nodeDuration: { bounds: [0.01, 0.1, 1, 10], cumulative: [durations.le10ms, durations.le100ms, durations.le1s, durations.le1s], count: durations.le1s, sumSeconds: 5 },
+    nodeDuration: {
+      bounds: [0.01, 0.1, 1, 10],
+      cumulative: [durations.le10ms, durations.le100ms, durations.le1s, durations.le1s],
+      count: durations.le1s,
+      sumSeconds: 5,
+    },
   });
 }
 
@@ -61,7 +66,16 @@ function fakeClient(answers: MetricsSnapshot[]) {
   return { client, get, emit: (batch: StudioEvent[]) => listeners.forEach((l) => l(batch)), listeners };
 }
 
-const ended: StudioEvent = { type: 'EXECUTION_STATUS', seq: 9, executionId: 'r1', at: 1, session: 'default', workflowId: 'hello', definitionVersion: 'v', status: 'SUCCESS' };
+const ended: StudioEvent = {
+  type: 'EXECUTION_STATUS',
+  seq: 9,
+  executionId: 'r1',
+  at: 1,
+  session: 'default',
+  workflowId: 'hello',
+  definitionVersion: 'v',
+  status: 'SUCCESS',
+};
 
 describe('OBS-04 metrics view', () => {
   it('shows runs ended, runs/s, failures, queue depth and p95 node duration, refreshed every tick', async () => {

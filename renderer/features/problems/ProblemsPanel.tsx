@@ -16,7 +16,11 @@ export function ProblemsPanel() {
     return (
       <div className="empty-hint" data-testid="problems-empty">
         <CircleCheck size={16} aria-hidden="true" />
-        <p>{empty ? 'No problems — the canvas is empty. Drag a trigger from the palette to begin.' : 'No problems: every node is connected and its settings are valid.'}</p>
+        <p>
+          {empty
+            ? 'No problems — the canvas is empty. Drag a trigger from the palette to begin.'
+            : 'No problems: every node is connected and its settings are valid.'}
+        </p>
       </div>
     );
   }
@@ -38,9 +42,11 @@ function ProblemRow({ issue, onSelect }: { issue: ValidationIssue; onSelect: (no
       <button type="button" onClick={() => first && onSelect(first)} disabled={!first} title={first ? `Select ${first}` : undefined}>
         <Icon size={14} aria-hidden="true" className="problem-icon" />
         <span className={`problem-level level-${issue.severity}`}>{issue.severity === 'error' ? 'Error' : 'Warning'}</span>
-        <span className="problem-nodes">{nodes.length ? nodes.join(', ') : issue.path ?? 'workflow'}</span>
+        <span className="problem-nodes">{nodes.length ? nodes.join(', ') : (issue.path ?? 'workflow')}</span>
         <span className="problem-message">{plainMessage(issue.message)}</span>
-        <code className="problem-code" title="rule">{issue.code}</code>
+        <code className="problem-code" title="rule">
+          {issue.code}
+        </code>
       </button>
     </li>
   );

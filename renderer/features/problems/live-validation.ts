@@ -11,7 +11,10 @@ import { useStudio, type StudioState } from '../../store/studio-store';
 const PLACEHOLDER_ID = 'untitled';
 
 /** DEF-02 rules on the open graph, with the shared validator (the server applies the same rules on save). */
-export function validateOpenGraph(state: Pick<StudioState, 'workflowId' | 'description' | 'nodes' | 'edges'>, catalog: NodeTypeCatalog | undefined): ValidationIssue[] {
+export function validateOpenGraph(
+  state: Pick<StudioState, 'workflowId' | 'description' | 'nodes' | 'edges'>,
+  catalog: NodeTypeCatalog | undefined,
+): ValidationIssue[] {
   const workflowId = identifierProblem(state.workflowId) ? PLACEHOLDER_ID : state.workflowId;
   const definition = toDefinition({ ...state, workflowId });
   return validateWorkflowShape(definition, catalog).issues;
@@ -44,7 +47,12 @@ interface StructureKey {
 }
 
 function structureKey(state: StudioState): StructureKey {
-  return { nodes: state.nodes.map((n) => ({ id: n.id, data: n.data })), edges: state.edges, catalog: state.typeCatalog, catalogReady: state.catalogState === 'ready' };
+  return {
+    nodes: state.nodes.map((n) => ({ id: n.id, data: n.data })),
+    edges: state.edges,
+    catalog: state.typeCatalog,
+    catalogReady: state.catalogState === 'ready',
+  };
 }
 
 function sameStructure(a: StructureKey, b: StructureKey): boolean {
@@ -54,8 +62,11 @@ function sameStructure(a: StructureKey, b: StructureKey): boolean {
 }
 
 function sameEdges(a: readonly StudioEdge[], b: readonly StudioEdge[]): boolean {
-  return a.length === b.length && a.every((e, i) => {
-    const o = b[i]!;
-    return e.source === o.source && e.target === o.target && e.sourceHandle === o.sourceHandle && e.data?.targetPort === o.data?.targetPort;
-  });
+  return (
+    a.length === b.length &&
+    a.every((e, i) => {
+      const o = b[i]!;
+      return e.source === o.source && e.target === o.target && e.sourceHandle === o.sourceHandle && e.data?.targetPort === o.data?.targetPort;
+    })
+  );
 }

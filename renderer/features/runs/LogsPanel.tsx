@@ -13,7 +13,9 @@ export const MAX_SHOWN_LINES = 1000;
 export function filterLogs(lines: readonly LogLine[], nodeId: string, minLevel: Level, text: string): LogLine[] {
   const floor = LEVELS.indexOf(minLevel);
   const needle = text.trim().toLowerCase();
-  return lines.filter((l) => (nodeId === '' || l.nodeId === nodeId) && LEVELS.indexOf(l.level) >= floor && (needle === '' || l.text.toLowerCase().includes(needle)));
+  return lines.filter(
+    (l) => (nodeId === '' || l.nodeId === nodeId) && LEVELS.indexOf(l.level) >= floor && (needle === '' || l.text.toLowerCase().includes(needle)),
+  );
 }
 
 /**
@@ -23,7 +25,7 @@ export function filterLogs(lines: readonly LogLine[], nodeId: string, minLevel: 
 export function LogsPanel() {
   const executionId = useLive((s) => s.executionId);
   const version = useRunFeed((s) => s.logsVersion);
-  const dropped = useRunFeed((s) => (executionId ? s.droppedLogs[executionId] ?? 0 : 0));
+  const dropped = useRunFeed((s) => (executionId ? (s.droppedLogs[executionId] ?? 0) : 0));
   const nodeIds = useStudio((s) => s.nodes.map((n) => n.id).join('\u0000'));
   const [nodeId, setNodeId] = useState('');
   const [level, setLevel] = useState<Level>('debug');
@@ -50,11 +52,14 @@ export function LogsPanel() {
       <div className="runs-toolbar">
         <select value={nodeId} onChange={(e) => setNodeId(e.target.value)} aria-label="Node" data-testid="logs-node">
           <option value="">Whole run</option>
-          {nodeIds.split('\u0000').filter(Boolean).map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
+          {nodeIds
+            .split('\u0000')
+            .filter(Boolean)
+            .map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
         </select>
         <select value={level} onChange={(e) => setLevel(e.target.value as Level)} aria-label="Lowest level" data-testid="logs-level">
           {LEVELS.map((l) => (
@@ -63,7 +68,14 @@ export function LogsPanel() {
             </option>
           ))}
         </select>
-        <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Filter text" aria-label="Filter log lines" data-testid="logs-filter" />
+        <input
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="Filter text"
+          aria-label="Filter log lines"
+          data-testid="logs-filter"
+        />
         <label className="checkbox-field">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} data-testid="logs-follow" /> Follow
         </label>

@@ -16,7 +16,11 @@ export function NodeErrorBlock({ nodeId }: { nodeId: string }) {
       <div className="error-block-title">
         <OctagonX size={14} aria-hidden="true" /> Error
         <span className="app-bar-spacer" />
-        <CopyButton text={() => JSON.stringify({ nodeId, ...error, ...(endedAt ? { at: new Date(endedAt).toISOString() } : {}) }, null, 2)} testId="inspector-error-copy" title="Copy the error, its attempt and input as JSON" />
+        <CopyButton
+          text={() => JSON.stringify({ nodeId, ...error, ...(endedAt ? { at: new Date(endedAt).toISOString() } : {}) }, null, 2)}
+          testId="inspector-error-copy"
+          title="Copy the error, its attempt and input as JSON"
+        />
       </div>
       <p className="error-block-message" data-testid="inspector-error-message">
         {error.message}

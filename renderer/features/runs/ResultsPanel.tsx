@@ -77,7 +77,8 @@ function ResultList({ results, showMetadata }: { results: readonly RunResult[]; 
             <summary>Tree</summary>
             <JsonTree value={r.payload} />
           </details>
-          {showMetadata && (r.metadata ? <MessageMetadata metadata={r.metadata} testId={`result-metadata-${i}`} /> : <span className="muted">no metadata</span>)}
+          {showMetadata &&
+            (r.metadata ? <MessageMetadata metadata={r.metadata} testId={`result-metadata-${i}`} /> : <span className="muted">no metadata</span>)}
         </li>
       ))}
     </ol>

@@ -33,11 +33,23 @@ function RunActions() {
   return (
     <>
       {runStatus === 'ABORTED' && (
-        <button type="button" className="button small primary" onClick={() => void actions.resume()} data-testid="run-banner-resume" title="Continue this run from its last checkpoint (it was interrupted by a crash or a kill)">
+        <button
+          type="button"
+          className="button small primary"
+          onClick={() => void actions.resume()}
+          data-testid="run-banner-resume"
+          title="Continue this run from its last checkpoint (it was interrupted by a crash or a kill)"
+        >
           <Play size={12} aria-hidden="true" /> Resume
         </button>
       )}
-      <button type="button" className="button small" onClick={() => void actions.restart('Restart')} data-testid="run-banner-restart" title="A new run of the same version with the same start payload">
+      <button
+        type="button"
+        className="button small"
+        onClick={() => void actions.restart('Restart')}
+        data-testid="run-banner-restart"
+        title="A new run of the same version with the same start payload"
+      >
         <RotateCcw size={12} aria-hidden="true" /> Restart run
       </button>
     </>
@@ -100,7 +112,13 @@ export function RunBanner({ onDiff, onExit }: { onDiff: (runVersion: string) => 
         </span>
       )}
       {draftDiffers && (
-        <button type="button" className="button small" onClick={() => onDiff(version)} data-testid="run-banner-diff" title="Draw the difference between the version this run used and the canvas as it is now (the draft, saved or not)">
+        <button
+          type="button"
+          className="button small"
+          onClick={() => onDiff(version)}
+          data-testid="run-banner-diff"
+          title="Draw the difference between the version this run used and the canvas as it is now (the draft, saved or not)"
+        >
           <GitCompare size={12} aria-hidden="true" /> Diff with draft
         </button>
       )}

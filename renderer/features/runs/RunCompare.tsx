@@ -55,7 +55,13 @@ function useComparison(a: string, b: string) {
       .then(([ra, rb, sa, sb]) => {
         if (!current) return;
         const recorded = (s: RecordedSummary | string) => (typeof s === 'string' ? null : s);
-        const notes = [sa, sb].flatMap((s, i) => (typeof s === 'string' ? [`Run ${i === 0 ? 'A' : 'B'}: outputs not compared (${s}).`] : s.recorded ? [] : [`Run ${i === 0 ? 'A' : 'B'} recorded no outputs.`]));
+        const notes = [sa, sb].flatMap((s, i) =>
+          typeof s === 'string'
+            ? [`Run ${i === 0 ? 'A' : 'B'}: outputs not compared (${s}).`]
+            : s.recorded
+              ? []
+              : [`Run ${i === 0 ? 'A' : 'B'} recorded no outputs.`],
+        );
         setLoaded({ a: ra, b: rb, rows: compareRuns(ra, rb, recorded(sa), recorded(sb)), notes });
       })
       .catch((e: unknown) => current && setError(describeError(e)));
@@ -73,7 +79,8 @@ function Comparison({ loaded, a, b }: { loaded: Loaded; a: string; b: string }) 
   return (
     <>
       <p className="field-hint" data-testid="compare-summary">
-        {loaded.rows.filter(differs).length} of {loaded.rows.length} nodes differ; output differs at {outputDiffs.length ? outputDiffs.map((r) => r.nodeId).join(', ') : 'no node'}.
+        {loaded.rows.filter(differs).length} of {loaded.rows.length} nodes differ; output differs at{' '}
+        {outputDiffs.length ? outputDiffs.map((r) => r.nodeId).join(', ') : 'no node'}.
         {loaded.a.definitionVersion !== loaded.b.definitionVersion && ' The runs used different versions.'}
       </p>
       {loaded.notes.map((n) => (
@@ -104,7 +111,12 @@ function CompareRow({ row, a, b, open, onToggle }: { row: NodeComparison; a: str
   const what = [row.statusDiffers && 'status', row.countsDiffer && 'counts', row.outputDiffers && 'output'].filter(Boolean).join(' ');
   return (
     <>
-      <tr className={differs(row) ? 'is-different' : ''} data-testid={`compare-row-${row.nodeId}`} data-differs={what || 'none'} data-output-differs={row.outputDiffers}>
+      <tr
+        className={differs(row) ? 'is-different' : ''}
+        data-testid={`compare-row-${row.nodeId}`}
+        data-differs={what || 'none'}
+        data-output-differs={row.outputDiffers}
+      >
         <td>
           <code>{row.nodeId}</code>
         </td>
@@ -156,8 +168,13 @@ function FirstDifference({ a, b, nodeId }: { a: string; b: string; nodeId: strin
       .then(([ra, rb]) => {
         const xs = ra.outputs.messages;
         const ys = rb.outputs.messages;
-        const at = Array.from({ length: Math.max(xs.length, ys.length) }, (_, i) => i).find((i) => JSON.stringify(xs[i]?.payload) !== JSON.stringify(ys[i]?.payload) || xs[i]?.port !== ys[i]?.port);
-        if (current) setFound(at === undefined ? 'The first 100 messages are the same; the difference is further on.' : { index: at, a: xs[at]?.payload, b: ys[at]?.payload });
+        const at = Array.from({ length: Math.max(xs.length, ys.length) }, (_, i) => i).find(
+          (i) => JSON.stringify(xs[i]?.payload) !== JSON.stringify(ys[i]?.payload) || xs[i]?.port !== ys[i]?.port,
+        );
+        if (current)
+          setFound(
+            at === undefined ? 'The first 100 messages are the same; the difference is further on.' : { index: at, a: xs[at]?.payload, b: ys[at]?.payload },
+          );
       })
       .catch((e: unknown) => current && setFound(describeError(e)));
     return () => {

@@ -36,7 +36,11 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
     return (
       <div className="empty-hint" data-testid="runs-empty">
         <History size={16} aria-hidden="true" />
-        <p>{saved ? 'No runs yet. Press Run (F5) to start this workflow with an empty payload.' : 'Save the workflow, then press Run (F5): its runs appear here.'}</p>
+        <p>
+          {saved
+            ? 'No runs yet. Press Run (F5) to start this workflow with an empty payload.'
+            : 'Save the workflow, then press Run (F5): its runs appear here.'}
+        </p>
       </div>
     );
   }
@@ -49,7 +53,15 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
   return (
     <div className="runs-panel" data-testid="runs-panel">
       <div className="runs-column">
-        <RunsToolbar filter={filter} onFilter={setFilter} counts={counts} search={search} onSearch={setSearch} canCompare={picked.length === 2} onCompare={() => setComparing(pair())} />
+        <RunsToolbar
+          filter={filter}
+          onFilter={setFilter}
+          counts={counts}
+          search={search}
+          onSearch={setSearch}
+          canCompare={picked.length === 2}
+          onCompare={() => setComparing(pair())}
+        />
         {shown.length === 0 ? (
           <p className="empty-hint" data-testid="runs-none-match">
             No run matches. Clear the search or pick another filter.
@@ -92,16 +104,37 @@ function RunsToolbar({ filter, onFilter, counts, search, onSearch, canCompare, o
     <div className="runs-toolbar">
       <div className="segmented" role="group" aria-label="Filter runs by status">
         {RUN_FILTER_KEYS.map((key) => (
-          <button key={key} type="button" className={`button small${filter === key ? ' is-active' : ''}`} aria-pressed={filter === key} onClick={() => onFilter(key)} data-testid={`runs-filter-${key}`}>
+          <button
+            key={key}
+            type="button"
+            className={`button small${filter === key ? ' is-active' : ''}`}
+            aria-pressed={filter === key}
+            onClick={() => onFilter(key)}
+            data-testid={`runs-filter-${key}`}
+          >
             {RUN_FILTERS[key].label} <span className="tab-count">{counts[key]}</span>
           </button>
         ))}
       </div>
       <label className="search-field">
         <Search size={13} aria-hidden="true" />
-        <input type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder="Search id, version, status, error" aria-label="Search runs" data-testid="runs-search" />
+        <input
+          type="search"
+          value={search}
+          onChange={(e) => onSearch(e.target.value)}
+          placeholder="Search id, version, status, error"
+          aria-label="Search runs"
+          data-testid="runs-search"
+        />
       </label>
-      <button type="button" className="button small" disabled={!canCompare} onClick={onCompare} data-testid="runs-compare" title="Compare the two ticked runs node by node">
+      <button
+        type="button"
+        className="button small"
+        disabled={!canCompare}
+        onClick={onCompare}
+        data-testid="runs-compare"
+        title="Compare the two ticked runs node by node"
+      >
         <GitCompare size={13} aria-hidden="true" /> Compare
       </button>
     </div>
@@ -122,10 +155,24 @@ type RunItemProps = {
 function RunItem({ run, selected, onSelect, picked, onPick, expanded, onExpand }: RunItemProps) {
   return (
     <li className="run-item">
-      <input type="checkbox" checked={picked} onChange={onPick} aria-label={`Pick run ${run.executionId.slice(0, 8)} to compare`} data-testid={`run-pick-${run.executionId}`} />
+      <input
+        type="checkbox"
+        checked={picked}
+        onChange={onPick}
+        aria-label={`Pick run ${run.executionId.slice(0, 8)} to compare`}
+        data-testid={`run-pick-${run.executionId}`}
+      />
       <RunRow run={run} selected={selected} onSelect={onSelect} />
       {run.error && (
-        <button type="button" className="icon-button" onClick={onExpand} aria-expanded={expanded} aria-label="Show the whole error" title="Show the whole error" data-testid={`run-expand-${run.executionId}`}>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={onExpand}
+          aria-expanded={expanded}
+          aria-label="Show the whole error"
+          title="Show the whole error"
+          data-testid={`run-expand-${run.executionId}`}
+        >
           {expanded ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronRight size={14} aria-hidden="true" />}
         </button>
       )}
@@ -182,7 +229,10 @@ function RunStatus({ run }: { run: RunSummary }) {
 /** Duration; for the shown run, active time and held/waiting time apart. */
 function RunDuration({ run }: { run: RunSummary }) {
   const hold = useLive((s) => (s.executionId === run.executionId ? s.runHold : null));
-  const text = run.endedAt !== undefined && hold ? splitDuration(run.endedAt - (run.startedAt ?? run.createdAt), heldMs(hold, run.endedAt), 'held', formatMs) : formatDuration(run);
+  const text =
+    run.endedAt !== undefined && hold
+      ? splitDuration(run.endedAt - (run.startedAt ?? run.createdAt), heldMs(hold, run.endedAt), 'held', formatMs)
+      : formatDuration(run);
   return (
     <span className="run-duration" data-testid={`run-duration-${run.executionId}`}>
       {text}
@@ -202,4 +252,3 @@ export function formatDuration(run: Pick<RunSummary, 'startedAt' | 'endedAt' | '
   if (run.endedAt === undefined) return 'running…';
   return formatMs(run.endedAt - (run.startedAt ?? run.createdAt));
 }
-

@@ -71,7 +71,11 @@ export function TimelinePanel() {
             <div className="timeline-track">
               <div
                 className={`timeline-bar ${statusClassName(bar.state.status)}`}
-                style={{ ['--status-color' as string]: style.color, left: `${(100 * bar.from) / span}%`, width: `max(2px, ${(100 * (bar.to - bar.from)) / span}%)` }}
+                style={{
+                  ['--status-color' as string]: style.color,
+                  left: `${(100 * bar.from) / span}%`,
+                  width: `max(2px, ${(100 * (bar.to - bar.from)) / span}%)`,
+                }}
                 title={`${bar.nodeId}: ${style.label}, ${formatMs(bar.to - bar.from)} (from +${formatMs(bar.from)})`}
                 data-testid={`timeline-bar-${bar.nodeId}`}
                 data-status={bar.state.status}

@@ -65,7 +65,16 @@ interface LogScope {
 }
 
 function sortEvents(events: readonly StudioEvent[], shown: string | null, scope: LogScope): Sorted {
-  const out: Sorted = { runChanges: [], nodeUpdates: [], results: [], logs: new Map(), approvals: [], shownRunStatus: null, controlChanged: false, recent: new Map() };
+  const out: Sorted = {
+    runChanges: [],
+    nodeUpdates: [],
+    results: [],
+    logs: new Map(),
+    approvals: [],
+    shownRunStatus: null,
+    controlChanged: false,
+    recent: new Map(),
+  };
   const recentOf = (executionId: string) => {
     let change = out.recent.get(executionId);
     if (!change) out.recent.set(executionId, (change = { nodes: [], status: null, results: [] }));
@@ -74,7 +83,15 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
   for (const event of events) {
     switch (event.type) {
       case 'EXECUTION_STATUS':
-        out.runChanges.push({ executionId: event.executionId, session: event.session, workflowId: event.workflowId, definitionVersion: event.definitionVersion, status: event.status, at: event.at, ...(event.error ? { error: event.error } : {}) });
+        out.runChanges.push({
+          executionId: event.executionId,
+          session: event.session,
+          workflowId: event.workflowId,
+          definitionVersion: event.definitionVersion,
+          status: event.status,
+          at: event.at,
+          ...(event.error ? { error: event.error } : {}),
+        });
         if (event.executionId === shown) {
           out.shownRunStatus = event.status;
           // The announcement names every node: they show PENDING until their first event.

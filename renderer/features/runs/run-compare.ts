@@ -40,7 +40,8 @@ export function compareRuns(a: RunDetail, b: RunDetail, recordedA: RecordedSumma
       b: y,
       statusDiffers: !both || x.status !== y.status,
       countsDiffer: !both || x.counts.received !== y.counts.received || x.counts.emitted !== y.counts.emitted,
-      outputDiffers: both && x.outputs !== undefined && y.outputs !== undefined && (x.outputs.count !== y.outputs.count || x.outputs.digest !== y.outputs.digest),
+      outputDiffers:
+        both && x.outputs !== undefined && y.outputs !== undefined && (x.outputs.count !== y.outputs.count || x.outputs.digest !== y.outputs.digest),
     };
   });
 }

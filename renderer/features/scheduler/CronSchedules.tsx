@@ -34,7 +34,11 @@ export function CronSchedules() {
           {error}
         </p>
       )}
-      {list && list.length === 0 && <p className="field-hint" data-testid="cron-schedules-empty">No schedule is armed: save a workflow with a Cron trigger and its fires appear here.</p>}
+      {list && list.length === 0 && (
+        <p className="field-hint" data-testid="cron-schedules-empty">
+          No schedule is armed: save a workflow with a Cron trigger and its fires appear here.
+        </p>
+      )}
       {list && list.length > 0 && (
         <table className="audit-table" data-testid="cron-schedules-table">
           <thead>

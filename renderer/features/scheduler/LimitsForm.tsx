@@ -21,7 +21,9 @@ function problemOf(text: string): string | null {
 
 /** Live limit editing (ADM-03, ADMIN): only the fields that changed are sent; the host applies them at once. */
 export function LimitsForm({ limits, onApply }: { limits: SchedulerLimits; onApply: (patch: SchedulerLimitsPatch) => Promise<boolean> }) {
-  const [text, setText] = useState<Record<NumericLimit, string>>(() => Object.fromEntries(FIELDS.map((f) => [f.key, String(limits[f.key])])) as Record<NumericLimit, string>);
+  const [text, setText] = useState<Record<NumericLimit, string>>(
+    () => Object.fromEntries(FIELDS.map((f) => [f.key, String(limits[f.key])])) as Record<NumericLimit, string>,
+  );
   const [onLimit, setOnLimit] = useState(limits.onLimit);
   const [busy, setBusy] = useState(false);
   const problems = Object.fromEntries(FIELDS.map((f) => [f.key, problemOf(text[f.key])])) as Record<NumericLimit, string | null>;

@@ -44,7 +44,11 @@ export function SchedulerPanel({ schedule }: { schedule?: FrameScheduler }) {
             <section className="scheduler-section" aria-label="Queue">
               <h3 className="section-title">Queue, in admission order</h3>
               <QueueTable queued={view.queued} readAt={readAt} onPriority={actions.setPriority} />
-              {view.queuedTruncated && <p className="field-hint">Showing the first {view.queued.length} of {view.metrics.queued} waiting starts.</p>}
+              {view.queuedTruncated && (
+                <p className="field-hint">
+                  Showing the first {view.queued.length} of {view.metrics.queued} waiting starts.
+                </p>
+              )}
               <h3 className="section-title">Holding a slot</h3>
               <RunningTable running={view.running} readAt={readAt} />
             </section>

@@ -10,7 +10,15 @@ export function since(at: number, readAt: number | null): string {
 }
 
 /** The queue in admission order, each start with why it waits, and its priority editable (OPERATOR). */
-export function QueueTable({ queued, readAt, onPriority }: { queued: QueuedRunView[]; readAt: number | null; onPriority: (executionId: string, priority: number) => Promise<boolean> }) {
+export function QueueTable({
+  queued,
+  readAt,
+  onPriority,
+}: {
+  queued: QueuedRunView[];
+  readAt: number | null;
+  onPriority: (executionId: string, priority: number) => Promise<boolean>;
+}) {
   if (queued.length === 0) {
     return (
       <p className="empty-hint" data-testid="scheduler-queue-empty">
@@ -74,7 +82,13 @@ function PriorityEditor({ entry, onPriority }: { entry: QueuedRunView; onPriorit
         aria-invalid={!valid}
         data-testid={`queued-priority-${entry.executionId}`}
       />
-      <button type="button" className="button small" disabled={!valid || value === entry.priority} onClick={() => void onPriority(entry.executionId, value)} data-testid={`queued-priority-set-${entry.executionId}`}>
+      <button
+        type="button"
+        className="button small"
+        disabled={!valid || value === entry.priority}
+        onClick={() => void onPriority(entry.executionId, value)}
+        data-testid={`queued-priority-set-${entry.executionId}`}
+      >
         Set
       </button>
     </span>

@@ -11,7 +11,13 @@ describe('issue 15 item 10: the Cron inspector reads the expression and lists th
   it('lists the next 5 fires in the schedule time zone (London is UTC+0 in December)', () => {
     const from = new Date('2026-12-04T09:00:00Z'); // a Friday, after 08:00
     const fires = nextFires('0 8 * * 1-5', 'Europe/London', 5, from).map((d) => d.toISOString());
-    expect(fires).toEqual(['2026-12-07T08:00:00.000Z', '2026-12-08T08:00:00.000Z', '2026-12-09T08:00:00.000Z', '2026-12-10T08:00:00.000Z', '2026-12-11T08:00:00.000Z']);
+    expect(fires).toEqual([
+      '2026-12-07T08:00:00.000Z',
+      '2026-12-08T08:00:00.000Z',
+      '2026-12-09T08:00:00.000Z',
+      '2026-12-10T08:00:00.000Z',
+      '2026-12-11T08:00:00.000Z',
+    ]);
     expect(nextFires('0 8 * * *', 'America/New_York', 1, from)[0]?.toISOString()).toBe('2026-12-04T13:00:00.000Z');
     expect(nextFires('bad', 'UTC', 5, from)).toEqual([]);
   });

@@ -22,7 +22,16 @@ export function nextFires(expression: string, timezone: string, count: number, f
 /** A time as the schedule's zone reads it, e.g. "Mon, 7 Dec 2026, 08:00 (Europe/London)". */
 export function formatInZone(at: Date | number, timezone: string): string {
   try {
-    const text = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }).format(at);
+    const text = new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hour12: false,
+    }).format(at);
     return `${text} (${timezone})`;
   } catch {
     return new Date(at).toISOString();

@@ -15,8 +15,17 @@ afterEach(() => {
 
 function waiting(executionId: string, priority: number, position: number): QueuedRunView {
   return {
-    executionId, session: 'default', workflowId: 'hello', priority, fairnessKey: 'session:default', fairnessWeight: 1, enqueuedAt: 1000,
-    position, ahead: position - 1, blockedBy: [{ cap: 'max-concurrent', limit: 1 }], reason: 'waiting for a slot (max-concurrent 1)',
+    executionId,
+    session: 'default',
+    workflowId: 'hello',
+    priority,
+    fairnessKey: 'session:default',
+    fairnessWeight: 1,
+    enqueuedAt: 1000,
+    position,
+    ahead: position - 1,
+    blockedBy: [{ cap: 'max-concurrent', limit: 1 }],
+    reason: 'waiting for a slot (max-concurrent 1)',
   };
 }
 
@@ -25,14 +34,25 @@ function withQueue(view: SchedulerView): SchedulerView {
     ...view,
     limits: { ...view.limits, maxConcurrent: 1 },
     metrics: { ...view.metrics, running: 1, queued: 3 },
-    running: [{ executionId: 'blocker-1', session: 'default', workflowId: 'hello', priority: 0, fairnessKey: 'session:default', fairnessWeight: 1, grantedAt: 900 }],
+    running: [
+      { executionId: 'blocker-1', session: 'default', workflowId: 'hello', priority: 0, fairnessKey: 'session:default', fairnessWeight: 1, grantedAt: 900 },
+    ],
     queued: [waiting('run-b', 5, 1), waiting('run-c', 1, 2), waiting('run-a', 0, 3)],
     byWorkflow: [{ session: 'default', workflowId: 'hello', running: 1, queued: 3 }],
     bySession: [{ session: 'default', running: 1, queued: 3 }],
   };
 }
 
-const status = (executionId: string, s: 'QUEUED' | 'RUNNING' | 'SUCCESS'): StudioEvent => ({ type: 'EXECUTION_STATUS', seq: 1, executionId, at: 1, session: 'default', workflowId: 'hello', definitionVersion: 'v0', status: s });
+const status = (executionId: string, s: 'QUEUED' | 'RUNNING' | 'SUCCESS'): StudioEvent => ({
+  type: 'EXECUTION_STATUS',
+  seq: 1,
+  executionId,
+  at: 1,
+  session: 'default',
+  workflowId: 'hello',
+  definitionVersion: 'v0',
+  status: s,
+});
 
 async function openScheduler() {
   const app = await openStudio('#/w/default/hello');
@@ -51,10 +71,14 @@ describe('STU-06 scheduler panel', () => {
     expect(screen.getByTestId('queued-reason-run-b').textContent).toContain('· next');
     expect(screen.getByTestId('scheduler-running-count').textContent).toBe('Running 1 / 1');
     expect(screen.getByTestId('running-row-blocker-1')).toBeTruthy();
-    expect(within(screen.getByTestId('group-workflow-default-hello')).getAllByRole('cell').map((c) => c.textContent)).toEqual(['hello', '1', '3']);
+    expect(
+      within(screen.getByTestId('group-workflow-default-hello'))
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['hello', '1', '3']);
   });
 
-  it('changes a queued start\'s priority and re-reads the queue', async () => {
+  it("changes a queued start's priority and re-reads the queue", async () => {
     const { fake } = await openScheduler();
     fireEvent.change(screen.getByTestId('queued-priority-run-a'), { target: { value: '9' } });
     fireEvent.click(screen.getByTestId('queued-priority-set-run-a'));
@@ -78,7 +102,9 @@ describe('STU-06 scheduler panel', () => {
 
   it('says which role a refused change needs', async () => {
     const { fake } = await openScheduler();
-    (fake.client['scheduler.setLimits'] as unknown as { mockRejectedValueOnce(e: unknown): void }).mockRejectedValueOnce(new StudioApiError('FORBIDDEN', 'scheduler.setLimits needs role ADMIN'));
+    (fake.client['scheduler.setLimits'] as unknown as { mockRejectedValueOnce(e: unknown): void }).mockRejectedValueOnce(
+      new StudioApiError('FORBIDDEN', 'scheduler.setLimits needs role ADMIN'),
+    );
     fireEvent.change(screen.getByTestId('limit-queueCapacity'), { target: { value: '10' } });
     fireEvent.click(screen.getByTestId('scheduler-limits-apply'));
     expect((await screen.findByTestId('scheduler-error')).textContent).toBe('Changing limits needs role ADMIN.');
@@ -102,12 +128,24 @@ describe('STU-06 scheduler panel', () => {
 
 describe('STU-06 start dialog', () => {
   it('turns the fields into scheduling keys of the payload and an idempotency key', () => {
-    const start = buildStart({ ...EMPTY_START_FIELDS, payload: '{"name": "Ada", "yukta.priority": 1}', priority: '5', fairnessKey: 'tenant-42', fairnessWeight: '4', timeBudget: '60000', idempotencyKey: ' order-7 ' });
-    expect(start).toEqual({ ok: true, payload: { name: 'Ada', 'yukta.priority': 5, 'yukta.fairnessKey': 'tenant-42', 'yukta.fairnessWeight': 4, 'yukta.timeBudget': 60000 }, idempotencyKey: 'order-7' });
+    const start = buildStart({
+      ...EMPTY_START_FIELDS,
+      payload: '{"name": "Ada", "yukta.priority": 1}',
+      priority: '5',
+      fairnessKey: 'tenant-42',
+      fairnessWeight: '4',
+      timeBudget: '60000',
+      idempotencyKey: ' order-7 ',
+    });
+    expect(start).toEqual({
+      ok: true,
+      payload: { name: 'Ada', 'yukta.priority': 5, 'yukta.fairnessKey': 'tenant-42', 'yukta.fairnessWeight': 4, 'yukta.timeBudget': 60000 },
+      idempotencyKey: 'order-7',
+    });
     expect(buildStart(EMPTY_START_FIELDS)).toEqual({ ok: true, payload: {} });
   });
 
-  it('names every bad field with the host\'s own rules', () => {
+  it("names every bad field with the host's own rules", () => {
     const start = buildStart({ ...EMPTY_START_FIELDS, payload: '[1]', priority: 'high', fairnessKey: 'has space', fairnessWeight: '0', timeBudget: '1.5' });
     expect(start.ok).toBe(false);
     expect(!start.ok && Object.keys(start.errors).sort()).toEqual(['fairnessKey', 'fairnessWeight', 'payload', 'priority', 'timeBudget']);
@@ -123,6 +161,13 @@ describe('STU-06 start dialog', () => {
     fireEvent.change(screen.getByTestId('run-payload-priority'), { target: { value: '5' } });
     fireEvent.change(screen.getByTestId('run-payload-idempotencyKey'), { target: { value: 'k-1' } });
     fireEvent.click(screen.getByTestId('run-payload-submit'));
-    await waitFor(() => expect(fake.client['runs.start']).toHaveBeenCalledWith({ session: 'default', workflowId: 'hello', payload: { 'yukta.priority': 5, 'yukta.fairnessKey': 'tenant-1' }, idempotencyKey: 'k-1' }));
+    await waitFor(() =>
+      expect(fake.client['runs.start']).toHaveBeenCalledWith({
+        session: 'default',
+        workflowId: 'hello',
+        payload: { 'yukta.priority': 5, 'yukta.fairnessKey': 'tenant-1' },
+        idempotencyKey: 'k-1',
+      }),
+    );
   });
 });

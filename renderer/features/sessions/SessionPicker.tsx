@@ -32,7 +32,14 @@ export function SessionPicker({ actions }: { actions: SessionActions }) {
           ))}
         </select>
       </label>
-      <button type="button" className="icon-button" onClick={() => openDialog('sessions')} aria-label="Manage sessions" title="Manage sessions: create, rename, delete" data-testid="sessions-button">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => openDialog('sessions')}
+        aria-label="Manage sessions"
+        title="Manage sessions: create, rename, delete"
+        data-testid="sessions-button"
+      >
         <FolderCog size={15} aria-hidden="true" />
       </button>
     </div>

@@ -92,7 +92,14 @@ function CreateSessionForm({ onCreate }: { onCreate(name: string): Promise<boole
   };
   return (
     <form className="session-create" onSubmit={(e) => void submit(e)}>
-      <input value={name} onChange={(e) => setName(e.target.value)} placeholder="new-session" aria-label="New session name" data-testid="session-create-input" spellCheck={false} />
+      <input
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="new-session"
+        aria-label="New session name"
+        data-testid="session-create-input"
+        spellCheck={false}
+      />
       <button type="submit" className="button" data-testid="session-create-submit">
         Create
       </button>
@@ -118,7 +125,13 @@ function SessionRow({ summary: s, open, renamingTo, onRenameDraft, onRename, onR
     <li className="session-row" data-testid={`session-row-${s.session}`}>
       {renamingTo !== null ? (
         <form className="session-rename" onSubmit={onRename}>
-          <input value={renamingTo} onChange={(e) => onRenameDraft(e.target.value)} aria-label={`New name for ${s.session}`} data-testid="session-rename-input" data-autofocus />
+          <input
+            value={renamingTo}
+            onChange={(e) => onRenameDraft(e.target.value)}
+            aria-label={`New name for ${s.session}`}
+            data-testid="session-rename-input"
+            data-autofocus
+          />
           <button type="submit" className="icon-button" aria-label="Apply the new name" data-testid="session-rename-submit">
             <Check size={14} aria-hidden="true" />
           </button>
@@ -130,10 +143,26 @@ function SessionRow({ summary: s, open, renamingTo, onRenameDraft, onRename, onR
         </span>
       )}
       <span className="field-hint">{s.workflowCount} workflow(s)</span>
-      <button type="button" className="icon-button" disabled={s.session === DEFAULT_SESSION} title={s.session === DEFAULT_SESSION ? 'The default session cannot be renamed' : undefined} onClick={() => onRenameDraft(s.session)} aria-label={`Rename ${s.session}`} data-testid={`session-rename-${s.session}`}>
+      <button
+        type="button"
+        className="icon-button"
+        disabled={s.session === DEFAULT_SESSION}
+        title={s.session === DEFAULT_SESSION ? 'The default session cannot be renamed' : undefined}
+        onClick={() => onRenameDraft(s.session)}
+        aria-label={`Rename ${s.session}`}
+        data-testid={`session-rename-${s.session}`}
+      >
         <Pencil size={13} aria-hidden="true" />
       </button>
-      <button type="button" className="icon-button danger" disabled={s.session === DEFAULT_SESSION} title={s.session === DEFAULT_SESSION ? 'The default session cannot be deleted' : undefined} onClick={onRemove} aria-label={`Delete ${s.session}`} data-testid={`session-delete-${s.session}`}>
+      <button
+        type="button"
+        className="icon-button danger"
+        disabled={s.session === DEFAULT_SESSION}
+        title={s.session === DEFAULT_SESSION ? 'The default session cannot be deleted' : undefined}
+        onClick={onRemove}
+        aria-label={`Delete ${s.session}`}
+        data-testid={`session-delete-${s.session}`}
+      >
         <Trash2 size={13} aria-hidden="true" />
       </button>
     </li>

@@ -15,7 +15,11 @@ export interface SessionActions {
   deleteSession(session: string): Promise<string | null>;
 }
 
-export function createSessionActions(api: StudioClient, hooks: { newWorkflow(session: string): void; refreshWorkflows(): Promise<void> }, studio: StudioStore = useStudio): SessionActions {
+export function createSessionActions(
+  api: StudioClient,
+  hooks: { newWorkflow(session: string): void; refreshWorkflows(): Promise<void> },
+  studio: StudioStore = useStudio,
+): SessionActions {
   const attempt = async (body: () => Promise<void>): Promise<string | null> => {
     try {
       await body();

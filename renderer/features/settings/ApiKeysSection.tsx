@@ -24,18 +24,32 @@ export function ApiKeysSection({ actions, refusal }: { actions: SettingsActions;
   const created = useSettings((s) => s.created);
   const [error, setError] = useState<string | null>(null);
   const revoke = async (name: string) => {
-    const ok = await confirmAction({ title: `Revoke the key "${name}"?`, message: 'Every client using it is refused from now on. This cannot be undone.', confirmLabel: 'Revoke key', danger: true });
+    const ok = await confirmAction({
+      title: `Revoke the key "${name}"?`,
+      message: 'Every client using it is refused from now on. This cannot be undone.',
+      confirmLabel: 'Revoke key',
+      danger: true,
+    });
     if (!ok) return;
     const outcome = await actions.revokeKey(name);
     setError(outcome.ok ? null : `Revoking "${name}" refused: ${outcome.error}`);
   };
   return (
     <div className="settings-section" data-testid="settings-api-keys">
-      <p className="dialog-message">Clients of the HTTP API and MCP present a key (Authorization: Bearer). A key’s role decides what it may do: VIEWER reads, OPERATOR also runs and controls, ADMIN everything.</p>
+      <p className="dialog-message">
+        Clients of the HTTP API and MCP present a key (Authorization: Bearer). A key’s role decides what it may do: VIEWER reads, OPERATOR also runs and
+        controls, ADMIN everything.
+      </p>
       {created && <CreatedKey />}
       <SectionNote kind="refused" text={keys && 'refused' in keys ? keys.refused : null} testId="api-keys-refused" />
       <SectionNote kind="error" text={error} testId="api-keys-error" />
-      {keys && 'items' in keys && (keys.items.length === 0 ? <p className="empty-hint">No API key yet: the HTTP API then answers only this machine (localhost).</p> : <KeysTable keys={keys.items} onRevoke={(name) => void revoke(name)} refusal={refusal} />)}
+      {keys &&
+        'items' in keys &&
+        (keys.items.length === 0 ? (
+          <p className="empty-hint">No API key yet: the HTTP API then answers only this machine (localhost).</p>
+        ) : (
+          <KeysTable keys={keys.items} onRevoke={(name) => void revoke(name)} refusal={refusal} />
+        ))}
       <CreateKeyForm actions={actions} refusal={refusal} />
     </div>
   );
@@ -47,10 +61,18 @@ function CreatedKey() {
   return (
     <div className="created-key" role="status" data-testid="created-key">
       <p>
-        <KeyRound size={14} aria-hidden="true" /> Key <strong>{created.name}</strong> ({created.role}) created. Copy it now: it is shown this once and never again.
+        <KeyRound size={14} aria-hidden="true" /> Key <strong>{created.name}</strong> ({created.role}) created. Copy it now: it is shown this once and never
+        again.
       </p>
       <div className="setting-editor">
-        <input readOnly value={created.key} className="code" aria-label={`The new key ${created.name}`} onFocus={(e) => e.currentTarget.select()} data-testid="created-key-value" />
+        <input
+          readOnly
+          value={created.key}
+          className="code"
+          aria-label={`The new key ${created.name}`}
+          onFocus={(e) => e.currentTarget.select()}
+          data-testid="created-key-value"
+        />
         <CopyButton text={() => created.key} testId="created-key-copy" title="Copy the key" className="button small" size={13} />
         <button type="button" className="button small primary" onClick={() => useSettings.getState().setCreated(null)} data-testid="created-key-done">
           Done
@@ -73,7 +95,14 @@ function KeysTable({ keys, onRevoke, refusal }: { keys: ApiKeyInfo[]; onRevoke: 
             <code>{k.fingerprint}</code>
           </td>
           <td>
-            <RowAction icon={Trash2} label={`Revoke ${k.name}`} blocked={refusal ?? (CONFIGURED_IN[k.source] || null)} danger onClick={() => onRevoke(k.name)} testId={`api-key-revoke-${k.name}`} />
+            <RowAction
+              icon={Trash2}
+              label={`Revoke ${k.name}`}
+              blocked={refusal ?? (CONFIGURED_IN[k.source] || null)}
+              danger
+              onClick={() => onRevoke(k.name)}
+              testId={`api-key-revoke-${k.name}`}
+            />
           </td>
         </tr>
       ))}
@@ -95,7 +124,10 @@ function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal
   const [sessions, setSessions] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const list = sessions.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = sessions
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const input = { name: name.trim(), role, ...(list.length ? { sessions: list } : {}) };
   const checked = CreateApiKeyInput.safeParse(input);
   const problem = name.trim() === '' || checked.success ? null : fieldProblem(checked.error.issues[0]!, list);
@@ -115,7 +147,15 @@ function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal
     <form className="settings-create" onSubmit={(e) => void submit(e)} aria-label="Create an API key" data-testid="api-key-create">
       <h3 className="section-title">Create a key</h3>
       <div className="setting-editor">
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="name, e.g. ci-bot" aria-label="Key name" disabled={off} aria-invalid={problem !== null} data-testid="api-key-name" />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="name, e.g. ci-bot"
+          aria-label="Key name"
+          disabled={off}
+          aria-invalid={problem !== null}
+          data-testid="api-key-name"
+        />
         <select value={role} onChange={(e) => setRole(Role.parse(e.target.value))} aria-label="Key role" disabled={off} data-testid="api-key-role">
           {Role.options.map((r) => (
             <option key={r} value={r}>
@@ -123,7 +163,14 @@ function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal
             </option>
           ))}
         </select>
-        <input value={sessions} onChange={(e) => setSessions(e.target.value)} placeholder="sessions (all when empty)" aria-label="Sessions the key may touch, comma-separated" disabled={off} data-testid="api-key-sessions" />
+        <input
+          value={sessions}
+          onChange={(e) => setSessions(e.target.value)}
+          placeholder="sessions (all when empty)"
+          aria-label="Sessions the key may touch, comma-separated"
+          disabled={off}
+          data-testid="api-key-sessions"
+        />
         <button type="submit" className="button small primary" disabled={off || !checked.success || name.trim() === ''} data-testid="api-key-create-submit">
           Create key
         </button>

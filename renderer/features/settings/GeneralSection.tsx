@@ -32,10 +32,13 @@ export function GeneralSection() {
           <CopyButton text={() => view.dataDir ?? ''} testId="settings-data-dir-copy" title="Copy the folder's path" />
         </p>
       ) : (
-        <p className="field-hint" data-testid="settings-data-dir">No data folder: this host keeps everything in memory.</p>
+        <p className="field-hint" data-testid="settings-data-dir">
+          No data folder: this host keeps everything in memory.
+        </p>
       )}
       <p className="field-hint">
-        Workflows and their versions, the execution log, API keys, secrets (encrypted) and <code>{view?.file ?? 'settings.json'}</code>. Another folder: start with <code>--data DIR</code> or <code>YUKTA_DATA_DIR</code>.
+        Workflows and their versions, the execution log, API keys, secrets (encrypted) and <code>{view?.file ?? 'settings.json'}</code>. Another folder: start
+        with <code>--data DIR</code> or <code>YUKTA_DATA_DIR</code>.
       </p>
       <h3 className="section-title">Sessions</h3>
       <p className="settings-path">

@@ -29,7 +29,12 @@ export function HttpApiSection({ entries, actions, refusal }: { entries: Setting
           : `This studio talks to its host over the HTTP API at ${window.location.origin}.`}
       </p>
       {rows.map((entry) => (
-        <SettingRow key={entry.key} entry={entry} actions={actions} disabled={refusal(entry) ?? (entry.key === 'yukta.http.enabled' && !desktopLocal ? SERVED_ALWAYS : null)} />
+        <SettingRow
+          key={entry.key}
+          entry={entry}
+          actions={actions}
+          disabled={refusal(entry) ?? (entry.key === 'yukta.http.enabled' && !desktopLocal ? SERVED_ALWAYS : null)}
+        />
       ))}
     </div>
   );

@@ -21,7 +21,12 @@ export function SecretsSection({ actions, refusal }: { actions: SettingsActions;
   const [error, setError] = useState<string | null>(null);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const remove = async (name: string) => {
-    const ok = await confirmAction({ title: `Delete the secret "${name}"?`, message: `Nodes using decrypted:${name} fail until it is set again.`, confirmLabel: 'Delete secret', danger: true });
+    const ok = await confirmAction({
+      title: `Delete the secret "${name}"?`,
+      message: `Nodes using decrypted:${name} fail until it is set again.`,
+      confirmLabel: 'Delete secret',
+      danger: true,
+    });
     if (!ok) return;
     const outcome = await actions.deleteSecret(name);
     setError(outcome.ok ? null : `Deleting "${name}" refused: ${outcome.error}`);
@@ -29,11 +34,20 @@ export function SecretsSection({ actions, refusal }: { actions: SettingsActions;
   return (
     <div className="settings-section" data-testid="settings-secrets">
       <p className="dialog-message">
-        Nodes use a secret as <code>decrypted:name</code> in headers, URLs, bodies and environments; it is resolved only when the request is sent and masked as {SECRET_MASK} everywhere else.
+        Nodes use a secret as <code>decrypted:name</code> in headers, URLs, bodies and environments; it is resolved only when the request is sent and masked as{' '}
+        {SECRET_MASK} everywhere else.
       </p>
       <SectionNote kind="refused" text={secrets && 'refused' in secrets ? secrets.refused : null} testId="secrets-refused" />
       <SectionNote kind="error" text={error} testId="secrets-error" />
-      {secrets && 'items' in secrets && (secrets.items.length === 0 ? <p className="empty-hint" data-testid="secrets-empty">No secret yet.</p> : <SecretsTable secrets={secrets.items} refusal={refusal} onReplace={setReplacing} onDelete={(n) => void remove(n)} />)}
+      {secrets &&
+        'items' in secrets &&
+        (secrets.items.length === 0 ? (
+          <p className="empty-hint" data-testid="secrets-empty">
+            No secret yet.
+          </p>
+        ) : (
+          <SecretsTable secrets={secrets.items} refusal={refusal} onReplace={setReplacing} onDelete={(n) => void remove(n)} />
+        ))}
       <SecretForm key={replacing ?? ''} actions={actions} refusal={refusal} name={replacing} onAnswer={setAnswer} onDone={() => setReplacing(null)} />
       {answer && (
         <p className={answer.ok ? 'field-hint setting-done' : 'field-error'} role={answer.ok ? 'status' : 'alert'} data-testid="secret-answer">
@@ -44,7 +58,17 @@ export function SecretsSection({ actions, refusal }: { actions: SettingsActions;
   );
 }
 
-function SecretsTable({ secrets, refusal, onReplace, onDelete }: { secrets: SecretInfo[]; refusal: string | null; onReplace: (name: string) => void; onDelete: (name: string) => void }) {
+function SecretsTable({
+  secrets,
+  refusal,
+  onReplace,
+  onDelete,
+}: {
+  secrets: SecretInfo[];
+  refusal: string | null;
+  onReplace: (name: string) => void;
+  onDelete: (name: string) => void;
+}) {
   return (
     <ListingTable testId="secrets-table" columns={['Name', 'Value', 'Source']}>
       {secrets.map((s) => {
@@ -58,7 +82,14 @@ function SecretsTable({ secrets, refusal, onReplace, onDelete }: { secrets: Secr
             <td>{s.source === 'store' ? 'stored (encrypted)' : 'environment'}</td>
             <td>
               <RowAction icon={Pencil} label={`Replace ${s.name}`} blocked={blocked} onClick={() => onReplace(s.name)} testId={`secret-replace-${s.name}`} />
-              <RowAction icon={Trash2} label={`Delete ${s.name}`} blocked={blocked} danger onClick={() => onDelete(s.name)} testId={`secret-delete-${s.name}`} />
+              <RowAction
+                icon={Trash2}
+                label={`Delete ${s.name}`}
+                blocked={blocked}
+                danger
+                onClick={() => onDelete(s.name)}
+                testId={`secret-delete-${s.name}`}
+              />
             </td>
           </tr>
         );
@@ -68,13 +99,28 @@ function SecretsTable({ secrets, refusal, onReplace, onDelete }: { secrets: Secr
 }
 
 /** Sets a secret (a new name) or replaces one (`name` given); the value field is a password field, emptied once sent. */
-function SecretForm({ actions, refusal, name: fixed, onAnswer, onDone }: { actions: SettingsActions; refusal: string | null; name: string | null; onAnswer: (answer: Answer) => void; onDone: () => void }) {
+function SecretForm({
+  actions,
+  refusal,
+  name: fixed,
+  onAnswer,
+  onDone,
+}: {
+  actions: SettingsActions;
+  refusal: string | null;
+  name: string | null;
+  onAnswer: (answer: Answer) => void;
+  onDone: () => void;
+}) {
   const [name, setName] = useState(fixed ?? '');
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const checked = SetSecretInput.safeParse({ name: name.trim(), value });
   const issue = checked.success ? null : checked.error.issues[0]!;
-  const problem = issue && name.trim() !== '' && (issue.path[0] === 'name' || value !== '') ? `${issue.path[0] === 'name' ? 'Secret name' : 'Value'}: ${issue.message}` : null;
+  const problem =
+    issue && name.trim() !== '' && (issue.path[0] === 'name' || value !== '')
+      ? `${issue.path[0] === 'name' ? 'Secret name' : 'Value'}: ${issue.message}`
+      : null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!checked.success) return;
@@ -83,7 +129,11 @@ function SecretForm({ actions, refusal, name: fixed, onAnswer, onDone }: { actio
     setBusy(false);
     // The value leaves the page's state either way: it is never kept, nor shown back.
     setValue('');
-    onAnswer(outcome.ok ? { ok: true, text: `Saved "${checked.data.name}": its value is never shown back.` } : { ok: false, text: `Saving "${checked.data.name}" refused: ${outcome.error}` });
+    onAnswer(
+      outcome.ok
+        ? { ok: true, text: `Saved "${checked.data.name}": its value is never shown back.` }
+        : { ok: false, text: `Saving "${checked.data.name}" refused: ${outcome.error}` },
+    );
     if (outcome.ok && fixed === null) setName('');
     if (outcome.ok) onDone();
   };
@@ -92,8 +142,26 @@ function SecretForm({ actions, refusal, name: fixed, onAnswer, onDone }: { actio
     <form className="settings-create" onSubmit={(e) => void submit(e)} aria-label={fixed ? `Replace ${fixed}` : 'Set a secret'} data-testid="secret-form">
       <h3 className="section-title">{fixed ? `Replace "${fixed}"` : 'Set a secret'}</h3>
       <div className="setting-editor">
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="name, e.g. openai" aria-label="Secret name" disabled={off || fixed !== null} aria-invalid={problem !== null && issue?.path[0] === 'name'} data-testid="secret-name" />
-        <input type="password" value={value} onChange={(e) => setValue(e.target.value)} placeholder="value" autoComplete="new-password" aria-label="Secret value" disabled={off} data-testid="secret-value" {...(fixed ? { 'data-autofocus': true } : {})} />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="name, e.g. openai"
+          aria-label="Secret name"
+          disabled={off || fixed !== null}
+          aria-invalid={problem !== null && issue?.path[0] === 'name'}
+          data-testid="secret-name"
+        />
+        <input
+          type="password"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          placeholder="value"
+          autoComplete="new-password"
+          aria-label="Secret value"
+          disabled={off}
+          data-testid="secret-value"
+          {...(fixed ? { 'data-autofocus': true } : {})}
+        />
         <button type="submit" className="button small primary" disabled={off || !checked.success} data-testid="secret-save">
           {fixed ? 'Replace' : 'Save secret'}
         </button>

@@ -63,7 +63,11 @@ export function SettingRow({ entry, actions, disabled }: { entry: SettingEntry; 
         </p>
       )}
       {status && (
-        <p className={status.kind === 'error' ? 'field-error' : 'field-hint setting-done'} role={status.kind === 'error' ? 'alert' : 'status'} data-testid={`${id}-status`}>
+        <p
+          className={status.kind === 'error' ? 'field-error' : 'field-hint setting-done'}
+          role={status.kind === 'error' ? 'alert' : 'status'}
+          data-testid={`${id}-status`}
+        >
           {status.text}
         </p>
       )}
@@ -142,9 +146,28 @@ function TextEditor({ json, ...props }: EditorProps & { json: boolean }) {
   return (
     <form className="setting-editor" onSubmit={submit}>
       {json ? (
-        <textarea value={text} rows={entry.secret ? 2 : 4} spellCheck={false} disabled={off} placeholder={placeholder} onChange={(e) => change(e.target.value)} aria-invalid={problem !== null} {...labelled} />
+        <textarea
+          value={text}
+          rows={entry.secret ? 2 : 4}
+          spellCheck={false}
+          disabled={off}
+          placeholder={placeholder}
+          onChange={(e) => change(e.target.value)}
+          aria-invalid={problem !== null}
+          {...labelled}
+        />
       ) : (
-        <input type={entry.secret ? 'password' : 'text'} value={text} spellCheck={false} autoComplete="off" disabled={off} placeholder={placeholder} onChange={(e) => change(e.target.value)} aria-invalid={problem !== null} {...labelled} />
+        <input
+          type={entry.secret ? 'password' : 'text'}
+          value={text}
+          spellCheck={false}
+          autoComplete="off"
+          disabled={off}
+          placeholder={placeholder}
+          onChange={(e) => change(e.target.value)}
+          aria-invalid={problem !== null}
+          {...labelled}
+        />
       )}
       <button type="submit" className="button small" disabled={off || !parsed?.ok} data-testid={`${id}-apply`}>
         {busy ? 'Applying…' : 'Apply'}

@@ -58,7 +58,12 @@ export function SettingsDialog() {
           {error}
         </p>
       )}
-      <Tabs.Root className="settings-body" orientation="vertical" value={tab} onValueChange={(v) => setTab(TABS.find((t) => t.value === v)?.value ?? 'general')}>
+      <Tabs.Root
+        className="settings-body"
+        orientation="vertical"
+        value={tab}
+        onValueChange={(v) => setTab(TABS.find((t) => t.value === v)?.value ?? 'general')}
+      >
         <Tabs.List className="settings-tabs" aria-label="Settings sections">
           {TABS.map((t) => (
             <Tabs.Trigger key={t.value} value={t.value} className="settings-tab" data-testid={`settings-tab-${t.value}`}>

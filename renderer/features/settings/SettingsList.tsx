@@ -20,7 +20,14 @@ export function SettingsList({ entries, actions, refusal }: { entries: SettingEn
     <div className="settings-list">
       <label className="palette-search settings-filter">
         <Search size={14} aria-hidden="true" />
-        <input value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Filter settings" aria-label="Filter settings" data-testid="settings-filter" data-autofocus />
+        <input
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="Filter settings"
+          aria-label="Filter settings"
+          data-testid="settings-filter"
+          data-autofocus
+        />
       </label>
       {shown.length === 0 && <p className="empty-hint">No setting matches “{filter}”.</p>}
       {SETTING_GROUPS.map((group) => {
@@ -77,8 +84,23 @@ export function FamilyAdder({ row, actions, disabled }: { row: TableRow; actions
       </div>
       <p className="setting-description">{row.spec.description}</p>
       <div className="setting-editor">
-        <input value={member} onChange={(e) => setMember(e.target.value)} placeholder={row.spec.family!.placeholder === '*' ? 'name' : row.spec.family!.placeholder.replace(/[<>]/g, '')} aria-label={`${row.pattern} name`} disabled={disabled !== null} data-testid={`${id}-member`} />
-        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="value" aria-label={`${row.pattern} value`} disabled={disabled !== null} aria-invalid={problem !== null} data-testid={`${id}-value`} />
+        <input
+          value={member}
+          onChange={(e) => setMember(e.target.value)}
+          placeholder={row.spec.family!.placeholder === '*' ? 'name' : row.spec.family!.placeholder.replace(/[<>]/g, '')}
+          aria-label={`${row.pattern} name`}
+          disabled={disabled !== null}
+          data-testid={`${id}-member`}
+        />
+        <input
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="value"
+          aria-label={`${row.pattern} value`}
+          disabled={disabled !== null}
+          aria-invalid={problem !== null}
+          data-testid={`${id}-value`}
+        />
         <button type="submit" className="button small" disabled={disabled !== null || !parsed?.ok} data-testid={`${id}-add`}>
           Add
         </button>
@@ -93,7 +115,11 @@ export function FamilyAdder({ row, actions, disabled }: { row: TableRow; actions
           {error}
         </p>
       )}
-      {done && <p className="field-hint setting-done" role="status">{done}</p>}
+      {done && (
+        <p className="field-hint setting-done" role="status">
+          {done}
+        </p>
+      )}
       {disabled && <p className="field-hint setting-disabled">{disabled}</p>}
     </form>
   );

@@ -15,7 +15,8 @@ export function VariablesSection({ entries, actions, refusal }: { entries: Setti
   return (
     <div className="settings-section" data-testid="settings-variables">
       <p className="dialog-message">
-        Templates read <code>${'{env.X}'}</code> only for <code>YUKTA_VAR_*</code>, a short list of harmless names (HOME, USER, PATH, LANG, TZ…) and the names allowed here; a name that looks like a secret stays blocked even when listed.
+        Templates read <code>${'{env.X}'}</code> only for <code>YUKTA_VAR_*</code>, a short list of harmless names (HOME, USER, PATH, LANG, TZ…) and the names
+        allowed here; a name that looks like a secret stays blocked even when listed.
       </p>
       {allowed && <SettingRow entry={allowed} actions={actions} disabled={refusal(allowed)} />}
       <h3 className="section-title">Values</h3>

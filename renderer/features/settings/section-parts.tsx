@@ -19,9 +19,31 @@ export function ListingTable({ testId, columns, children }: { testId: string; co
 }
 
 /** A row's icon action; `blocked` is why it may not be used (then it is its tooltip). */
-export function RowAction({ icon: Icon, label, blocked, danger = false, onClick, testId }: { icon: LucideIcon; label: string; blocked: string | null; danger?: boolean; onClick: () => void; testId: string }) {
+export function RowAction({
+  icon: Icon,
+  label,
+  blocked,
+  danger = false,
+  onClick,
+  testId,
+}: {
+  icon: LucideIcon;
+  label: string;
+  blocked: string | null;
+  danger?: boolean;
+  onClick: () => void;
+  testId: string;
+}) {
   return (
-    <button type="button" className={danger ? 'icon-button danger' : 'icon-button'} disabled={blocked !== null} title={blocked ?? label} aria-label={label} onClick={onClick} data-testid={testId}>
+    <button
+      type="button"
+      className={danger ? 'icon-button danger' : 'icon-button'}
+      disabled={blocked !== null}
+      title={blocked ?? label}
+      aria-label={label}
+      onClick={onClick}
+      data-testid={testId}
+    >
       <Icon size={13} aria-hidden="true" />
     </button>
   );

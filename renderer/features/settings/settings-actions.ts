@@ -57,7 +57,10 @@ export function createSettingsActions(api: StudioClient, store = useSettings): S
     async refresh() {
       const whoami = await api['auth.whoami']({}).catch(() => null);
       const [view, keys, secrets] = await Promise.all([
-        api['settings.get']({}).then((v) => ({ view: v, error: null }), (e: unknown) => ({ view: null, error: `Could not read the settings: ${describeError(e)}` })),
+        api['settings.get']({}).then(
+          (v) => ({ view: v, error: null }),
+          (e: unknown) => ({ view: null, error: `Could not read the settings: ${describeError(e)}` }),
+        ),
         listing(whoami, () => api['apiKeys.list']({})),
         listing(whoami, () => api['secrets.list']({})),
       ]);

@@ -34,7 +34,9 @@ describe('STU-07 the Settings screen', () => {
     const key = 'yukta.execution.max-concurrent';
     await screen.findByTestId(`setting-${key}`);
     typeInto(`setting-${key}-input`, 'lots');
-    expect(screen.getByTestId(`setting-${key}-error`).textContent).toBe('yukta.execution.max-concurrent must be a whole number from 0 to 10000000 (got "lots")');
+    expect(screen.getByTestId(`setting-${key}-error`).textContent).toBe(
+      'yukta.execution.max-concurrent must be a whole number from 0 to 10000000 (got "lots")',
+    );
     expect((screen.getByTestId(`setting-${key}-apply`) as HTMLButtonElement).disabled).toBe(true);
     expect(app.fake.client['settings.set']).not.toHaveBeenCalled();
 
@@ -108,7 +110,10 @@ describe('STU-07 the Settings screen', () => {
 describe('CFG-01 a typed value checked by the table schema in the renderer', () => {
   it('reads text as an environment variable would, and names the setting when refused', () => {
     expect(parseInput('yukta.execution.queue-timeout', '30s')).toEqual({ ok: true, value: '30s' });
-    expect(parseInput('yukta.execution.queue-timeout', 'soon')).toEqual({ ok: false, error: 'yukta.execution.queue-timeout must be a duration such as 30s, 10m, 1h or a number of milliseconds, at most 2147483647ms (got "soon")' });
+    expect(parseInput('yukta.execution.queue-timeout', 'soon')).toEqual({
+      ok: false,
+      error: 'yukta.execution.queue-timeout must be a duration such as 30s, 10m, 1h or a number of milliseconds, at most 2147483647ms (got "soon")',
+    });
     expect(parseInput('yukta.variables.allowed', 'REGION, STAGE')).toEqual({ ok: true, value: ['REGION', 'STAGE'] });
     expect(parseInput('yukta.no-such-thing', '1')).toEqual({ ok: false, error: 'yukta.no-such-thing is not a setting of this studio' });
   });

@@ -17,7 +17,17 @@ const reloadPage = (): void => window.location.reload();
  * account (role, sign out) in context. A key the server stops accepting brings the screen back.
  * `children` gets whether the user had to sign in first (reads started before that were refused).
  */
-export function SignInGate({ client, credentials, onSignedOut = reloadPage, children }: { client: StudioClient; credentials: Credentials; onSignedOut?: () => void; children: (prompted: boolean) => ReactNode }) {
+export function SignInGate({
+  client,
+  credentials,
+  onSignedOut = reloadPage,
+  children,
+}: {
+  client: StudioClient;
+  credentials: Credentials;
+  onSignedOut?: () => void;
+  children: (prompted: boolean) => ReactNode;
+}) {
   const [gate, setGate] = useState<Gate>({ phase: 'checking' });
 
   /** Where the gate goes next, from the server's answer to "who am I" with the key held now. */
@@ -58,7 +68,10 @@ export function SignInGate({ client, credentials, onSignedOut = reloadPage, chil
     credentials.clear();
     onSignedOut();
   }, [credentials, onSignedOut]);
-  const account = useMemo<Account | null>(() => (gate.phase === 'ready' && gate.whoami ? { whoami: gate.whoami, signOut: gate.whoami.keysRequired ? signOut : null } : null), [gate, signOut]);
+  const account = useMemo<Account | null>(
+    () => (gate.phase === 'ready' && gate.whoami ? { whoami: gate.whoami, signOut: gate.whoami.keysRequired ? signOut : null } : null),
+    [gate, signOut],
+  );
 
   if (gate.phase === 'checking') return <div className="sign-in-checking" data-testid="sign-in-checking" aria-busy="true" />;
   if (gate.phase === 'sign-in') {

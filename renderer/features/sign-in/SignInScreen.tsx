@@ -17,15 +17,30 @@ export function SignInScreen({ message, busy, onSubmit }: { message: string | nu
     <Dialog.Root open>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-backdrop placement-centre sign-in-backdrop" />
-        <Dialog.Content className="dialog sign-in-dialog" data-testid="sign-in-dialog" onEscapeKeyDown={(e) => e.preventDefault()} onInteractOutside={(e) => e.preventDefault()}>
+        <Dialog.Content
+          className="dialog sign-in-dialog"
+          data-testid="sign-in-dialog"
+          onEscapeKeyDown={(e) => e.preventDefault()}
+          onInteractOutside={(e) => e.preventDefault()}
+        >
           <Dialog.Title className="dialog-title">
             <KeyRound size={15} aria-hidden="true" /> Sign in to Yukta Studio
           </Dialog.Title>
-          <Dialog.Description className="dialog-message">This server needs an API key. It is kept in this browser tab only, until you sign out or close the tab.</Dialog.Description>
+          <Dialog.Description className="dialog-message">
+            This server needs an API key. It is kept in this browser tab only, until you sign out or close the tab.
+          </Dialog.Description>
           <form onSubmit={submit} className="sign-in-form">
             <label className="form-group">
               <span>API key</span>
-              <input type="password" autoComplete="current-password" value={key} onChange={(e) => setKey(e.target.value)} aria-invalid={message !== null} data-testid="sign-in-key" autoFocus />
+              <input
+                type="password"
+                autoComplete="current-password"
+                value={key}
+                onChange={(e) => setKey(e.target.value)}
+                aria-invalid={message !== null}
+                data-testid="sign-in-key"
+                autoFocus
+              />
             </label>
             {message && (
               <p className="field-error" role="alert" data-testid="sign-in-error">

@@ -28,7 +28,8 @@ function keyServer() {
     const headers = new Headers(init?.headers);
     const authorization = headers.get('authorization');
     calls.push({ url: String(url), authorization });
-    if (authorization !== `Bearer ${RIGHT}`) return json(401, { error: { code: 'UNAUTHORIZED', message: authorization ? 'the API key is not valid' : 'an API key is required' } });
+    if (authorization !== `Bearer ${RIGHT}`)
+      return json(401, { error: { code: 'UNAUTHORIZED', message: authorization ? 'the API key is not valid' : 'an API key is required' } });
     if (String(url) === EVENTS_TICKET_HTTP_PATH) return json(200, { ticket: `t${calls.length}`, expiresInSeconds: 30 });
     return json(200, { actor: 'key:ops', role: 'OPERATOR', sessions: null, keysRequired: true });
   });
@@ -60,7 +61,14 @@ function setup() {
   const server = keyServer();
   const storage = memoryStorage();
   const credentials = createCredentials(storage);
-  const client = createStudioClient(createHttpTransport({ fetch: server.fetch as unknown as typeof fetch, credentials, createEventSource: (url) => new FakeEventSource(url), reopenDelayMs: 5 }));
+  const client = createStudioClient(
+    createHttpTransport({
+      fetch: server.fetch as unknown as typeof fetch,
+      credentials,
+      createEventSource: (url) => new FakeEventSource(url),
+      reopenDelayMs: 5,
+    }),
+  );
   return { server, storage, credentials, client };
 }
 
@@ -101,7 +109,11 @@ describe('SEC-01 browser sign-in: the studio asks for a key, keeps it in the tab
   it('a key kept in the tab signs in at once; one the server stops accepting brings the screen back', async () => {
     const { storage, credentials, client } = setup();
     storage.setItem(API_KEY_STORAGE_KEY, RIGHT);
-    render(<SignInGate client={client} credentials={credentials}>{() => <div data-testid="studio" />}</SignInGate>);
+    render(
+      <SignInGate client={client} credentials={credentials}>
+        {() => <div data-testid="studio" />}
+      </SignInGate>,
+    );
     await screen.findByTestId('studio');
     act(() => credentials.rejected('the API key is not valid'));
     expect((await screen.findByTestId('sign-in-error')).textContent).toBe('The server no longer accepts this key: the API key is not valid.');

@@ -10,17 +10,26 @@ export function DiffDetails({ view }: { view: DiffView }) {
   return (
     <div className="diff-details" data-testid="diff-details">
       <p className="diff-summary" data-testid="diff-summary">
-        <code>{shortHash(view.from)}</code> → <code>{shortHash(view.to)}</code>: {counts.changed} changed, {counts.added} added, {counts.removed} removed node(s); {counts.edgesAdded} edge(s) added,{' '}
-        {counts.edgesRemoved} removed.
+        <code>{shortHash(view.from)}</code> → <code>{shortHash(view.to)}</code>: {counts.changed} changed, {counts.added} added, {counts.removed} removed
+        node(s); {counts.edgesAdded} edge(s) added, {counts.edgesRemoved} removed.
       </p>
-      {diff.description && <NodeChangesTable nodeId="(workflow)" changes={[{ key: 'description', path: ['description'], before: diff.description.before, after: diff.description.after }]} />}
+      {diff.description && (
+        <NodeChangesTable
+          nodeId="(workflow)"
+          changes={[{ key: 'description', path: ['description'], before: diff.description.before, after: diff.description.after }]}
+        />
+      )}
       {diff.nodes.changed.map((c: NodeChange) => (
         <NodeChangesTable key={c.nodeId} nodeId={c.nodeId} changes={c.changes} />
       ))}
       <IdList title="Added nodes" mark="added" ids={diff.nodes.added.map((n) => n.nodeId)} />
       <IdList title="Removed nodes" mark="removed" ids={diff.nodes.removed.map((n) => n.nodeId)} />
       <IdList title="Added edges" mark="added" ids={diff.edges.added.map((e) => `${e.source} → ${e.target}${e.sourcePort ? ` (${e.sourcePort})` : ''}`)} />
-      <IdList title="Removed edges" mark="removed" ids={diff.edges.removed.map((e) => `${e.source} → ${e.target}${e.sourcePort ? ` (${e.sourcePort})` : ''}`)} />
+      <IdList
+        title="Removed edges"
+        mark="removed"
+        ids={diff.edges.removed.map((e) => `${e.source} → ${e.target}${e.sourcePort ? ` (${e.sourcePort})` : ''}`)}
+      />
     </div>
   );
 }

@@ -18,7 +18,14 @@ export function SaveNoteDialog({ onSave }: { onSave: (note: string) => void }) {
       <form onSubmit={submit}>
         <label className="field">
           <span className="field-label">Note for this version</span>
-          <input value={note} maxLength={MAX_NOTE} onChange={(e) => setNote(e.target.value)} placeholder="What changed, e.g. “retry the HTTP call 3 times”" data-testid="save-note-input" data-autofocus />
+          <input
+            value={note}
+            maxLength={MAX_NOTE}
+            onChange={(e) => setNote(e.target.value)}
+            placeholder="What changed, e.g. “retry the HTTP call 3 times”"
+            data-testid="save-note-input"
+            data-autofocus
+          />
           <span className="field-hint">Shown beside the version in the Versions tab. Saving an unchanged graph adds no version.</span>
         </label>
         <div className="dialog-actions">

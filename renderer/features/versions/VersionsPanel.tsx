@@ -26,7 +26,14 @@ export function VersionsPanel({ actions }: { actions: VersionActions & DeleteAct
     <div className="versions-panel" data-testid="versions-panel">
       <div className="versions-column">
         <div className="versions-toolbar">
-          <button type="button" className="button small" disabled={picked.length !== 2} onClick={() => void actions.compareVersions(picked[0]!, picked[1]!)} data-testid="versions-compare" title="Draw the difference of the two ticked versions on the canvas">
+          <button
+            type="button"
+            className="button small"
+            disabled={picked.length !== 2}
+            onClick={() => void actions.compareVersions(picked[0]!, picked[1]!)}
+            data-testid="versions-compare"
+            title="Draw the difference of the two ticked versions on the canvas"
+          >
             <GitCompare size={13} aria-hidden="true" /> Compare
           </button>
           {diffView && (
@@ -36,7 +43,13 @@ export function VersionsPanel({ actions }: { actions: VersionActions & DeleteAct
           )}
           <span className="field-hint">{picked.length === 2 ? 'Ready to compare.' : 'Tick two versions to compare them.'}</span>
           <span className="app-bar-spacer" />
-          <button type="button" className="button small danger" onClick={() => void actions.deleteWorkflow()} data-testid="workflow-delete" title="Delete this workflow and its versions (asks first)">
+          <button
+            type="button"
+            className="button small danger"
+            onClick={() => void actions.deleteWorkflow()}
+            data-testid="workflow-delete"
+            title="Delete this workflow and its versions (asks first)"
+          >
             <Trash2 size={13} aria-hidden="true" /> Delete workflow…
           </button>
         </div>
@@ -61,7 +74,14 @@ function VersionRow({ version: v, picked, actions }: { version: WorkflowVersion;
   const id = `version-pick-${v.version}`;
   return (
     <li className={`version-row${v.current ? ' is-current' : ''}`} data-testid={`version-row-${v.version}`} data-version={v.version} data-current={v.current}>
-      <input type="checkbox" id={id} checked={picked} onChange={() => togglePick(v.version)} data-testid={id} aria-label={`Compare version ${shortHash(v.version)}`} />
+      <input
+        type="checkbox"
+        id={id}
+        checked={picked}
+        onChange={() => togglePick(v.version)}
+        data-testid={id}
+        aria-label={`Compare version ${shortHash(v.version)}`}
+      />
       <label htmlFor={id} className="version-main">
         <code className="version-hash" title={v.version}>
           {shortHash(v.version)}
@@ -74,7 +94,14 @@ function VersionRow({ version: v, picked, actions }: { version: WorkflowVersion;
           {v.note ?? ''}
         </span>
       </label>
-      <button type="button" className="button small" disabled={v.current} onClick={() => void actions.restoreVersion(v.version)} data-testid={`version-restore-${v.version}`} title={v.current ? 'This is the current version' : 'Save this version as the current one (adds a version)'}>
+      <button
+        type="button"
+        className="button small"
+        disabled={v.current}
+        onClick={() => void actions.restoreVersion(v.version)}
+        data-testid={`version-restore-${v.version}`}
+        title={v.current ? 'This is the current version' : 'Save this version as the current one (adds a version)'}
+      >
         <RotateCcw size={13} aria-hidden="true" /> Restore
       </button>
     </li>

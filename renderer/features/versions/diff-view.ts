@@ -28,7 +28,13 @@ export function buildDiffView(before: WorkflowDefinition, after: WorkflowDefinit
   const removed = new Set(diff.nodes.removed.map((n) => n.nodeId));
   const newer = fromDefinition(after);
   const older = fromDefinition(before);
-  const mark = (node: StudioNode, diffMark: DiffMark): StudioNode => ({ ...node, draggable: false, connectable: false, deletable: false, data: { ...node.data, diff: diffMark } });
+  const mark = (node: StudioNode, diffMark: DiffMark): StudioNode => ({
+    ...node,
+    draggable: false,
+    connectable: false,
+    deletable: false,
+    data: { ...node.data, diff: diffMark },
+  });
   const nodes = [
     ...newer.nodes.map((n) => mark(n, added.has(n.id) ? 'added' : changed.has(n.id) ? 'changed' : 'unchanged')),
     ...older.nodes.filter((n) => removed.has(n.id)).map((n) => mark(n, 'removed')),
@@ -52,5 +58,11 @@ function markEdge(edge: StudioEdge, diffMark: DiffMark): StudioEdge {
 
 /** How many of each mark the view holds (for the summary line). */
 export function diffCounts(diff: WorkflowDiff): Record<Exclude<DiffMark, 'unchanged'>, number> & { edgesAdded: number; edgesRemoved: number } {
-  return { added: diff.nodes.added.length, removed: diff.nodes.removed.length, changed: diff.nodes.changed.length, edgesAdded: diff.edges.added.length, edgesRemoved: diff.edges.removed.length };
+  return {
+    added: diff.nodes.added.length,
+    removed: diff.nodes.removed.length,
+    changed: diff.nodes.changed.length,
+    edgesAdded: diff.edges.added.length,
+    edgesRemoved: diff.edges.removed.length,
+  };
 }

@@ -16,7 +16,11 @@ export interface VersionActions extends DiffActions {
   restoreVersion(version: string): Promise<boolean>;
 }
 
-export function createVersionActions(api: StudioClient, reopen: (session: string, workflowId: string) => Promise<void>, studio: StudioStore = useStudio): VersionActions {
+export function createVersionActions(
+  api: StudioClient,
+  reopen: (session: string, workflowId: string) => Promise<void>,
+  studio: StudioStore = useStudio,
+): VersionActions {
   const banner = versionBanner(studio);
   return {
     async refreshVersions() {
@@ -36,12 +40,23 @@ export function createVersionActions(api: StudioClient, reopen: (session: string
 }
 
 /** Asks first (the canvas is replaced; unsaved changes are lost), then restores and reopens the workflow. */
-async function restoreVersion(api: StudioClient, studio: StudioStore, banner: VersionBanner, reopen: (session: string, workflowId: string) => Promise<void>, version: string): Promise<boolean> {
+async function restoreVersion(
+  api: StudioClient,
+  studio: StudioStore,
+  banner: VersionBanner,
+  reopen: (session: string, workflowId: string) => Promise<void>,
+  version: string,
+): Promise<boolean> {
   const { session, storedWorkflowId } = studio.getState();
   if (storedWorkflowId === null) return false;
   const short = version.slice(0, 8);
   const lost = studio.getState().dirty ? ' Your unsaved changes on the canvas are lost.' : '';
-  const ok = await confirmAction({ title: `Restore version ${short}?`, message: `Its graph becomes the current version (a new save) and replaces the canvas.${lost}`, confirmLabel: 'Restore', danger: lost !== '' });
+  const ok = await confirmAction({
+    title: `Restore version ${short}?`,
+    message: `Its graph becomes the current version (a new save) and replaces the canvas.${lost}`,
+    confirmLabel: 'Restore',
+    danger: lost !== '',
+  });
   if (!ok) return false;
   try {
     await api['workflows.restore']({ session, workflowId: storedWorkflowId, version, note: `restored ${version.slice(0, 8)}` });

@@ -35,7 +35,10 @@ describe('STU-02 diff drawn on the canvas', () => {
 
   it('renders the marks, the ghost and the changed keys side by side; the canvas is read-only', async () => {
     // Two saved versions: the chain, then V2 (the current one).
-    await openStudio('#/w/default/hello', [CHAIN, V2].map((d) => ({ session: 'default', definition: d, version: '', savedAt: 1 })));
+    await openStudio(
+      '#/w/default/hello',
+      [CHAIN, V2].map((d) => ({ session: 'default', definition: d, version: '', savedAt: 1 })),
+    );
     await screen.findByTestId('node-extra');
     fireEvent.mouseDown(screen.getByTestId('versions-tab'), { button: 0 });
     const rows = await screen.findAllByTestId(/^version-row-/);
@@ -61,7 +64,7 @@ describe('STU-02 diff drawn on the canvas', () => {
 });
 
 describe('STU-02 versions: save with note, restore, version per run', () => {
-  it('saves with a note, restores the first version as a new current one, and shows each run\'s version', async () => {
+  it("saves with a note, restores the first version as a new current one, and shows each run's version", async () => {
     const { fake } = await openStudio('#/w/default/hello');
     await screen.findByTestId('node-shape');
     act(() => useStudio.getState().edit({ kind: 'set-config', nodeId: 'shape', config: { set: {}, mode: 'replace' } }));

@@ -38,7 +38,14 @@ export function AppBar({ actions, runCommand: run }: { actions: StudioActions; r
       <WriteControls actions={actions} run={run} />
       <InboxButton actions={actions} />
       <ThemeMenu />
-      <button type="button" className="icon-button" onClick={() => run('file.settings')} aria-label="Settings (Ctrl/Cmd+,)" title="Settings (Ctrl/Cmd+,)" data-testid="settings-button">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => run('file.settings')}
+        aria-label="Settings (Ctrl/Cmd+,)"
+        title="Settings (Ctrl/Cmd+,)"
+        data-testid="settings-button"
+      >
         <Settings size={15} aria-hidden="true" />
       </button>
       <AccountBadge />
@@ -67,11 +74,13 @@ function WorkflowPicker({ actions }: { actions: StudioActions }) {
         {storedWorkflowId && !workflows.some((w) => w.session === session && w.workflowId === storedWorkflowId) && (
           <option value={`${session}/${storedWorkflowId}`}>{storedWorkflowId}</option>
         )}
-        {workflows.filter((w) => w.session === session).map((w) => (
-          <option key={`${w.session}/${w.workflowId}`} value={`${w.session}/${w.workflowId}`}>
-            {w.workflowId} ({w.nodeCount} nodes)
-          </option>
-        ))}
+        {workflows
+          .filter((w) => w.session === session)
+          .map((w) => (
+            <option key={`${w.session}/${w.workflowId}`} value={`${w.session}/${w.workflowId}`}>
+              {w.workflowId} ({w.nodeCount} nodes)
+            </option>
+          ))}
       </select>
     </label>
   );
@@ -127,15 +136,37 @@ function WriteControls({ actions, run }: { actions: StudioActions; run: RunComma
   return (
     <fieldset className="read-only-controls" disabled={readOnly !== null} title={readOnly ?? undefined} data-testid="write-controls">
       <div className="split-button">
-        <button type="button" className="button" onClick={() => run('file.save')} disabled={saveState === 'saving'} data-testid="save-button" title={readOnly ?? 'Save (Ctrl/Cmd+S)'}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => run('file.save')}
+          disabled={saveState === 'saving'}
+          data-testid="save-button"
+          title={readOnly ?? 'Save (Ctrl/Cmd+S)'}
+        >
           <Save size={15} aria-hidden="true" /> Save
         </button>
-        <button type="button" className="button caret" onClick={() => openDialog('save-note')} disabled={saveState === 'saving'} aria-label="Save with note…" title="Save with note…" data-testid="save-with-note-button">
+        <button
+          type="button"
+          className="button caret"
+          onClick={() => openDialog('save-note')}
+          disabled={saveState === 'saving'}
+          aria-label="Save with note…"
+          title="Save with note…"
+          data-testid="save-with-note-button"
+        >
           <ChevronDown size={15} aria-hidden="true" />
         </button>
       </div>
       <div className="split-button">
-        <button type="button" className="button primary" onClick={() => run('run.run')} disabled={running} data-testid="run-button" title={readOnly ?? 'Save if needed and run with an empty payload (F5)'}>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => run('run.run')}
+          disabled={running}
+          data-testid="run-button"
+          title={readOnly ?? 'Save if needed and run with an empty payload (F5)'}
+        >
           <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
         </button>
         <RunPayloadPopover
@@ -147,7 +178,14 @@ function WriteControls({ actions, run }: { actions: StudioActions; run: RunComma
             void actions.run(payload, options);
           }}
           trigger={
-            <button type="button" className="button primary caret" disabled={running} aria-label="Run with payload…" title="Run with payload…" data-testid="run-with-payload-button">
+            <button
+              type="button"
+              className="button primary caret"
+              disabled={running}
+              aria-label="Run with payload…"
+              title="Run with payload…"
+              data-testid="run-with-payload-button"
+            >
               <ChevronDown size={15} aria-hidden="true" />
             </button>
           }

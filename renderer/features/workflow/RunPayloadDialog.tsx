@@ -37,12 +37,33 @@ function rememberPayload(workflowKey: string, text: string): void {
 }
 
 /** "Run with payload…" as a Radix popover on the Run caret (focus trap, Escape, a click outside closes). */
-export function RunPayloadPopover({ trigger, open, onOpenChange, onRun, workflowKey }: { trigger: ReactElement; open: boolean; onOpenChange: (open: boolean) => void; onRun: (payload: Record<string, unknown>, options: StartOptions) => void; workflowKey: string }) {
+export function RunPayloadPopover({
+  trigger,
+  open,
+  onOpenChange,
+  onRun,
+  workflowKey,
+}: {
+  trigger: ReactElement;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onRun: (payload: Record<string, unknown>, options: StartOptions) => void;
+  workflowKey: string;
+}) {
   return (
     <Popover.Root open={open} onOpenChange={onOpenChange}>
       <Popover.Trigger asChild>{trigger}</Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content className="popover start-dialog" align="end" sideOffset={6} collisionPadding={8} aria-label="Run with payload" onOpenAutoFocus={focusMarked} onKeyDown={keepKeysInside} data-testid="run-payload-dialog">
+        <Popover.Content
+          className="popover start-dialog"
+          align="end"
+          sideOffset={6}
+          collisionPadding={8}
+          aria-label="Run with payload"
+          onOpenAutoFocus={focusMarked}
+          onKeyDown={keepKeysInside}
+          data-testid="run-payload-dialog"
+        >
           <RunPayloadDialog key={workflowKey} workflowKey={workflowKey} onRun={onRun} onCancel={() => onOpenChange(false)} />
         </Popover.Content>
       </Popover.Portal>
@@ -55,7 +76,15 @@ export function RunPayloadPopover({ trigger, open, onOpenChange, onRun, workflow
  * last one of this workflow filled in) plus priority, fairness key and weight, time budget and idempotency
  * key. Each refusal is shown at its field.
  */
-export function RunPayloadDialog({ onRun, onCancel, workflowKey }: { onRun: (payload: Record<string, unknown>, options: StartOptions) => void; onCancel: () => void; workflowKey: string }) {
+export function RunPayloadDialog({
+  onRun,
+  onCancel,
+  workflowKey,
+}: {
+  onRun: (payload: Record<string, unknown>, options: StartOptions) => void;
+  onCancel: () => void;
+  workflowKey: string;
+}) {
   const [fields, setFields] = useState<StartFields>(() => ({ ...EMPTY_START_FIELDS, payload: lastPayload(workflowKey) ?? EMPTY_START_FIELDS.payload }));
   const [errors, setErrors] = useState<Partial<Record<StartField, string>>>({});
   const set = (field: StartField, value: string) => setFields((f) => ({ ...f, [field]: value }));
@@ -72,7 +101,14 @@ export function RunPayloadDialog({ onRun, onCancel, workflowKey }: { onRun: (pay
     <>
       <div className="field" data-autofocus tabIndex={-1}>
         <span className="field-label">Start payload (JSON object)</span>
-        <JsonEditor value={fields.payload} onChange={(text) => set('payload', text)} label="Start payload (JSON object)" testId="run-payload-input" minLines={5} invalid={payloadError !== null} />
+        <JsonEditor
+          value={fields.payload}
+          onChange={(text) => set('payload', text)}
+          label="Start payload (JSON object)"
+          testId="run-payload-input"
+          minLines={5}
+          invalid={payloadError !== null}
+        />
         {payloadError && (
           <span className="field-error" role="alert" data-testid="run-payload-error">
             {payloadError}
@@ -83,7 +119,14 @@ export function RunPayloadDialog({ onRun, onCancel, workflowKey }: { onRun: (pay
         {SMALL_FIELDS.map(({ field, label, placeholder, hint }) => (
           <label key={field} className="field compact">
             <span className="field-label">{label}</span>
-            <input value={fields[field]} placeholder={placeholder} onChange={(e) => set(field, e.target.value)} aria-invalid={errors[field] !== undefined} spellCheck={false} data-testid={`run-payload-${field}`} />
+            <input
+              value={fields[field]}
+              placeholder={placeholder}
+              onChange={(e) => set(field, e.target.value)}
+              aria-invalid={errors[field] !== undefined}
+              spellCheck={false}
+              data-testid={`run-payload-${field}`}
+            />
             {errors[field] ? (
               <span className="field-error" role="alert">
                 {errors[field]}

@@ -21,7 +21,14 @@ export function SaveAsDialog({ onSave }: { onSave: () => void }) {
       <form onSubmit={submit}>
         <label className="field">
           <span className="field-label">New workflow id</span>
-          <input value={id} onChange={(e) => setId(e.target.value)} spellCheck={false} data-testid="save-as-input" data-autofocus aria-invalid={problem !== null} />
+          <input
+            value={id}
+            onChange={(e) => setId(e.target.value)}
+            spellCheck={false}
+            data-testid="save-as-input"
+            data-autofocus
+            aria-invalid={problem !== null}
+          />
           {problem && (
             <span className="field-error" role="alert" data-testid="save-as-error">
               {problem}

@@ -16,7 +16,8 @@ export function createDeleteActions(api: StudioClient, after: { newWorkflow(): v
       if (storedWorkflowId === null) return false;
       const ok = await confirmAction({
         title: `Delete workflow "${storedWorkflowId}"?`,
-        message: 'Its definition and every saved version are deleted; finished runs stay in the history. A workflow with runs still going is not deleted: stop them first.',
+        message:
+          'Its definition and every saved version are deleted; finished runs stay in the history. A workflow with runs still going is not deleted: stop them first.',
         confirmLabel: 'Delete workflow',
         danger: true,
       });

@@ -17,7 +17,11 @@ export interface FileActions {
   importWorkflow(file: File): Promise<boolean>;
 }
 
-export function createFileActions(api: StudioClient, studio: StudioStore = useStudio, download: (name: string, text: string) => void = downloadText): FileActions {
+export function createFileActions(
+  api: StudioClient,
+  studio: StudioStore = useStudio,
+  download: (name: string, text: string) => void = downloadText,
+): FileActions {
   const refuse = (fileName: string, reasons: ImportRefusal[]) => {
     const shown = reasons.slice(0, 3).map(describeRefusal).join('; ');
     const more = reasons.length > 3 ? ` (+${reasons.length - 3} more)` : '';

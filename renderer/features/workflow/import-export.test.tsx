@@ -11,7 +11,8 @@ import { createFakeStudioClient } from '../../test-support/fake-studio-client';
 afterEach(cleanup);
 
 const importFile = (file: File) => fireEvent.change(screen.getByTestId('import-file-input'), { target: { files: [file] } });
-const jsonFile = (value: unknown, name = 'in.json') => new File([typeof value === 'string' ? value : JSON.stringify(value)], name, { type: 'application/json' });
+const jsonFile = (value: unknown, name = 'in.json') =>
+  new File([typeof value === 'string' ? value : JSON.stringify(value)], name, { type: 'application/json' });
 
 describe('STU-01 import refusal: nothing changes, the reason names code, node and path', () => {
   it.each([
@@ -20,10 +21,33 @@ describe('STU-01 import refusal: nothing changes, the reason names code, node an
     ['a schema error', jsonFile({ workflowId: 'x', nodes: [{ nodeId: 'a/b', type: 'TRANSFORM' }] }), /DEF-02\/schema · node "a\/b" at nodes\.0\.nodeId/],
     [
       'an invalid graph',
-      jsonFile({ workflowId: 'x', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'TRANSFORM' }, { nodeId: 'b', type: 'TRANSFORM' }], edges: [{ source: 't', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'a' }] }),
+      jsonFile({
+        workflowId: 'x',
+        nodes: [
+          { nodeId: 't', type: 'API_TRIGGER' },
+          { nodeId: 'a', type: 'TRANSFORM' },
+          { nodeId: 'b', type: 'TRANSFORM' },
+        ],
+        edges: [
+          { source: 't', target: 'a' },
+          { source: 'a', target: 'b' },
+          { source: 'b', target: 'a' },
+        ],
+      }),
       /DEF-02\/cycle · node "[ab]" at edges/,
     ],
-    ['an unknown port', jsonFile({ workflowId: 'x', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'a', type: 'TRANSFORM' }], edges: [{ source: 't', target: 'a', sourcePort: 'nope' }] }), /DEF-02\/unknown-port · node "t" at edges\.0\.sourcePort/],
+    [
+      'an unknown port',
+      jsonFile({
+        workflowId: 'x',
+        nodes: [
+          { nodeId: 't', type: 'API_TRIGGER' },
+          { nodeId: 'a', type: 'TRANSFORM' },
+        ],
+        edges: [{ source: 't', target: 'a', sourcePort: 'nope' }],
+      }),
+      /DEF-02\/unknown-port · node "t" at edges\.0\.sourcePort/,
+    ],
   ])('refuses %s', async (_what, file, reason) => {
     const { fake } = await openStudio('#/w/default/hello');
     await screen.findByTestId('node-shape');
@@ -49,9 +73,20 @@ describe('STU-01 import refusal: nothing changes, the reason names code, node an
     expect(useStudio.getState().workflowId).toBe('hello');
   });
 
-  it('refuses what only the host finds (plugin config), with the host\'s issue', async () => {
+  it("refuses what only the host finds (plugin config), with the host's issue", async () => {
     const { fake } = await openStudio('#/');
-    fake.client['workflows.validate'] = async () => ({ valid: false, issues: [{ code: 'DEF-02/config', severity: 'error', message: 'node "shape" (TRANSFORM) config.mode: Invalid option', nodeId: 'shape', path: 'nodes.1.config.mode' }] });
+    fake.client['workflows.validate'] = async () => ({
+      valid: false,
+      issues: [
+        {
+          code: 'DEF-02/config',
+          severity: 'error',
+          message: 'node "shape" (TRANSFORM) config.mode: Invalid option',
+          nodeId: 'shape',
+          path: 'nodes.1.config.mode',
+        },
+      ],
+    });
     importFile(jsonFile(CHAIN));
     expect((await screen.findByTestId('import-error')).textContent).toContain('DEF-02/config · node "shape" at nodes.1.config.mode');
     expect(useStudio.getState().nodes).toEqual([]);

@@ -7,13 +7,18 @@ describe('SEC-03 studio import: nesting depth and prototype keys are refused bef
     const text = `{"workflowId":"w","nodes":[{"nodeId":"t","type":"API_TRIGGER","config":{"x":${deep}}}]}`;
     expect(checkWorkflowFile(text, text.length)).toEqual({
       ok: false,
-      reasons: [{ code: 'IMPORT/too-deep', message: 'nodes.0.config.x.0.0… nests deeper than 128 levels (yukta.execution.max-depth)', path: 'nodes.0.config.x.0.0…' }],
+      reasons: [
+        { code: 'IMPORT/too-deep', message: 'nodes.0.config.x.0.0… nests deeper than 128 levels (yukta.execution.max-depth)', path: 'nodes.0.config.x.0.0…' },
+      ],
     });
   });
 
   it('refuses __proto__, constructor and prototype keys anywhere, config included', () => {
     const text = '{"workflowId":"w","nodes":[{"nodeId":"t","type":"API_TRIGGER","config":{"a":{"__proto__":{"polluted":true}}}}]}';
-    expect(checkWorkflowFile(text, text.length)).toEqual({ ok: false, reasons: [{ code: 'IMPORT/forbidden-key', message: 'key __proto__ is not allowed at nodes.0.config.a', path: 'nodes.0.config.a' }] });
+    expect(checkWorkflowFile(text, text.length)).toEqual({
+      ok: false,
+      reasons: [{ code: 'IMPORT/forbidden-key', message: 'key __proto__ is not allowed at nodes.0.config.a', path: 'nodes.0.config.a' }],
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

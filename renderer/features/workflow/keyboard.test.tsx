@@ -48,10 +48,19 @@ describe('STU-01 keyboard', () => {
     const input = await screen.findByTestId('node-search-input');
     await waitFor(() => expect(document.activeElement).toBe(input));
     fireEvent.change(input, { target: { value: 'pri' } });
-    expect(within(screen.getByTestId('node-search')).getAllByRole('option').map((o) => o.getAttribute('data-testid'))).toEqual(['node-search-item-print']);
+    expect(
+      within(screen.getByTestId('node-search'))
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('data-testid')),
+    ).toEqual(['node-search-item-print']);
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(screen.queryByTestId('node-search')).toBeNull();
-    expect(useStudio.getState().nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['print']);
+    expect(
+      useStudio
+        .getState()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual(['print']);
   });
 
   it('? opens the help listing every shortcut; Escape closes it', async () => {
@@ -69,7 +78,9 @@ describe('DEF-02 badges: the message on hover', () => {
     await openStudio('#/w/default/hello');
     await screen.findByTestId('node-shape');
     act(() => {
-      useStudio.getState().edit({ kind: 'add-node', node: { id: 'loop', type: 'studio', position: { x: 250, y: 200 }, data: { type: 'TRANSFORM', config: {} } } });
+      useStudio
+        .getState()
+        .edit({ kind: 'add-node', node: { id: 'loop', type: 'studio', position: { x: 250, y: 200 }, data: { type: 'TRANSFORM', config: {} } } });
       useStudio.getState().edit({ kind: 'connect', source: 'shape', sourcePort: 'out', target: 'loop' });
       useStudio.getState().edit({ kind: 'connect', source: 'loop', sourcePort: 'out', target: 'shape' });
     });

@@ -64,7 +64,9 @@ export function createOpenActions(api: StudioClient, stores: RunViewStores, peer
         const notFound = error instanceof StudioApiError && error.code === 'NOT_FOUND';
         studio.getState().showBanner({
           kind: 'load-error',
-          message: notFound ? `Workflow "${workflowId}" is not saved on the server; a new one was opened.` : `Could not open "${workflowId}": ${describeError(error)}`,
+          message: notFound
+            ? `Workflow "${workflowId}" is not saved on the server; a new one was opened.`
+            : `Could not open "${workflowId}": ${describeError(error)}`,
         });
         if (notFound) {
           open.newWorkflow();

@@ -40,7 +40,14 @@ export function createRunActions(api: StudioClient, stores: RunViewStores, peers
         const debug = debugSettingsOf(currentBreakpoints(useDebug.getState()), new Set(state.nodes.map((n) => n.id)));
         const { executionId } = await api['runs.start']({ session: state.session, workflowId, payload, ...options, ...(debug ? { debug } : {}) });
         clearBanner(studio, 'run-error');
-        state.upsertRun({ executionId, session: state.session, workflowId, definitionVersion: state.storedVersion ?? '', status: 'PENDING', createdAt: Date.now() });
+        state.upsertRun({
+          executionId,
+          session: state.session,
+          workflowId,
+          definitionVersion: state.storedVersion ?? '',
+          status: 'PENDING',
+          createdAt: Date.now(),
+        });
         state.setBottomTab('runs');
         showStartedRun(stores, executionId, debug !== undefined, peers.refreshControl);
       } catch (error) {

@@ -37,7 +37,10 @@ export function showStartedRun({ studio, live }: RunViewStores, executionId: str
     if (heard.status !== null) live.getState().applyRunStatus(executionId, heard.status);
   } else {
     // Nothing heard yet: the run is of the graph just saved, every node PENDING until its events come.
-    live.getState().applyNodes(executionId, studio.getState().nodes.map((n) => ({ nodeId: n.id, status: 'PENDING', counts: { received: 0, emitted: 0 } })));
+    live.getState().applyNodes(
+      executionId,
+      studio.getState().nodes.map((n) => ({ nodeId: n.id, status: 'PENDING', counts: { received: 0, emitted: 0 } })),
+    );
   }
   // A wait that began before the run was shown counts from the inbox's since (STU-04).
   live.getState().reconcileWaits(useInbox.getState().approvals);

@@ -66,5 +66,6 @@ function rekeyBreakpoints(key: string): void {
   const debug = useDebug.getState();
   const carried = currentBreakpoints(debug);
   debug.setWorkflowKey(key);
-  if (Object.keys(currentBreakpoints(useDebug.getState())).length === 0) for (const [nodeId, bp] of Object.entries(carried)) useDebug.getState().setBreakpoint(nodeId, bp);
+  if (Object.keys(currentBreakpoints(useDebug.getState())).length === 0)
+    for (const [nodeId, bp] of Object.entries(carried)) useDebug.getState().setBreakpoint(nodeId, bp);
 }

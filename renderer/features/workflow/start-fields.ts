@@ -1,5 +1,14 @@
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../shared/api/contract';
-import { FAIRNESS_KEY, FAIRNESS_WEIGHT_KEY, fairnessKeyProblem, fairnessWeightProblem, PRIORITY_KEY, priorityProblem, TIME_BUDGET_KEY, timeBudgetProblem } from '../../../shared/api/scheduler.schema';
+import {
+  FAIRNESS_KEY,
+  FAIRNESS_WEIGHT_KEY,
+  fairnessKeyProblem,
+  fairnessWeightProblem,
+  PRIORITY_KEY,
+  priorityProblem,
+  TIME_BUDGET_KEY,
+  timeBudgetProblem,
+} from '../../../shared/api/scheduler.schema';
 import { parseConfigText } from '../editor/config-text';
 
 /** The start dialog's fields, as typed (empty = not set). */
@@ -17,8 +26,7 @@ export type StartField = keyof StartFields;
 export const EMPTY_START_FIELDS: StartFields = { payload: '{\n  \n}', priority: '', fairnessKey: '', fairnessWeight: '', timeBudget: '', idempotencyKey: '' };
 
 export type StartRequestDraft =
-  | { ok: true; payload: Record<string, unknown>; idempotencyKey?: string }
-  | { ok: false; errors: Partial<Record<StartField, string>> };
+  { ok: true; payload: Record<string, unknown>; idempotencyKey?: string } | { ok: false; errors: Partial<Record<StartField, string>> };
 
 const NUMBER_FIELDS: Array<{ field: StartField; key: string; problem: (v: unknown) => string | null; label: string }> = [
   { field: 'priority', key: PRIORITY_KEY, problem: priorityProblem, label: 'Priority' },

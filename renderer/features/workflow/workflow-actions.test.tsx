@@ -15,8 +15,26 @@ type Fake = Awaited<ReturnType<typeof openStudio>>['fake'];
 /** The events the host publishes for a run of the CHAIN workflow (trigger → shape → print) that ends SUCCESS. */
 function runEvents(executionId: string, version: string): StudioEvent[] {
   let seq = 100;
-  const run = (status: Status, nodeIds?: string[]): StudioEvent => ({ type: 'EXECUTION_STATUS', seq: ++seq, executionId, at: 2000 + seq, session: 'default', workflowId: 'hello', definitionVersion: version, status, ...(nodeIds ? { nodeIds } : {}) });
-  const node = (nodeId: string, status: Status, received: number): StudioEvent => ({ type: 'NODE_STATUS', seq: ++seq, executionId, at: 2000 + seq, nodeId, status, counts: { received, emitted: received } });
+  const run = (status: Status, nodeIds?: string[]): StudioEvent => ({
+    type: 'EXECUTION_STATUS',
+    seq: ++seq,
+    executionId,
+    at: 2000 + seq,
+    session: 'default',
+    workflowId: 'hello',
+    definitionVersion: version,
+    status,
+    ...(nodeIds ? { nodeIds } : {}),
+  });
+  const node = (nodeId: string, status: Status, received: number): StudioEvent => ({
+    type: 'NODE_STATUS',
+    seq: ++seq,
+    executionId,
+    at: 2000 + seq,
+    nodeId,
+    status,
+    counts: { received, emitted: received },
+  });
   return [
     run('PENDING', ['start', 'shape', 'print']),
     run('RUNNING'),

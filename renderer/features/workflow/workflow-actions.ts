@@ -40,7 +40,10 @@ export function createStudioActions(api: StudioClient, studio: StudioStore = use
     }),
     ...createRunActions(api, stores, { save: () => actions.save(), refreshControl: () => actions.refreshControl() }),
     ...createDebugActions(api, (executionId) => actions.showRun(executionId)),
-    ...createInboxActions(api, browserAnnouncer((key) => void actions.openApproval(key))),
+    ...createInboxActions(
+      api,
+      browserAnnouncer((key) => void actions.openApproval(key)),
+    ),
     ...createFileActions(api, studio),
     ...createVersionActions(api, (session, workflowId) => actions.openWorkflow(session, workflowId), studio),
     ...createSessionActions(api, { newWorkflow: (session) => actions.newWorkflow(session), refreshWorkflows: () => actions.refreshWorkflows() }, studio),

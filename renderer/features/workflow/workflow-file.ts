@@ -33,7 +33,8 @@ export function checkWorkflowFile(text: string, byteSize: number, catalog?: Node
   }
   // Before anything walks it recursively (the schema, the canvas, the config form): nesting and prototype keys (SEC-03).
   const problem = checkJsonLimits(raw, { maxDepth: DEFAULT_MAX_DEPTH, forbidPrototypeKeys: true });
-  if (problem !== null) return refuse({ code: problem.kind === 'key' ? 'IMPORT/forbidden-key' : 'IMPORT/too-deep', message: describeJsonProblem(problem), path: problem.path });
+  if (problem !== null)
+    return refuse({ code: problem.kind === 'key' ? 'IMPORT/forbidden-key' : 'IMPORT/too-deep', message: describeJsonProblem(problem), path: problem.path });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('nodes' in raw) || !('workflowId' in raw)) {
     return refuse({ code: 'IMPORT/not-a-workflow', message: 'the file is JSON but not a workflow definition (it needs "workflowId" and "nodes")' });
   }

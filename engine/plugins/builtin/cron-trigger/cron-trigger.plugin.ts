@@ -24,9 +24,16 @@ export const cronTriggerPlugin = definePlugin({
   outputs: [DEFAULT_PORT],
   process(message, config, ctx) {
     const fire = (message.payload as Record<string, unknown> | null | undefined)?.[CRON_PAYLOAD_KEY];
-    if (!isCronFireInfo(fire)) return [{ payload: { ...config.payload, ...startFields(message.payload) }, metadata: { ...message.metadata, 'cron.manual': 'true' } }];
+    if (!isCronFireInfo(fire))
+      return [{ payload: { ...config.payload, ...startFields(message.payload) }, metadata: { ...message.metadata, 'cron.manual': 'true' } }];
     if (fire.nodeId !== ctx.nodeId) return [];
-    const metadata = { ...message.metadata, 'cron.scheduledAt': fire.scheduledAt, 'cron.firedAt': fire.firedAt, 'cron.missed': String(fire.missed), 'cron.catchUp': String(fire.catchUp) };
+    const metadata = {
+      ...message.metadata,
+      'cron.scheduledAt': fire.scheduledAt,
+      'cron.firedAt': fire.firedAt,
+      'cron.missed': String(fire.missed),
+      'cron.catchUp': String(fire.catchUp),
+    };
     return [{ payload: { ...config.payload }, metadata }];
   },
 });

@@ -23,9 +23,14 @@ export const delayPlugin = definePlugin({
   defaultConfig: { ms: 1000 },
   outputs: [DEFAULT_PORT],
   async process(message, config, ctx) {
-    const ms = typeof config.ms === 'number' ? config.ms : renderTemplate(config.ms, { payload: message.payload, metadata: message.metadata, context: {}, variables: ctx.services.variables });
+    const ms =
+      typeof config.ms === 'number'
+        ? config.ms
+        : renderTemplate(config.ms, { payload: message.payload, metadata: message.metadata, context: {}, variables: ctx.services.variables });
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_DELAY_MS) {
-      throw new BadInputError(`node "${ctx.nodeId}": delay ${String(config.ms)} gave ${JSON.stringify(ms)}, not a number of milliseconds up to ${MAX_DELAY_MS}`);
+      throw new BadInputError(
+        `node "${ctx.nodeId}": delay ${String(config.ms)} gave ${JSON.stringify(ms)}, not a number of milliseconds up to ${MAX_DELAY_MS}`,
+      );
     }
     for (let left = ms; left > 0; left -= SLICE_MS) {
       await ctx.sleep(Math.min(left, SLICE_MS));

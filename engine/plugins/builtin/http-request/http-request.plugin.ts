@@ -34,7 +34,10 @@ type HttpRequestConfig = z.infer<typeof HttpRequestConfig>;
 export class HttpStatusError extends Error {
   override readonly name = 'HttpStatusError';
   readonly code: string;
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
     this.code = `HTTP_${status}`;
   }
@@ -112,7 +115,12 @@ export const httpRequestPlugin = definePlugin({
       ctx.services.http.request({ method: config.method, url, headers, body, signal, followRedirects: config.followRedirects }),
     );
     // A server that echoes a secret back must not put it into the message (which may be recorded to disk).
-    const payload = ctx.services.secrets.redactor.redact({ status: response.status, headers: response.headers, body: parseBody(response.body, response.headers, config.responseType), url: response.url });
+    const payload = ctx.services.secrets.redactor.redact({
+      status: response.status,
+      headers: response.headers,
+      body: parseBody(response.body, response.headers, config.responseType),
+      url: response.url,
+    });
     const metadata = { ...message.metadata, 'http.status': String(response.status) };
     if (config.routeByStatus) return [{ payload, metadata, port: statusPort(response.status) }];
     if (response.status >= 400) {

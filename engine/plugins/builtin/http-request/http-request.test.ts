@@ -34,7 +34,12 @@ function setup(extra: { maxResponseBytes?: number } = {}) {
 describe('EXT-01 HTTP_REQUEST', () => {
   it('templates method, URL, headers and a JSON body; the secret goes in the request only, masked everywhere after', async () => {
     const { h, rec } = setup();
-    const config = { method: 'POST', url: `${server.url}/echo?id=\${payload.id}`, headers: { Authorization: 'Bearer decrypted:api' }, body: { order: '${payload.id}', qty: '${payload.qty:int}' } };
+    const config = {
+      method: 'POST',
+      url: `${server.url}/echo?id=\${payload.id}`,
+      headers: { Authorization: 'Bearer decrypted:api' },
+      body: { order: '${payload.id}', qty: '${payload.qty:int}' },
+    };
     const id = await h.run(chain('post', [{ nodeId: 'call', type: 'HTTP_REQUEST', config }]), { id: 'A-7', qty: '3' });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     const seen = server.requests.at(-1)!;
@@ -47,7 +52,9 @@ describe('EXT-01 HTTP_REQUEST', () => {
 
   it('never resolves decrypted:<name> that comes from the payload (no exfiltration through a template)', async () => {
     const { h } = setup();
-    const id = await h.run(chain('exfil', [{ nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}/echo?q=\${payload.q}` } }]), { q: 'decrypted:api' });
+    const id = await h.run(chain('exfil', [{ nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}/echo?q=\${payload.q}` } }]), {
+      q: 'decrypted:api',
+    });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(server.requests.at(-1)!.url).toBe('/echo?q=decrypted:api');
   });
@@ -57,11 +64,15 @@ describe('EXT-01 HTTP_REQUEST', () => {
     const text = await h.run(chain('text', [{ nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}/text` } }]));
     expect(await h.engine.waitForRun(text)).toBe('SUCCESS');
     expect(rec.seen.at(-1)).toMatchObject({ status: 200, body: 'plain text' });
-    const missing = await h.run(chain('missing', [{ nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}/missing`, engine: { retry: { maxAttempts: 3 } } } }]));
+    const missing = await h.run(
+      chain('missing', [{ nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}/missing`, engine: { retry: { maxAttempts: 3 } } } }]),
+    );
     expect(await h.engine.waitForRun(missing)).toBe('FAILURE');
     expect(h.engine.getRun(missing).nodes.find((n) => n.nodeId === 'call')).toMatchObject({ error: { name: 'BadInputError', code: 'HTTP_404' } });
     flaky = 0;
-    const retried = await h.run(chain('flaky', [{ nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}/flaky`, engine: { retry: { maxAttempts: 3, backoffMs: 100 } } } }]));
+    const retried = await h.run(
+      chain('flaky', [{ nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}/flaky`, engine: { retry: { maxAttempts: 3, backoffMs: 100 } } } }]),
+    );
     for (let i = 0; i < 10 && h.engine.getRun(retried).status === 'RUNNING'; i++) await h.clock.advanceAsync(1000);
     expect(await h.engine.waitForRun(retried)).toBe('SUCCESS');
     expect(h.engine.getRun(retried).nodes.find((n) => n.nodeId === 'call')!.counts.retried).toBe(2);
@@ -73,8 +84,19 @@ describe('EXT-01 HTTP_REQUEST', () => {
     const h = harness([ok.plugin, notFound.plugin], { security: { settings: { http: { allowPrivate: true } } } });
     const def = {
       workflowId: 'route',
-      nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 's', type: 'SPLIT', config: { path: 'payload.paths' } }, { nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}\${payload}`, routeByStatus: true } }, { nodeId: 'ok', type: 'OK' }, { nodeId: 'nf', type: 'NF' }],
-      edges: [{ source: 't', target: 's' }, { source: 's', target: 'call' }, { source: 'call', target: 'ok', sourcePort: '2xx' }, { source: 'call', target: 'nf', sourcePort: '4xx' }],
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 's', type: 'SPLIT', config: { path: 'payload.paths' } },
+        { nodeId: 'call', type: 'HTTP_REQUEST', config: { url: `${server.url}\${payload}`, routeByStatus: true } },
+        { nodeId: 'ok', type: 'OK' },
+        { nodeId: 'nf', type: 'NF' },
+      ],
+      edges: [
+        { source: 't', target: 's' },
+        { source: 's', target: 'call' },
+        { source: 'call', target: 'ok', sourcePort: '2xx' },
+        { source: 'call', target: 'nf', sourcePort: '4xx' },
+      ],
     };
     const id = await h.run(def, { paths: ['/text', '/missing', '/echo'] });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');

@@ -38,7 +38,12 @@ const LlmCallConfig = z.strictObject({
   json: z.boolean().default(false),
   timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(60_000),
   /** The name of `yukta.llm.rate-limit.<name>` this node counts against (default: the provider). */
-  rateLimitKey: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'a provider name').optional(),
+  rateLimitKey: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._-]+$/, 'a provider name')
+    .optional(),
   /** Prices per model (per million tokens), for cost accounting and `budget.maxCost`. */
   prices: z.record(z.string().min(1).max(256), Price).default({}),
   /** EXT-03: limits on the run's (or agent's) LLM use across nodes. */
@@ -91,7 +96,8 @@ async function call(config: LlmCallConfig, message: Message, ctx: PluginContext)
     json: config.json,
   };
   const budget = config.budget;
-  if (budget?.maxCost !== undefined && !config.prices[model]) throw new BadInputError(`budget.maxCost needs a price for model "${model}" in prices`, 'PRICE_MISSING');
+  if (budget?.maxCost !== undefined && !config.prices[model])
+    throw new BadInputError(`budget.maxCost needs a price for model "${model}" in prices`, 'PRICE_MISSING');
   const apiKey = config.apiKey === undefined ? undefined : ctx.services.secrets.resolve(config.apiKey);
   ctx.services.budgets.admit(ctx.executionId, 'llm', budget);
   await waitForRateLimit(ctx, config.rateLimitKey ?? config.provider);

@@ -22,20 +22,36 @@ afterAll(async () => {
 /** A terminal that keeps payload and metadata. */
 function sink(type = 'SINK') {
   const seen: Array<{ payload: unknown; metadata: Record<string, string> }> = [];
-  const plugin = definePlugin({ type, kind: 'terminal', title: type, description: '', configSchema: z.record(z.string(), z.unknown()), defaultConfig: {}, outputs: [], process: (m) => void seen.push({ payload: m.payload, metadata: { ...m.metadata } }) }) as unknown as Plugin<never>;
+  const plugin = definePlugin({
+    type,
+    kind: 'terminal',
+    title: type,
+    description: '',
+    configSchema: z.record(z.string(), z.unknown()),
+    defaultConfig: {},
+    outputs: [],
+    process: (m) => void seen.push({ payload: m.payload, metadata: { ...m.metadata } }),
+  }) as unknown as Plugin<never>;
   return { plugin, seen };
 }
 
 function setup(rateLimits: Record<string, number> = {}, extra: Array<Plugin<never>> = []) {
   const out = sink();
   const h = harness([out.plugin, ...extra], {
-    security: { env: { YUKTA_SECRET_OPENAI: OPENAI_KEY, YUKTA_SECRET_ANTHROPIC: ANTHROPIC_KEY }, settings: { http: { allowPrivate: true }, llmRateLimits: rateLimits } },
+    security: {
+      env: { YUKTA_SECRET_OPENAI: OPENAI_KEY, YUKTA_SECRET_ANTHROPIC: ANTHROPIC_KEY },
+      settings: { http: { allowPrivate: true }, llmRateLimits: rateLimits },
+    },
   });
   return { h, out };
 }
 
 function openAiNode(nodeId: string, extra: Record<string, unknown> = {}) {
-  return { nodeId, type: 'LLM_CALL', config: { provider: 'openai', baseUrl: openai.baseUrl, model: 'gpt-test', apiKey: 'decrypted:openai', prompt: 'Classify: ${payload.text}', ...extra } };
+  return {
+    nodeId,
+    type: 'LLM_CALL',
+    config: { provider: 'openai', baseUrl: openai.baseUrl, model: 'gpt-test', apiKey: 'decrypted:openai', prompt: 'Classify: ${payload.text}', ...extra },
+  };
 }
 
 function nodeOf(h: Harness, id: string, nodeId: string) {
@@ -57,27 +73,75 @@ describe('EXT-01 LLM_CALL', () => {
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(openai.requests.at(-1)!.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
     const body = JSON.parse(openai.requests.at(-1)!.body) as Record<string, unknown>;
-    expect(body).toMatchObject({ model: 'gpt-test', max_tokens: 1024, messages: [{ role: 'system', content: 'You label IT tickets.' }, { role: 'user', content: 'Classify: printer on fire' }] });
+    expect(body).toMatchObject({
+      model: 'gpt-test',
+      max_tokens: 1024,
+      messages: [
+        { role: 'system', content: 'You label IT tickets.' },
+        { role: 'user', content: 'Classify: printer on fire' },
+      ],
+    });
     expect(body.response_format).toBeUndefined();
     // 10 input tokens at 2 per million + 5 output tokens at 8 per million.
-    expect(out.seen).toEqual([{
-      payload: { text: 'label for Classify: printer on fire', model: 'gpt-test', stopReason: 'stop', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, cost: 0.00006 },
-      metadata: expect.objectContaining({ 'llm.provider': 'openai', 'llm.model': 'gpt-test', 'llm.inputTokens': '10', 'llm.outputTokens': '5', 'llm.totalTokens': '15', 'llm.cost': '0.00006', 'budget.llmCalls': '1', 'budget.tokens': '15' }),
-    }]);
+    expect(out.seen).toEqual([
+      {
+        payload: {
+          text: 'label for Classify: printer on fire',
+          model: 'gpt-test',
+          stopReason: 'stop',
+          usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+          cost: 0.00006,
+        },
+        metadata: expect.objectContaining({
+          'llm.provider': 'openai',
+          'llm.model': 'gpt-test',
+          'llm.inputTokens': '10',
+          'llm.outputTokens': '5',
+          'llm.totalTokens': '15',
+          'llm.cost': '0.00006',
+          'budget.llmCalls': '1',
+          'budget.tokens': '15',
+        }),
+      },
+    ]);
     expect(JSON.stringify(h.events)).not.toContain(OPENAI_KEY);
   });
 
   it('calls the Anthropic messages API (x-api-key, anthropic-version, top-level system) and parses a JSON answer into data', async () => {
     const { h, out } = setup();
     anthropic.answer = () => '```json\n{"label":"hardware","urgent":true}\n```';
-    const node = { nodeId: 'llm', type: 'LLM_CALL', config: { provider: 'anthropic', baseUrl: anthropic.baseUrl, model: 'claude-test', apiKey: 'decrypted:anthropic', system: 'Be terse.', prompt: '${payload.text}', json: true, maxOutputTokens: 200 } };
+    const node = {
+      nodeId: 'llm',
+      type: 'LLM_CALL',
+      config: {
+        provider: 'anthropic',
+        baseUrl: anthropic.baseUrl,
+        model: 'claude-test',
+        apiKey: 'decrypted:anthropic',
+        system: 'Be terse.',
+        prompt: '${payload.text}',
+        json: true,
+        maxOutputTokens: 200,
+      },
+    };
     const id = await h.run(chain('an', [node], 'SINK'), { text: 'printer on fire' });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     const seen = anthropic.requests.at(-1)!;
     expect(seen.headers).toMatchObject({ 'x-api-key': ANTHROPIC_KEY, 'anthropic-version': '2023-06-01' });
     expect(seen.headers.authorization).toBeUndefined();
-    expect(JSON.parse(seen.body)).toMatchObject({ model: 'claude-test', max_tokens: 200, system: expect.stringContaining('Be terse.'), messages: [{ role: 'user', content: 'printer on fire' }] });
-    expect(out.seen[0]!.payload).toMatchObject({ data: { label: 'hardware', urgent: true }, model: 'claude-test', stopReason: 'end_turn', usage: { totalTokens: 15 }, cost: 0 });
+    expect(JSON.parse(seen.body)).toMatchObject({
+      model: 'claude-test',
+      max_tokens: 200,
+      system: expect.stringContaining('Be terse.'),
+      messages: [{ role: 'user', content: 'printer on fire' }],
+    });
+    expect(out.seen[0]!.payload).toMatchObject({
+      data: { label: 'hardware', urgent: true },
+      model: 'claude-test',
+      stopReason: 'end_turn',
+      usage: { totalTokens: 15 },
+      cost: 0,
+    });
     expect(out.seen[0]!.metadata['llm.provider']).toBe('anthropic');
   });
 
@@ -104,7 +168,26 @@ describe('EXT-01 LLM_CALL', () => {
     expect(out.seen.at(-1)!.metadata['budget.llmCalls']).toBe('3');
 
     anthropic.failNext(529);
-    const overloaded = await h.run(chain('overloaded', [{ nodeId: 'llm', type: 'LLM_CALL', config: { provider: 'anthropic', baseUrl: anthropic.baseUrl, model: 'c', apiKey: 'decrypted:anthropic', prompt: 'p', engine: { retry: { maxAttempts: 2, backoffMs: 100 } } } }], 'SINK'));
+    const overloaded = await h.run(
+      chain(
+        'overloaded',
+        [
+          {
+            nodeId: 'llm',
+            type: 'LLM_CALL',
+            config: {
+              provider: 'anthropic',
+              baseUrl: anthropic.baseUrl,
+              model: 'c',
+              apiKey: 'decrypted:anthropic',
+              prompt: 'p',
+              engine: { retry: { maxAttempts: 2, backoffMs: 100 } },
+            },
+          },
+        ],
+        'SINK',
+      ),
+    );
     expect(await finish(h, overloaded)).toBe('SUCCESS');
     expect(nodeOf(h, overloaded, 'llm').counts.retried).toBe(1);
 
@@ -134,19 +217,37 @@ describe('EXT-01 LLM_CALL', () => {
 describe('EXT-03 LLM budgets', () => {
   it('maxCalls counts LLM calls of the run across nodes: at the limit the next call fails like a failed call (ROUTE applies)', async () => {
     const { h, out } = setup();
-    const def = chain('calls', [openAiNode('a', { budget: { maxCalls: 1 } }), openAiNode('b', { prompt: 'again', budget: { maxCalls: 1 }, engine: { onError: 'ROUTE' } })], 'SINK');
+    const def = chain(
+      'calls',
+      [openAiNode('a', { budget: { maxCalls: 1 } }), openAiNode('b', { prompt: 'again', budget: { maxCalls: 1 }, engine: { onError: 'ROUTE' } })],
+      'SINK',
+    );
     def.nodes.push({ nodeId: 'dead', type: 'SINK' });
     def.edges!.push({ source: 'b', target: 'dead', sourcePort: 'error' });
     const id = await h.run(def, { text: 'x' });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
-    expect(out.seen).toEqual([{ payload: expect.objectContaining({ error: expect.objectContaining({ name: 'BadInputError', code: 'BUDGET_EXCEEDED', message: expect.stringContaining('1 of 1 LLM calls') }) }), metadata: expect.any(Object) }]);
+    expect(out.seen).toEqual([
+      {
+        payload: expect.objectContaining({
+          error: expect.objectContaining({ name: 'BadInputError', code: 'BUDGET_EXCEEDED', message: expect.stringContaining('1 of 1 LLM calls') }),
+        }),
+        metadata: expect.any(Object),
+      },
+    ]);
     expect(h.engine.getRun(id).status).toBe('SUCCESS');
   });
 
   it('maxTokens: the call that crosses the limit completes, the next one is refused; without hardStop only that node fails', async () => {
     const { h, out } = setup();
     // 15 tokens per call: calls 1 and 2 go (0 and 15 < 20 used before them), call 3 is refused (30 used).
-    const def = chain('tokens', [{ nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } }, openAiNode('llm', { prompt: '${payload}', budget: { maxTokens: 20 }, engine: { onError: 'CONTINUE' } })], 'SINK');
+    const def = chain(
+      'tokens',
+      [
+        { nodeId: 's', type: 'SPLIT', config: { path: 'payload.items' } },
+        openAiNode('llm', { prompt: '${payload}', budget: { maxTokens: 20 }, engine: { onError: 'CONTINUE' } }),
+      ],
+      'SINK',
+    );
     const id = await h.run(def, { items: ['one', 'two', 'three'] });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(out.seen.map((s) => s.metadata['budget.tokens'])).toEqual(['15', '30']);
@@ -161,17 +262,26 @@ describe('EXT-03 LLM budgets', () => {
         { nodeId: 't', type: 'API_TRIGGER' },
         openAiNode('a', { budget: { maxCalls: 1 } }),
         openAiNode('b', { budget: { maxCalls: 1, hardStop: true }, engine: { onError: 'ROUTE', retry: { maxAttempts: 3 } } }),
-        { nodeId: 'b-out', type: 'SINK' }, { nodeId: 'dead', type: 'SINK' },
-        { nodeId: 'wait', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } }, { nodeId: 'wait-out', type: 'SINK' },
+        { nodeId: 'b-out', type: 'SINK' },
+        { nodeId: 'dead', type: 'SINK' },
+        { nodeId: 'wait', type: 'WAIT_FOR_SIGNAL', config: { signal: 'go' } },
+        { nodeId: 'wait-out', type: 'SINK' },
       ],
       edges: [
-        { source: 't', target: 'a' }, { source: 'a', target: 'b' }, { source: 'b', target: 'b-out' }, { source: 'b', target: 'dead', sourcePort: 'error' },
-        { source: 't', target: 'wait' }, { source: 'wait', target: 'wait-out' },
+        { source: 't', target: 'a' },
+        { source: 'a', target: 'b' },
+        { source: 'b', target: 'b-out' },
+        { source: 'b', target: 'dead', sourcePort: 'error' },
+        { source: 't', target: 'wait' },
+        { source: 'wait', target: 'wait-out' },
       ],
     };
     const id = await h.run(def, { text: 'x' });
     expect(await finish(h, id)).toBe('FAILURE');
-    expect(h.engine.getRun(id).error).toMatchObject({ code: 'RUN_ABORTED', message: expect.stringMatching(/budget of this run is used up: 1 of 1 LLM calls.*hardStop/) });
+    expect(h.engine.getRun(id).error).toMatchObject({
+      code: 'RUN_ABORTED',
+      message: expect.stringMatching(/budget of this run is used up: 1 of 1 LLM calls.*hardStop/),
+    });
     expect(h.statuses(id)).toMatchObject({ a: 'SUCCESS', b: 'FAILURE', wait: 'CANCELLED' });
     expect(nodeOf(h, id, 'b').counts.retried ?? 0).toBe(0);
     expect(out.seen).toEqual([]);
@@ -185,21 +295,37 @@ describe('EXT-03 LLM budgets', () => {
       workflowId: 'agents',
       nodes: [
         { nodeId: 't', type: 'API_TRIGGER' },
-        openAiNode('run', { prices, budget: { maxCalls: 1 } }), { nodeId: 'run-out', type: 'SINK' },
-        alpha('a1'), alpha('a2'), alpha('a3', { engine: { onError: 'CONTINUE' } }), { nodeId: 'a2-out', type: 'SINK' }, { nodeId: 'a3-out', type: 'SINK' },
-        openAiNode('b1', { prices, budget: { maxCalls: 1, agent: 'beta' } }), { nodeId: 'b1-out', type: 'SINK' },
+        openAiNode('run', { prices, budget: { maxCalls: 1 } }),
+        { nodeId: 'run-out', type: 'SINK' },
+        alpha('a1'),
+        alpha('a2'),
+        alpha('a3', { engine: { onError: 'CONTINUE' } }),
+        { nodeId: 'a2-out', type: 'SINK' },
+        { nodeId: 'a3-out', type: 'SINK' },
+        openAiNode('b1', { prices, budget: { maxCalls: 1, agent: 'beta' } }),
+        { nodeId: 'b1-out', type: 'SINK' },
       ],
       edges: [
-        { source: 't', target: 'run' }, { source: 'run', target: 'run-out' },
-        { source: 't', target: 'a1' }, { source: 'a1', target: 'a2' }, { source: 'a2', target: 'a2-out' }, { source: 'a2', target: 'a3' }, { source: 'a3', target: 'a3-out' },
-        { source: 't', target: 'b1' }, { source: 'b1', target: 'b1-out' },
+        { source: 't', target: 'run' },
+        { source: 'run', target: 'run-out' },
+        { source: 't', target: 'a1' },
+        { source: 'a1', target: 'a2' },
+        { source: 'a2', target: 'a2-out' },
+        { source: 'a2', target: 'a3' },
+        { source: 'a3', target: 'a3-out' },
+        { source: 't', target: 'b1' },
+        { source: 'b1', target: 'b1-out' },
       ],
     };
     const id = await h.run(def, { text: 'x' });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     const totals = out.seen.map((s) => [s.metadata['budget.llmCalls'], s.metadata['budget.cost']]).sort();
     // run scope: 1 call; beta: 1 call; alpha: 2 calls for 0.03 — a3 was refused (0.03 ≥ 0.02) and dropped (CONTINUE).
-    expect(totals).toEqual([['1', '0.015'], ['1', '0.015'], ['2', '0.03']]);
+    expect(totals).toEqual([
+      ['1', '0.015'],
+      ['1', '0.015'],
+      ['2', '0.03'],
+    ]);
     expect(nodeOf(h, id, 'a3').counts.failed).toBe(1);
     const noPrice = await h.run(chain('noprice', [openAiNode('llm', { budget: { maxCost: 1 } })], 'SINK'), { text: 'x' });
     expect(await h.engine.waitForRun(noPrice)).toBe('FAILURE');
@@ -232,7 +358,19 @@ describe('EXT-03 yukta.llm.rate-limit.<provider>', () => {
     for (const id of ids) expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(times.map((t) => t - start)).toEqual([0, 1000, 2000, 3000]);
     // Another provider is not slowed.
-    const other = await h.run(chain('rl-an', [{ nodeId: 'llm', type: 'LLM_CALL', config: { provider: 'anthropic', baseUrl: anthropic.baseUrl, model: 'c', apiKey: 'decrypted:anthropic', prompt: 'p' } }], 'SINK'));
+    const other = await h.run(
+      chain(
+        'rl-an',
+        [
+          {
+            nodeId: 'llm',
+            type: 'LLM_CALL',
+            config: { provider: 'anthropic', baseUrl: anthropic.baseUrl, model: 'c', apiKey: 'decrypted:anthropic', prompt: 'p' },
+          },
+        ],
+        'SINK',
+      ),
+    );
     expect(await h.engine.waitForRun(other)).toBe('SUCCESS');
   });
 
@@ -253,6 +391,10 @@ describe('EXT-03 yukta.llm.rate-limit.<provider>', () => {
     }
     for (const id of ids) expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     // openai: 0 and 30 s (2 per minute) — the second waited 30 s under a 5 s idle timeout; "local" went at once.
-    expect(times.map(([model, t]) => [model, t - start]).sort()).toEqual([['gpt-test', 0], ['gpt-test', 30_000], ['local-model', 0]]);
+    expect(times.map(([model, t]) => [model, t - start]).sort()).toEqual([
+      ['gpt-test', 0],
+      ['gpt-test', 30_000],
+      ['local-model', 0],
+    ]);
   });
 });

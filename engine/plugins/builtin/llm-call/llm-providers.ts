@@ -95,9 +95,19 @@ export function readAnswer(provider: LlmProvider, body: unknown, model: string):
   if (provider === 'anthropic') {
     const content = Array.isArray(root.content) ? root.content : null;
     if (!content) throw new LlmProviderError(502, 'the messages API answer has no content array');
-    const text = content.map((block) => record(block)).filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('');
+    const text = content
+      .map((block) => record(block))
+      .filter((b) => b.type === 'text' && typeof b.text === 'string')
+      .map((b) => b.text as string)
+      .join('');
     const usage = record(root.usage);
-    return { text, model: typeof root.model === 'string' ? root.model : model, stopReason: typeof root.stop_reason === 'string' ? root.stop_reason : null, inputTokens: count(usage.input_tokens), outputTokens: count(usage.output_tokens) };
+    return {
+      text,
+      model: typeof root.model === 'string' ? root.model : model,
+      stopReason: typeof root.stop_reason === 'string' ? root.stop_reason : null,
+      inputTokens: count(usage.input_tokens),
+      outputTokens: count(usage.output_tokens),
+    };
   }
   const choice = Array.isArray(root.choices) ? record(root.choices[0]) : null;
   if (!choice) throw new LlmProviderError(502, 'the chat completions answer has no choices');

@@ -26,7 +26,11 @@ const MAX_STDERR_CHARS = 4_000;
  */
 function checkAllowed(command: string, ctx: PluginContext): void {
   const { enabled, allowedCommands } = ctx.services.limits.process;
-  if (!enabled) throw new BadInputError('MCP stdio servers are processes and are off: set yukta.process.enabled=true and list the command in yukta.process.allowed-commands', 'PROCESS_DISABLED');
+  if (!enabled)
+    throw new BadInputError(
+      'MCP stdio servers are processes and are off: set yukta.process.enabled=true and list the command in yukta.process.allowed-commands',
+      'PROCESS_DISABLED',
+    );
   if (!allowedCommands.includes(command)) throw new BadInputError(`command "${command}" is not in yukta.process.allowed-commands`, 'COMMAND_NOT_ALLOWED');
 }
 
@@ -95,7 +99,10 @@ export async function connectMcp(spec: McpServerSpec, ctx: PluginContext, signal
 export function classify(error: unknown, signal: AbortSignal, during: string): unknown {
   if (signal.aborted) return signal.reason;
   if (error instanceof BadInputError) return error;
-  if (error instanceof McpError && (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.InvalidRequest)) {
+  if (
+    error instanceof McpError &&
+    (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound || error.code === ErrorCode.InvalidRequest)
+  ) {
     return new BadInputError(`MCP ${during}: ${error.message}`, 'MCP_BAD_REQUEST');
   }
   if (error instanceof StreamableHTTPError && error.code !== undefined) {

@@ -66,9 +66,19 @@ function serverSpec(config: McpToolCallConfig, scope: TemplateScope, ctx: Plugin
   const text = (t: string, secrets = false): string => String(renderTemplate(t, secrets ? withSecrets : scope));
   const server = config.server;
   if (server.transport === 'stdio') {
-    return { transport: 'stdio', command: server.command, args: server.args.map((a) => text(a)), env: Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, text(v, true)])), cwd: server.cwd };
+    return {
+      transport: 'stdio',
+      command: server.command,
+      args: server.args.map((a) => text(a)),
+      env: Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, text(v, true)])),
+      cwd: server.cwd,
+    };
   }
-  return { transport: 'http', url: text(server.url), headers: Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k.toLowerCase(), text(v, true)])) };
+  return {
+    transport: 'http',
+    url: text(server.url),
+    headers: Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k.toLowerCase(), text(v, true)])),
+  };
 }
 
 interface ToolResult {
@@ -80,7 +90,10 @@ interface ToolResult {
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .filter((b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string')
+    .filter(
+      (b): b is { type: 'text'; text: string } =>
+        typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string',
+    )
     .map((b) => b.text)
     .join('\n');
 }
@@ -126,7 +139,13 @@ export const mcpToolCallPlugin = definePlugin({
       ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
       isError,
     });
-    const metadata = { ...message.metadata, 'mcp.tool': tool, 'mcp.transport': spec.transport, 'mcp.isError': String(isError), 'budget.toolCalls': String(used.toolCalls) };
+    const metadata = {
+      ...message.metadata,
+      'mcp.tool': tool,
+      'mcp.transport': spec.transport,
+      'mcp.isError': String(isError),
+      'budget.toolCalls': String(used.toolCalls),
+    };
     return [{ payload, metadata }];
   },
 });

@@ -19,7 +19,16 @@ afterAll(() => http.close());
 
 function sink(type = 'SINK') {
   const seen: Array<{ payload: unknown; metadata: Record<string, string> }> = [];
-  const plugin = definePlugin({ type, kind: 'terminal', title: type, description: '', configSchema: z.record(z.string(), z.unknown()), defaultConfig: {}, outputs: [], process: (m) => void seen.push({ payload: m.payload, metadata: { ...m.metadata } }) }) as unknown as Plugin<never>;
+  const plugin = definePlugin({
+    type,
+    kind: 'terminal',
+    title: type,
+    description: '',
+    configSchema: z.record(z.string(), z.unknown()),
+    defaultConfig: {},
+    outputs: [],
+    process: (m) => void seen.push({ payload: m.payload, metadata: { ...m.metadata } }),
+  }) as unknown as Plugin<never>;
   return { plugin, seen };
 }
 
@@ -63,15 +72,19 @@ describe('EXT-01 MCP_TOOL_CALL over stdio', () => {
     const node = { nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: stdioServer(), tool: 'add', arguments: { a: '${payload.x:int}', b: 5 } } };
     const id = await h.run(chain('stdio', [node], 'SINK'), { x: '37' });
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
-    expect(out.seen).toEqual([{
-      payload: { tool: 'add', text: '42', content: [{ type: 'text', text: '42' }], structuredContent: { sum: 42 }, isError: false },
-      metadata: expect.objectContaining({ 'mcp.tool': 'add', 'mcp.transport': 'stdio', 'mcp.isError': 'false', 'budget.toolCalls': '1' }),
-    }]);
+    expect(out.seen).toEqual([
+      {
+        payload: { tool: 'add', text: '42', content: [{ type: 'text', text: '42' }], structuredContent: { sum: 42 }, isError: false },
+        metadata: expect.objectContaining({ 'mcp.tool': 'add', 'mcp.transport': 'stdio', 'mcp.isError': 'false', 'budget.toolCalls': '1' }),
+      },
+    ]);
   }, 20_000);
 
   it('passes a secret only in the server environment; a tool error fails the call (or is emitted with failOnToolError false)', async () => {
     const { h, out } = setup();
-    const who = await h.run(chain('env', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: stdioServer({ MCP_USER: 'decrypted:mcp' }), tool: 'whoami' } }], 'SINK'));
+    const who = await h.run(
+      chain('env', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: stdioServer({ MCP_USER: 'decrypted:mcp' }), tool: 'whoami' } }], 'SINK'),
+    );
     expect(await h.engine.waitForRun(who)).toBe('SUCCESS');
     // The server saw the value; the output (which may be recorded) and the events show only the mask.
     expect(JSON.stringify(out.seen)).not.toContain(CANARY);
@@ -80,7 +93,9 @@ describe('EXT-01 MCP_TOOL_CALL over stdio', () => {
     const failed = await h.run(chain('fail', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: stdioServer(), tool: 'fail' } }], 'SINK'));
     expect(await h.engine.waitForRun(failed)).toBe('FAILURE');
     expect(nodeOf(h, failed, 'mcp').error).toMatchObject({ name: 'McpToolError', code: 'MCP_TOOL_ERROR', message: expect.stringContaining('the tool broke') });
-    const emitted = await h.run(chain('emit', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: stdioServer(), tool: 'fail', failOnToolError: false } }], 'SINK'));
+    const emitted = await h.run(
+      chain('emit', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: stdioServer(), tool: 'fail', failOnToolError: false } }], 'SINK'),
+    );
     expect(await h.engine.waitForRun(emitted)).toBe('SUCCESS');
     expect(out.seen.at(-1)!.payload).toMatchObject({ isError: true, text: 'the tool broke' });
   }, 30_000);
@@ -105,7 +120,13 @@ describe('EXT-01 MCP_TOOL_CALL over stdio', () => {
     expect(await off.engine.waitForRun(refused)).toBe('FAILURE');
     expect(nodeOf(off, refused, 'mcp').error).toMatchObject({ name: 'BadInputError', code: 'PROCESS_DISABLED' });
     const { h } = setup();
-    const other = await h.run(chain('other', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: { transport: 'stdio', command: '/bin/sh', args: ['-c', 'echo'] }, tool: 'add' } }], 'SINK'));
+    const other = await h.run(
+      chain(
+        'other',
+        [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: { transport: 'stdio', command: '/bin/sh', args: ['-c', 'echo'] }, tool: 'add' } }],
+        'SINK',
+      ),
+    );
     expect(await h.engine.waitForRun(other)).toBe('FAILURE');
     expect(nodeOf(h, other, 'mcp').error).toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
   });
@@ -114,7 +135,14 @@ describe('EXT-01 MCP_TOOL_CALL over stdio', () => {
 describe('EXT-01 MCP_TOOL_CALL over streamable HTTP', () => {
   it('calls a tool through the guarded client with a secret header', async () => {
     const { h, out } = setup();
-    const id = await h.run(chain('http', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: httpServer(), tool: 'echo', arguments: { text: 'hi ${payload.name}' } } }], 'SINK'), { name: 'Ada' });
+    const id = await h.run(
+      chain(
+        'http',
+        [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: httpServer(), tool: 'echo', arguments: { text: 'hi ${payload.name}' } } }],
+        'SINK',
+      ),
+      { name: 'Ada' },
+    );
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
     expect(http.calls.at(-1)).toEqual({ name: 'echo', args: { text: 'hi Ada' } });
     expect(http.requests.at(-1)!.authorization).toBe(`Bearer ${CANARY}`);
@@ -125,10 +153,34 @@ describe('EXT-01 MCP_TOOL_CALL over streamable HTTP', () => {
   it('retries a server error (503) under the node policy; a 404 endpoint fails as bad input; a private address is refused without allow-private', async () => {
     const { h } = setup();
     http.failNext(503);
-    const retried = await h.run(chain('retry', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: httpServer(), tool: 'add', arguments: { a: 1, b: 2 }, engine: { retry: { maxAttempts: 3, backoffMs: 100 } } } }], 'SINK'));
+    const retried = await h.run(
+      chain(
+        'retry',
+        [
+          {
+            nodeId: 'mcp',
+            type: 'MCP_TOOL_CALL',
+            config: { server: httpServer(), tool: 'add', arguments: { a: 1, b: 2 }, engine: { retry: { maxAttempts: 3, backoffMs: 100 } } },
+          },
+        ],
+        'SINK',
+      ),
+    );
     expect(await finish(h, retried)).toBe('SUCCESS');
     expect(nodeOf(h, retried, 'mcp').counts.retried).toBe(1);
-    const missing = await h.run(chain('missing', [{ nodeId: 'mcp', type: 'MCP_TOOL_CALL', config: { server: { transport: 'http', url: http.url.replace('/mcp', '/nope') }, tool: 'add', engine: { retry: { maxAttempts: 3 } } } }], 'SINK'));
+    const missing = await h.run(
+      chain(
+        'missing',
+        [
+          {
+            nodeId: 'mcp',
+            type: 'MCP_TOOL_CALL',
+            config: { server: { transport: 'http', url: http.url.replace('/mcp', '/nope') }, tool: 'add', engine: { retry: { maxAttempts: 3 } } },
+          },
+        ],
+        'SINK',
+      ),
+    );
     expect(await finish(h, missing)).toBe('FAILURE');
     expect(nodeOf(h, missing, 'mcp').error).toMatchObject({ name: 'BadInputError', code: 'MCP_HTTP_405' });
     const guarded = setup(true, false).h;
@@ -139,11 +191,24 @@ describe('EXT-01 MCP_TOOL_CALL over streamable HTTP', () => {
 });
 
 describe('EXT-03 MCP budgets', () => {
-  const call = (nodeId: string, budget: Record<string, unknown>, engine?: Record<string, unknown>) => ({ nodeId, type: 'MCP_TOOL_CALL', config: { server: httpServer(), tool: 'add', arguments: { a: 1, b: 1 }, budget, ...(engine ? { engine } : {}) } });
+  const call = (nodeId: string, budget: Record<string, unknown>, engine?: Record<string, unknown>) => ({
+    nodeId,
+    type: 'MCP_TOOL_CALL',
+    config: { server: httpServer(), tool: 'add', arguments: { a: 1, b: 1 }, budget, ...(engine ? { engine } : {}) },
+  });
 
   it('maxCalls counts tool calls of the run across nodes: the next call fails like a failed call; an agent is counted apart', async () => {
     const { h, out } = setup();
-    const def = chain('budget', [call('one', { maxCalls: 2 }), call('two', { maxCalls: 2 }), call('agent', { maxCalls: 1, agent: 'helper' }), call('three', { maxCalls: 2 }, { onError: 'CONTINUE' })], 'SINK');
+    const def = chain(
+      'budget',
+      [
+        call('one', { maxCalls: 2 }),
+        call('two', { maxCalls: 2 }),
+        call('agent', { maxCalls: 1, agent: 'helper' }),
+        call('three', { maxCalls: 2 }, { onError: 'CONTINUE' }),
+      ],
+      'SINK',
+    );
     const before = http.calls.length;
     const id = await h.run(def);
     expect(await h.engine.waitForRun(id)).toBe('SUCCESS');
@@ -154,7 +219,11 @@ describe('EXT-03 MCP budgets', () => {
 
   it('hardStop ends the run at the limit', async () => {
     const { h } = setup();
-    const def: WorkflowDefinitionInput = chain('hard', [call('one', { maxCalls: 1, hardStop: true }), call('two', { maxCalls: 1, hardStop: true }, { onError: 'ROUTE' })], 'SINK');
+    const def: WorkflowDefinitionInput = chain(
+      'hard',
+      [call('one', { maxCalls: 1, hardStop: true }), call('two', { maxCalls: 1, hardStop: true }, { onError: 'ROUTE' })],
+      'SINK',
+    );
     const id = await h.run(def);
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
     expect(h.engine.getRun(id).error).toMatchObject({ code: 'RUN_ABORTED', message: expect.stringContaining('1 of 1 tool calls') });

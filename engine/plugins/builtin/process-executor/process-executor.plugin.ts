@@ -22,7 +22,10 @@ const ProcessExecutorConfig = z.strictObject({
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'), z.string().max(65_536)).default({}),
   cwd: z.string().min(1).max(4096).optional(),
   /** Text written to the process's input (a template). */
-  stdin: z.string().max(10 * 1024 * 1024).optional(),
+  stdin: z
+    .string()
+    .max(10 * 1024 * 1024)
+    .optional(),
   timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS),
   /** `json` parses stdout; `lines` splits it. */
   output: z.enum(['text', 'json', 'lines']).default('text'),
@@ -41,8 +44,13 @@ export class ProcessExitError extends Error {
 
 function checkAllowed(config: ProcessExecutorConfig, ctx: PluginContext): void {
   const { enabled, allowedCommands } = ctx.services.limits.process;
-  if (!enabled) throw new BadInputError('PROCESS_EXECUTOR is off: set yukta.process.enabled=true and list the command in yukta.process.allowed-commands', 'PROCESS_DISABLED');
-  if (!allowedCommands.includes(config.command)) throw new BadInputError(`command "${config.command}" is not in yukta.process.allowed-commands`, 'COMMAND_NOT_ALLOWED');
+  if (!enabled)
+    throw new BadInputError(
+      'PROCESS_EXECUTOR is off: set yukta.process.enabled=true and list the command in yukta.process.allowed-commands',
+      'PROCESS_DISABLED',
+    );
+  if (!allowedCommands.includes(config.command))
+    throw new BadInputError(`command "${config.command}" is not in yukta.process.allowed-commands`, 'COMMAND_NOT_ALLOWED');
 }
 
 function parseOutput(stdout: string, output: ProcessExecutorConfig['output']): unknown {
@@ -71,7 +79,12 @@ export const processExecutorPlugin = definePlugin({
   defaultTimeoutMs: (config) => processIdleTimeoutMs(config.timeoutMs),
   async process(message, config, ctx) {
     checkAllowed(config, ctx);
-    const scope: TemplateScope = { payload: message.payload, metadata: message.metadata, context: { executionId: ctx.executionId, nodeId: ctx.nodeId }, variables: ctx.services.variables };
+    const scope: TemplateScope = {
+      payload: message.payload,
+      metadata: message.metadata,
+      context: { executionId: ctx.executionId, nodeId: ctx.nodeId },
+      variables: ctx.services.variables,
+    };
     const text = (t: string, withSecrets = false) => String(renderTemplate(t, withSecrets ? { ...scope, secrets: ctx.services.secrets } : scope));
     const spec = {
       command: config.command,

@@ -11,7 +11,9 @@ const CANARY = 'canary-proc-7d1e';
 
 function setup(process: { enabled?: boolean; allowedCommands?: string[] } = {}) {
   const rec = recorder();
-  const options: EngineOptions = { security: { env: { YUKTA_SECRET_TOKEN: CANARY }, settings: { process: { enabled: true, allowedCommands: ALLOWED, ...process } } } };
+  const options: EngineOptions = {
+    security: { env: { YUKTA_SECRET_TOKEN: CANARY }, settings: { process: { enabled: true, allowedCommands: ALLOWED, ...process } } },
+  };
   return { h: harness([rec.plugin], options), rec };
 }
 
@@ -52,11 +54,16 @@ describe('SEC-03 PROCESS_EXECUTOR', () => {
 
   it('passes arguments as an array (no shell: metacharacters stay text) and inherits no secrets from the host', async () => {
     const { h, rec } = setup();
-    const echo = await h.run(chain('echo', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/usr/bin/echo', args: ['hello', '${payload.name}'] } }]), { name: '$(id); rm -rf / `whoami` | cat' });
+    const echo = await h.run(
+      chain('echo', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/usr/bin/echo', args: ['hello', '${payload.name}'] } }]),
+      { name: '$(id); rm -rf / `whoami` | cat' },
+    );
     expect(await h.engine.waitForRun(echo)).toBe('SUCCESS');
     expect(rec.seen.at(-1)).toMatchObject({ exitCode: 0, stdout: 'hello $(id); rm -rf / `whoami` | cat\n' });
     process.env.YUKTA_TEST_HOST_SECRET = 'host-only';
-    const env = await h.run(chain('env', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/usr/bin/env', env: { TOKEN: 'decrypted:token' }, output: 'lines' } }]));
+    const env = await h.run(
+      chain('env', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/usr/bin/env', env: { TOKEN: 'decrypted:token' }, output: 'lines' } }]),
+    );
     expect(await h.engine.waitForRun(env)).toBe('SUCCESS');
     delete process.env.YUKTA_TEST_HOST_SECRET;
     const lines = (rec.seen.at(-1) as { stdout: string[] }).stdout;
@@ -67,10 +74,17 @@ describe('SEC-03 PROCESS_EXECUTOR', () => {
 
   it('a non-zero exit fails the call; failOnExitCode false emits the exit code', async () => {
     const { h, rec } = setup();
-    const failed = await h.run(chain('exit', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', 'echo oops >&2; exit 3'] } }]));
+    const failed = await h.run(
+      chain('exit', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', 'echo oops >&2; exit 3'] } }]),
+    );
     expect(await h.engine.waitForRun(failed)).toBe('FAILURE');
-    expect(h.engine.getRun(failed).nodes.find((n) => n.nodeId === 'p')!.error).toMatchObject({ code: 'PROCESS_EXIT', message: expect.stringContaining('exited with 3: oops') });
-    const kept = await h.run(chain('exit2', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', 'exit 4'], failOnExitCode: false } }]));
+    expect(h.engine.getRun(failed).nodes.find((n) => n.nodeId === 'p')!.error).toMatchObject({
+      code: 'PROCESS_EXIT',
+      message: expect.stringContaining('exited with 3: oops'),
+    });
+    const kept = await h.run(
+      chain('exit2', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', 'exit 4'], failOnExitCode: false } }]),
+    );
     expect(await h.engine.waitForRun(kept)).toBe('SUCCESS');
     expect(rec.seen.at(-1)).toMatchObject({ exitCode: 4 });
   });
@@ -78,8 +92,16 @@ describe('SEC-03 PROCESS_EXECUTOR', () => {
   it('timeout: after timeoutMs of engine time the whole process group gets SIGKILL', async () => {
     const { h } = setup();
     const started = nextEvent(h, (e) => e.type === 'LOG' && /^\d+$/.test(e.text));
-    const id = await h.run(chain('slow', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', '/usr/bin/sleep 1000 & echo $!; wait'], timeoutMs: 2_000, logOutput: true } }]));
-    const grandchild = Number((await started as { text: string }).text);
+    const id = await h.run(
+      chain('slow', [
+        {
+          nodeId: 'p',
+          type: 'PROCESS_EXECUTOR',
+          config: { command: '/bin/sh', args: ['-c', '/usr/bin/sleep 1000 & echo $!; wait'], timeoutMs: 2_000, logOutput: true },
+        },
+      ]),
+    );
+    const grandchild = Number(((await started) as { text: string }).text);
     expect(alive(grandchild)).toBe(true);
     await h.clock.advanceAsync(2_000);
     expect(await h.engine.waitForRun(id)).toBe('FAILURE');
@@ -90,8 +112,12 @@ describe('SEC-03 PROCESS_EXECUTOR', () => {
   it('KILL ends the run at once and kills the process group (the command and what it started)', async () => {
     const { h } = setup();
     const started = nextEvent(h, (e) => e.type === 'LOG' && /^\d+$/.test(e.text));
-    const id = await h.run(chain('kill', [{ nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', '/usr/bin/sleep 1000 & echo $!; wait'], logOutput: true } }]));
-    const grandchild = Number((await started as { text: string }).text);
+    const id = await h.run(
+      chain('kill', [
+        { nodeId: 'p', type: 'PROCESS_EXECUTOR', config: { command: '/bin/sh', args: ['-c', '/usr/bin/sleep 1000 & echo $!; wait'], logOutput: true } },
+      ]),
+    );
+    const grandchild = Number(((await started) as { text: string }).text);
     await h.engine.control.send(id, { type: 'StopWorkflow', mode: 'KILL' }, 'test');
     expect(await h.engine.waitForRun(id)).toBe('CANCELLED');
     expect(await gone(grandchild)).toBe(true);

@@ -7,16 +7,28 @@ export const OTHERWISE_PORT = 'default';
 
 const Route = z.strictObject({
   /** Output port of this route. */
-  port: z.string().min(1).max(128).refine((p) => p !== OTHERWISE_PORT && p !== 'error', 'port "default" and "error" are reserved'),
+  port: z
+    .string()
+    .min(1)
+    .max(128)
+    .refine((p) => p !== OTHERWISE_PORT && p !== 'error', 'port "default" and "error" are reserved'),
   /** CEL condition over `payload` and `metadata`, e.g. `payload.amount > 100`. */
-  when: z.string().min(1).max(2000).superRefine((expr, ctx) => {
-    const problem = conditionSyntaxError(expr);
-    if (problem) ctx.addIssue({ code: 'custom', message: `not a valid CEL condition: ${problem}` });
-  }),
+  when: z
+    .string()
+    .min(1)
+    .max(2000)
+    .superRefine((expr, ctx) => {
+      const problem = conditionSyntaxError(expr);
+      if (problem) ctx.addIssue({ code: 'custom', message: `not a valid CEL condition: ${problem}` });
+    }),
 });
 
 const RouterConfig = z.strictObject({
-  routes: z.array(Route).max(50).default([]).refine((routes) => new Set(routes.map((r) => r.port)).size === routes.length, 'each route needs its own port'),
+  routes: z
+    .array(Route)
+    .max(50)
+    .default([])
+    .refine((routes) => new Set(routes.map((r) => r.port)).size === routes.length, 'each route needs its own port'),
   /** `first` sends a message to the first matching route; `all` to every matching route. */
   mode: z.enum(['first', 'all']).default('first'),
 });

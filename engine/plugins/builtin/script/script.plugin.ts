@@ -10,7 +10,10 @@ const ScriptConfig = z.strictObject({
    * A function body run in a sandbox (QuickJS, WASM): it gets `payload`, `metadata` and `log(...)` and
    * returns the new payload; returning nothing drops the message. Synchronous; no Node, network or files.
    */
-  code: z.string().min(1).max(1024 * 1024),
+  code: z
+    .string()
+    .min(1)
+    .max(1024 * 1024),
   timeoutMs: z.number().int().min(1).max(SCRIPT_LIMITS.maxTimeoutMs).default(SCRIPT_LIMITS.defaultTimeoutMs),
   memoryMb: z.number().int().min(1).max(SCRIPT_LIMITS.maxMemoryMb).default(SCRIPT_LIMITS.defaultMemoryMb),
 });
@@ -31,7 +34,14 @@ export const scriptPlugin = definePlugin({
   defaultTimeoutMs: (config) => config.timeoutMs + 30_000,
   async process(message, config, ctx) {
     const outcome = await ctx.services.scripts.run(
-      { code: config.code, payload: message.payload, metadata: message.metadata, timeoutMs: config.timeoutMs, memoryBytes: config.memoryMb * MIB, maxOutputBytes: ctx.services.limits.maxMessageBytes },
+      {
+        code: config.code,
+        payload: message.payload,
+        metadata: message.metadata,
+        timeoutMs: config.timeoutMs,
+        memoryBytes: config.memoryMb * MIB,
+        maxOutputBytes: ctx.services.limits.maxMessageBytes,
+      },
       ctx.signal,
     );
     for (const line of outcome.logs) ctx.log.info(line);

@@ -5,7 +5,10 @@ import { definePlugin } from '../../contract';
 
 const SplitConfig = z.strictObject({
   /** Where the array is: `payload` itself or a field path such as `payload.items`. */
-  path: z.string().regex(/^payload(\.[^.]+)*$/, 'a path such as payload or payload.items').default('payload'),
+  path: z
+    .string()
+    .regex(/^payload(\.[^.]+)*$/, 'a path such as payload or payload.items')
+    .default('payload'),
 });
 
 function readPath(payload: unknown, path: string): unknown {

@@ -25,7 +25,8 @@ export const subWorkflowPlugin = definePlugin({
   async process(message, config, ctx) {
     const p = message.payload;
     const payload = p && typeof p === 'object' && !Array.isArray(p) ? { ...(p as Record<string, unknown>) } : { value: p };
-    const request = config.session === undefined ? { workflowId: config.workflowId, payload } : { workflowId: config.workflowId, session: config.session, payload };
+    const request =
+      config.session === undefined ? { workflowId: config.workflowId, payload } : { workflowId: config.workflowId, session: config.session, payload };
     const result = await ctx.runWorkflow(request, ctx.signal);
     return [{ payload: result, metadata: message.metadata }];
   },

@@ -8,7 +8,10 @@ const run = (set: Record<string, unknown>) => transformPlugin.process!(message a
 
 describe('EXT-01 TRANSFORM', () => {
   it('reads the run context in templates and merges the fields over the payload', async () => {
-    const [out] = (await run({ who: '${context.nodeId} of ${context.executionId} (${context.workflowId}, ${context.session})', n: 1 })) as Array<{ payload: unknown; metadata: unknown }>;
+    const [out] = (await run({ who: '${context.nodeId} of ${context.executionId} (${context.workflowId}, ${context.session})', n: 1 })) as Array<{
+      payload: unknown;
+      metadata: unknown;
+    }>;
     expect(out!.payload).toEqual({ name: 'Ada', who: 'n1 of e1 (w1, s1)', n: 1 });
     expect(out!.metadata).toEqual({ source: 'api' });
     expect(out!.metadata).not.toBe(message.metadata);

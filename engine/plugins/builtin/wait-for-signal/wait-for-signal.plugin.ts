@@ -69,7 +69,12 @@ export const waitForSignalPlugin = definePlugin({
   waitsForSignals: true,
   defaultTimeoutMs: (config) => config.timeoutSeconds * 1000 + IDLE_MARGIN_MS,
   async process(message, config, ctx) {
-    const answer = await ctx.control.waitForSignal({ signal: config.signal, messageId: message.id, payload: message.payload, timeoutMs: config.timeoutSeconds * 1000 });
+    const answer = await ctx.control.waitForSignal({
+      signal: config.signal,
+      messageId: message.id,
+      payload: message.payload,
+      timeoutMs: config.timeoutSeconds * 1000,
+    });
     if (answer === null) return timedOut(message, config, ctx.nodeId);
     if (answer.decision === 'REJECTED') return rejected(message, config, answer, ctx.nodeId);
     return [{ payload: message.payload, metadata: tags(message, config.signal, 'APPROVED', answer) }];

@@ -33,7 +33,14 @@ describe('STU-01 config form generated from the plugin schema', () => {
   });
 
   it('edits ROUTER routes as sub-forms, and the new route is a port on the node', async () => {
-    const router = definition({ workflowId: 'r', nodes: [{ nodeId: 't', type: 'API_TRIGGER' }, { nodeId: 'route', type: 'ROUTER', config: { routes: [{ port: 'yes', when: 'payload.ok' }], mode: 'first' } }], edges: [{ source: 't', target: 'route' }] });
+    const router = definition({
+      workflowId: 'r',
+      nodes: [
+        { nodeId: 't', type: 'API_TRIGGER' },
+        { nodeId: 'route', type: 'ROUTER', config: { routes: [{ port: 'yes', when: 'payload.ok' }], mode: 'first' } },
+      ],
+      edges: [{ source: 't', target: 'route' }],
+    });
     await openStudio('#/w/default/r', [{ session: 'default', definition: router, version: 'v0', savedAt: 1 }]);
     await screen.findByTestId('node-route');
     selectNode('route');
@@ -41,7 +48,13 @@ describe('STU-01 config form generated from the plugin schema', () => {
     expect(screen.getByTestId('field-error-routes.1.port').textContent).toContain('required');
     type('field-routes.1.port', 'big');
     type('field-routes.1.when', 'payload.n > 10');
-    expect(nodeConfig('route')).toEqual({ routes: [{ port: 'yes', when: 'payload.ok' }, { port: 'big', when: 'payload.n > 10' }], mode: 'first' });
+    expect(nodeConfig('route')).toEqual({
+      routes: [
+        { port: 'yes', when: 'payload.ok' },
+        { port: 'big', when: 'payload.n > 10' },
+      ],
+      mode: 'first',
+    });
     expect(await screen.findByTestId('handle-route-source-big')).toBeTruthy();
     expect(screen.getByTestId('handle-route-source-default')).toBeTruthy();
   });
@@ -71,7 +84,10 @@ describe('STU-01 / DEF-02 engine policy form', () => {
     type('field-timeoutSeconds', '5');
     type('field-engine.retry.maxAttempts', '3');
     for (const text of ['6', '60', '600', '6000']) type('field-engine.retry.maxBackoffMs', text);
-    expect(useStudio.getState().nodes.find((n) => n.id === 'shape')!.data).toMatchObject({ timeoutSeconds: 5, config: { engine: { retry: { maxAttempts: 3, maxBackoffMs: 6000 } } } });
+    expect(useStudio.getState().nodes.find((n) => n.id === 'shape')!.data).toMatchObject({
+      timeoutSeconds: 5,
+      config: { engine: { retry: { maxAttempts: 3, maxBackoffMs: 6000 } } },
+    });
 
     const error = await screen.findByTestId('field-error-engine.retry.maxBackoffMs');
     expect(error.textContent).toContain('DEF-02/policy');

@@ -12,14 +12,28 @@ import { checkFields, describeFields, fieldKeys, pathKey, setAt, type FieldSpec,
  * The Form tab: fields generated from the plugin's config schema, then the engine policy and the node
  * timeout. Each field shows its DEF-02 issue (live validation) or its instant check under it.
  */
-export function ConfigForm({ nodeId, data, info, issues }: { nodeId: string; data: StudioNodeData; info: NodeTypeInfo | undefined; issues: readonly ValidationIssue[] | undefined }) {
+export function ConfigForm({
+  nodeId,
+  data,
+  info,
+  issues,
+}: {
+  nodeId: string;
+  data: StudioNodeData;
+  info: NodeTypeInfo | undefined;
+  issues: readonly ValidationIssue[] | undefined;
+}) {
   const edit = useStudio((s) => s.edit);
   const pluginFields = useMemo(() => (info ? describeFields(info.configSchema as JsonSchema).filter((f) => f.key !== 'engine') : []), [info]);
   const errors = useMemo(() => fieldErrors(pluginFields, data, issues), [pluginFields, data, issues]);
 
   const onFieldChange = (path: readonly string[], value: unknown) => {
     if (pathKey(path) === TIMEOUT_FIELD.key) {
-      edit({ kind: 'set-timeout', nodeId, timeoutSeconds: typeof value === 'number' || (typeof value === 'string' && value.startsWith('${')) ? value : undefined });
+      edit({
+        kind: 'set-timeout',
+        nodeId,
+        timeoutSeconds: typeof value === 'number' || (typeof value === 'string' && value.startsWith('${')) ? value : undefined,
+      });
       return;
     }
     const current = useStudio.getState().nodes.find((n) => n.id === nodeId)?.data.config ?? {};
@@ -46,7 +60,11 @@ export function ConfigForm({ nodeId, data, info, issues }: { nodeId: string; dat
 }
 
 /** DEF-02 issues first (they carry the code), then the instant checks of the generated fields. */
-export function fieldErrors(pluginFields: readonly FieldSpec[], data: StudioNodeData, issues: readonly ValidationIssue[] | undefined): Map<string, FieldMessage> {
+export function fieldErrors(
+  pluginFields: readonly FieldSpec[],
+  data: StudioNodeData,
+  issues: readonly ValidationIssue[] | undefined,
+): Map<string, FieldMessage> {
   const keys = fieldKeys(ENGINE_POLICY_FIELDS, data.config, fieldKeys(pluginFields, data.config, new Set([TIMEOUT_FIELD.key, 'engine'])));
   const { byField } = issuesByField(issues, keys);
   const errors = new Map<string, FieldMessage>(byField);

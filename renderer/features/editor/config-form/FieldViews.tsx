@@ -48,14 +48,31 @@ export function FieldView(props: FieldProps) {
   }
 }
 
-function FieldFrame({ field, errors, draftError, inputId, children }: { field: FieldSpec; errors: ReadonlyMap<string, FieldMessage>; draftError?: string | null; inputId: string; children: ReactNode }) {
+function FieldFrame({
+  field,
+  errors,
+  draftError,
+  inputId,
+  children,
+}: {
+  field: FieldSpec;
+  errors: ReadonlyMap<string, FieldMessage>;
+  draftError?: string | null;
+  inputId: string;
+  children: ReactNode;
+}) {
   const key = pathKey(field.path);
   const issue: FieldMessage | undefined = draftError ? { message: draftError } : errors.get(key);
   return (
     <div className="field form-field" data-field={key}>
       <label className="field-label" htmlFor={inputId}>
         {field.label}
-        {field.required && <span className="required-mark" aria-label="required"> *</span>}
+        {field.required && (
+          <span className="required-mark" aria-label="required">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {children}
       {issue ? (
@@ -76,7 +93,9 @@ function inputProps(field: FieldSpec, id: string, errors: ReadonlyMap<string, Fi
 }
 
 function placeholderOf(field: FieldSpec): string | undefined {
-  return field.defaultValue === undefined ? undefined : `default: ${typeof field.defaultValue === 'string' ? field.defaultValue : JSON.stringify(field.defaultValue)}`;
+  return field.defaultValue === undefined
+    ? undefined
+    : `default: ${typeof field.defaultValue === 'string' ? field.defaultValue : JSON.stringify(field.defaultValue)}`;
 }
 
 function ObjectField({ field, root, errors, onFieldChange }: FieldProps<Extract<FieldSpec, { kind: 'object' }>>) {
@@ -120,7 +139,18 @@ function ObjectListField({ field, root, errors, onFieldChange }: FieldProps<Extr
             <span>
               {singular} {i + 1}
             </span>
-            <button type="button" className="icon-button" aria-label={`Remove ${singular.toLowerCase()} ${i + 1}`} onClick={() => onFieldChange(field.path, items.filter((_, j) => j !== i))} data-testid={`field-${key}-remove-${i}`}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Remove ${singular.toLowerCase()} ${i + 1}`}
+              onClick={() =>
+                onFieldChange(
+                  field.path,
+                  items.filter((_, j) => j !== i),
+                )
+              }
+              data-testid={`field-${key}-remove-${i}`}
+            >
               <Trash2 size={13} aria-hidden="true" />
             </button>
           </div>
@@ -129,7 +159,13 @@ function ObjectListField({ field, root, errors, onFieldChange }: FieldProps<Extr
           ))}
         </div>
       ))}
-      <button type="button" className="button small list-add" disabled={full} onClick={() => onFieldChange(field.path, [...items, {}])} data-testid={`field-${key}-add`}>
+      <button
+        type="button"
+        className="button small list-add"
+        disabled={full}
+        onClick={() => onFieldChange(field.path, [...items, {}])}
+        data-testid={`field-${key}-add`}
+      >
         <Plus size={13} aria-hidden="true" /> Add {singular.toLowerCase()}
       </button>
     </fieldset>
@@ -155,7 +191,11 @@ function EnumField({ field, root, errors, onFieldChange }: FieldProps<Extract<Fi
   const unset = field.defaultValue !== undefined ? `default (${String(field.defaultValue)})` : 'not set';
   return (
     <FieldFrame field={field} errors={errors} inputId={id}>
-      <select value={typeof value === 'string' ? value : ''} onChange={(e) => onFieldChange(field.path, e.target.value === '' ? undefined : e.target.value)} {...inputProps(field, id, errors)}>
+      <select
+        value={typeof value === 'string' ? value : ''}
+        onChange={(e) => onFieldChange(field.path, e.target.value === '' ? undefined : e.target.value)}
+        {...inputProps(field, id, errors)}
+      >
         {(!field.required || value === undefined) && <option value="">— {unset} —</option>}
         {field.options.map((o) => (
           <option key={o} value={o}>
@@ -214,10 +254,22 @@ function PoolField({ field, root, errors, onFieldChange }: FieldProps<Extract<Fi
 function NumberField({ field, root, errors, onFieldChange }: FieldProps<Extract<FieldSpec, { kind: 'number' | 'integer' }>>) {
   const id = useId();
   const value = getAt(root, field.path);
-  const draft = useDraft<unknown>(value, (v) => (v === undefined ? '' : String(v)), parseNumber, (v) => onFieldChange(field.path, v));
+  const draft = useDraft<unknown>(
+    value,
+    (v) => (v === undefined ? '' : String(v)),
+    parseNumber,
+    (v) => onFieldChange(field.path, v),
+  );
   return (
     <FieldFrame field={field} errors={errors} inputId={id} draftError={draft.error}>
-      <input type="text" inputMode={field.kind === 'integer' ? 'numeric' : 'decimal'} value={draft.text} placeholder={placeholderOf(field)} onChange={(e) => draft.onText(e.target.value)} {...inputProps(field, id, errors, draft.error)} />
+      <input
+        type="text"
+        inputMode={field.kind === 'integer' ? 'numeric' : 'decimal'}
+        value={draft.text}
+        placeholder={placeholderOf(field)}
+        onChange={(e) => draft.onText(e.target.value)}
+        {...inputProps(field, id, errors, draft.error)}
+      />
     </FieldFrame>
   );
 }
@@ -234,13 +286,23 @@ function StringListField({ field, root, errors, onFieldChange }: FieldProps<Extr
   const value = getAt(root, field.path);
   const format = (v: unknown) => (Array.isArray(v) ? v.map(String).join('\n') : '');
   const parse = (text: string): DraftParse<unknown> => {
-    const items = text.split('\n').map((s) => s.trim()).filter((s) => s !== '');
+    const items = text
+      .split('\n')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     return { ok: true, value: items.length === 0 && !field.required ? undefined : items };
   };
   const draft = useDraft<unknown>(value, format, parse, (v) => onFieldChange(field.path, v));
   return (
     <FieldFrame field={field} errors={errors} inputId={id}>
-      <textarea className="code list-input" rows={3} value={draft.text} placeholder={field.options ? field.options.join('\n') : 'one item per line'} onChange={(e) => draft.onText(e.target.value)} {...inputProps(field, id, errors)} />
+      <textarea
+        className="code list-input"
+        rows={3}
+        value={draft.text}
+        placeholder={field.options ? field.options.join('\n') : 'one item per line'}
+        onChange={(e) => draft.onText(e.target.value)}
+        {...inputProps(field, id, errors)}
+      />
     </FieldFrame>
   );
 }
@@ -256,10 +318,23 @@ function JsonField({ field, root, errors, onFieldChange }: FieldProps<Extract<Fi
       return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
     }
   };
-  const draft = useDraft<unknown>(value, (v) => (v === undefined ? '' : JSON.stringify(v, null, 2)), parse, (v) => onFieldChange(field.path, v));
+  const draft = useDraft<unknown>(
+    value,
+    (v) => (v === undefined ? '' : JSON.stringify(v, null, 2)),
+    parse,
+    (v) => onFieldChange(field.path, v),
+  );
   return (
     <FieldFrame field={field} errors={errors} inputId={id} draftError={draft.error}>
-      <JsonEditor value={draft.text} onChange={draft.onText} label={field.label} testId={`field-${pathKey(field.path)}`} invalid={Boolean(draft.error) || errors.has(pathKey(field.path))} minLines={3} placeholder={placeholderOf(field)} />
+      <JsonEditor
+        value={draft.text}
+        onChange={draft.onText}
+        label={field.label}
+        testId={`field-${pathKey(field.path)}`}
+        invalid={Boolean(draft.error) || errors.has(pathKey(field.path))}
+        minLines={3}
+        placeholder={placeholderOf(field)}
+      />
     </FieldFrame>
   );
 }
@@ -270,7 +345,8 @@ function RecordField({ field, root, errors, onFieldChange }: FieldProps<Extract<
   const id = useId();
   const key = pathKey(field.path);
   const value = getAt(root, field.path);
-  const format = (v: unknown): string => JSON.stringify(Object.entries(v && typeof v === 'object' ? v : {}).map(([k, x]) => [k, field.valueKind === 'any' ? formatAny(x) : String(x)]));
+  const format = (v: unknown): string =>
+    JSON.stringify(Object.entries(v && typeof v === 'object' ? v : {}).map(([k, x]) => [k, field.valueKind === 'any' ? formatAny(x) : String(x)]));
   const parse = (text: string): DraftParse<unknown> => rowsToRecord(JSON.parse(text) as Row[], field.valueKind);
   const draft = useDraft<unknown>(value ?? (field.required ? {} : undefined), format, parse, (v) => onFieldChange(field.path, v));
   const rows = JSON.parse(draft.text || '[]') as Row[];
@@ -280,9 +356,29 @@ function RecordField({ field, root, errors, onFieldChange }: FieldProps<Extract<
       <div className="record-rows" id={id} data-testid={`field-${key}`}>
         {rows.map(([k, v], i) => (
           <div className="record-row" key={i}>
-            <input aria-label={`${field.label} name ${i + 1}`} value={k} placeholder="name" spellCheck={false} onChange={(e) => setRows(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))} data-testid={`field-${key}-key-${i}`} />
-            <input aria-label={`${field.label} value ${i + 1}`} value={v} placeholder={field.valueKind === 'any' ? 'text or JSON' : 'text'} spellCheck={false} onChange={(e) => setRows(rows.map((r, j) => (j === i ? [r[0], e.target.value] : r)))} data-testid={`field-${key}-value-${i}`} />
-            <button type="button" className="icon-button" aria-label={`Remove ${k || 'row'}`} onClick={() => setRows(rows.filter((_, j) => j !== i))} data-testid={`field-${key}-remove-${i}`}>
+            <input
+              aria-label={`${field.label} name ${i + 1}`}
+              value={k}
+              placeholder="name"
+              spellCheck={false}
+              onChange={(e) => setRows(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
+              data-testid={`field-${key}-key-${i}`}
+            />
+            <input
+              aria-label={`${field.label} value ${i + 1}`}
+              value={v}
+              placeholder={field.valueKind === 'any' ? 'text or JSON' : 'text'}
+              spellCheck={false}
+              onChange={(e) => setRows(rows.map((r, j) => (j === i ? [r[0], e.target.value] : r)))}
+              data-testid={`field-${key}-value-${i}`}
+            />
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Remove ${k || 'row'}`}
+              onClick={() => setRows(rows.filter((_, j) => j !== i))}
+              data-testid={`field-${key}-remove-${i}`}
+            >
               <Trash2 size={13} aria-hidden="true" />
             </button>
           </div>

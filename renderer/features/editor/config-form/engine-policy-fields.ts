@@ -20,8 +20,12 @@ const TEXT: Readonly<Record<string, { label: string; description?: string; sugge
   'engine.edgeBuffer': { label: 'Edge buffer', description: 'Bounded input buffer with a drop policy instead of back-pressure.' },
   'engine.edgeBuffer.size': { label: 'Size' },
   'engine.edgeBuffer.overflow': { label: 'Overflow' },
-  'engine.placement': { label: 'Placement', description: 'Run this node\'s attempts on a remote worker of a pool (SCL-01).' },
-  'engine.placement.pool': { label: 'Pool', description: 'A pool of workers connected to the host; the list offers those connected now.', suggest: 'worker-pools' },
+  'engine.placement': { label: 'Placement', description: "Run this node's attempts on a remote worker of a pool (SCL-01)." },
+  'engine.placement.pool': {
+    label: 'Pool',
+    description: 'A pool of workers connected to the host; the list offers those connected now.',
+    suggest: 'worker-pools',
+  },
 };
 
 function relabel(fields: readonly FieldSpec[]): FieldSpec[] {

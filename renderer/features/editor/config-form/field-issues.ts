@@ -7,7 +7,10 @@ const NODE_FIELD = /^nodes\.\d+\.(?:config\.(.+)|(timeoutSeconds))$/;
  * Maps a node's validation issues (paths like `nodes.3.config.engine.retry.maxBackoffMs`) to its form
  * fields (`engine.retry.maxBackoffMs`). Issues that name no field of the form stay in `rest`.
  */
-export function issuesByField(issues: readonly ValidationIssue[] | undefined, fieldKeys: ReadonlySet<string>): { byField: Map<string, FieldMessage>; rest: ValidationIssue[] } {
+export function issuesByField(
+  issues: readonly ValidationIssue[] | undefined,
+  fieldKeys: ReadonlySet<string>,
+): { byField: Map<string, FieldMessage>; rest: ValidationIssue[] } {
   const byField = new Map<string, FieldMessage>();
   const rest: ValidationIssue[] = [];
   for (const issue of issues ?? []) {

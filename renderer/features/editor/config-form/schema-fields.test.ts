@@ -14,7 +14,10 @@ const PluginConfig = z.strictObject({
   tags: z.array(z.string().min(1)).default([]),
   set: z.record(z.string(), z.unknown()).default({}),
   headers: z.record(z.string(), z.string()).optional(),
-  routes: z.array(z.strictObject({ port: z.string().min(1), when: z.string().min(1) })).max(2).default([]),
+  routes: z
+    .array(z.strictObject({ port: z.string().min(1), when: z.string().min(1) }))
+    .max(2)
+    .default([]),
   delay: z.union([z.number(), z.string()]).optional(),
 });
 const schema = z.toJSONSchema(PluginConfig, { io: 'input' }) as JsonSchema;
@@ -24,7 +27,16 @@ describe('STU-01 config form generator: schema → fields', () => {
   it('maps every supported shape to a field kind, with labels, defaults and limits', () => {
     const fields = byKey(describeFields(schema));
     expect(Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.kind]))).toEqual({
-      name: 'string', count: 'integer', ratio: 'number', enabled: 'boolean', mode: 'enum', tags: 'string-list', set: 'record', headers: 'record', routes: 'object-list', delay: 'json',
+      name: 'string',
+      count: 'integer',
+      ratio: 'number',
+      enabled: 'boolean',
+      mode: 'enum',
+      tags: 'string-list',
+      set: 'record',
+      headers: 'record',
+      routes: 'object-list',
+      delay: 'json',
     });
     expect(fields['name']).toMatchObject({ label: 'Name', required: true, minLength: 1, maxLength: 20 });
     expect(fields['count']).toMatchObject({ required: false, defaultValue: 3, minimum: 1, maximum: 10 });
@@ -36,7 +48,9 @@ describe('STU-01 config form generator: schema → fields', () => {
 
   it('generates the engine policy form from the shared EnginePolicy schema, rooted at engine.*', () => {
     const fields = byKey(ENGINE_POLICY_FIELDS);
-    expect(Object.keys(fields)).toEqual(expect.arrayContaining(['retry', 'onError', 'trigger', 'elementTimeoutMs', 'deadlineMs', 'failureBudget', 'edgeBuffer']));
+    expect(Object.keys(fields)).toEqual(
+      expect.arrayContaining(['retry', 'onError', 'trigger', 'elementTimeoutMs', 'deadlineMs', 'failureBudget', 'edgeBuffer']),
+    );
     expect(fields['onError']).toMatchObject({ kind: 'enum', options: ['FAIL', 'CONTINUE', 'ROUTE'], label: 'On error' });
     const retry = fields['retry'];
     expect(retry?.kind).toBe('object');
@@ -60,9 +74,19 @@ describe('STU-01 config form generator: fields → config', () => {
   });
 
   it('edits list items in place and never prunes an item', () => {
-    const config = { routes: [{ port: 'yes', when: 'payload.ok' }, { port: 'no', when: 'true' }] };
+    const config = {
+      routes: [
+        { port: 'yes', when: 'payload.ok' },
+        { port: 'no', when: 'true' },
+      ],
+    };
     const next = setAt(config, ['routes', '1', 'when'], 'payload.n > 2');
-    expect(next).toEqual({ routes: [{ port: 'yes', when: 'payload.ok' }, { port: 'no', when: 'payload.n > 2' }] });
+    expect(next).toEqual({
+      routes: [
+        { port: 'yes', when: 'payload.ok' },
+        { port: 'no', when: 'payload.n > 2' },
+      ],
+    });
     expect(config.routes[1]!.when).toBe('true'); // the input is not mutated
     expect(setAt(next, ['routes', '0', 'port'], undefined)).toEqual({ routes: [{ when: 'payload.ok' }, { port: 'no', when: 'payload.n > 2' }] });
     expect(getAt(next, ['routes', '1', 'port'])).toBe('no');
@@ -91,13 +115,22 @@ describe('STU-01 / DEF-02 errors per field', () => {
     const keys = fieldKeys(ENGINE_POLICY_FIELDS, {}, new Set(['timeoutSeconds']));
     const { byField, rest } = issuesByField(
       [
-        { code: 'DEF-02/policy', severity: 'error', message: 'maxBackoffMs (6000) must be below the node timeout (5000 ms)', nodeId: 'n', path: 'nodes.3.config.engine.retry.maxBackoffMs' },
+        {
+          code: 'DEF-02/policy',
+          severity: 'error',
+          message: 'maxBackoffMs (6000) must be below the node timeout (5000 ms)',
+          nodeId: 'n',
+          path: 'nodes.3.config.engine.retry.maxBackoffMs',
+        },
         { code: 'DEF-02/schema', severity: 'error', message: 'Too small', nodeId: 'n', path: 'nodes.3.timeoutSeconds' },
         { code: 'DEF-02/cycle', severity: 'error', message: 'cycle', nodeId: 'n', path: 'edges' },
       ],
       keys,
     );
-    expect(byField.get('engine.retry.maxBackoffMs')).toEqual({ code: 'DEF-02/policy', message: 'maxBackoffMs (6000) must be below the node timeout (5000 ms)' });
+    expect(byField.get('engine.retry.maxBackoffMs')).toEqual({
+      code: 'DEF-02/policy',
+      message: 'maxBackoffMs (6000) must be below the node timeout (5000 ms)',
+    });
     expect(byField.get('timeoutSeconds')?.code).toBe('DEF-02/schema');
     expect(rest.map((i) => i.code)).toEqual(['DEF-02/cycle']);
   });

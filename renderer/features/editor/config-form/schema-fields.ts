@@ -56,7 +56,12 @@ function describeField(key: string, schema: JsonSchema, path: string[], required
   if (enumValues) return { ...base, kind: 'enum', options: enumValues };
   switch (schema['type']) {
     case 'string':
-      return { ...base, kind: 'string', ...pick(schema, ['minLength', 'maxLength']), ...(typeof schema['pattern'] === 'string' ? { pattern: schema['pattern'] } : {}) };
+      return {
+        ...base,
+        kind: 'string',
+        ...pick(schema, ['minLength', 'maxLength']),
+        ...(typeof schema['pattern'] === 'string' ? { pattern: schema['pattern'] } : {}),
+      };
     case 'number':
     case 'integer':
       return { ...base, kind: schema['type'], ...pick(schema, ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) };
@@ -130,7 +135,8 @@ export function checkValue(field: FieldSpec, value: unknown): string | null {
   switch (field.kind) {
     case 'string':
       if (typeof value !== 'string') return 'must be text';
-      if (field.minLength !== undefined && value.length < field.minLength) return field.minLength === 1 ? 'must not be empty' : `must be at least ${field.minLength} characters`;
+      if (field.minLength !== undefined && value.length < field.minLength)
+        return field.minLength === 1 ? 'must not be empty' : `must be at least ${field.minLength} characters`;
       if (field.maxLength !== undefined && value.length > field.maxLength) return `must be at most ${field.maxLength} characters`;
       if (field.pattern !== undefined && !safeRegExp(field.pattern)?.test(value)) return `must match ${field.pattern}`;
       return null;
@@ -224,7 +230,10 @@ function pick(schema: JsonSchema, keys: readonly string[]): Record<string, numbe
 }
 
 function humanize(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
