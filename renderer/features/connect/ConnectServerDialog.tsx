@@ -6,19 +6,17 @@ import { useStudio } from '../../store/studio-store';
 import { backToLocal, browserConnectDeps, connectToServer, type ConnectDeps } from './connect-actions';
 import { useServerTarget } from './connect-store';
 
-/**
- * File → Connect to server… (STU-08): the address of a team's `yukta serve` and an API key; the studio
- * reopens on that server, or says in place why it cannot (unreachable, key refused, not a Yukta server).
- * "Back to Local" returns to this machine's host.
- */
-export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
+type FieldName = 'url' | 'apiKey';
+
+/** The form's state: the address and key (a refusal's, when the page reopened for it), the error in place, and sending. */
+function useConnectForm(deps: ConnectDeps | undefined) {
   const target = useServerTarget((s) => s.target);
   // A connection refused when the page opened for it comes back here, with its address.
   const refusal = useServerTarget((s) => s.refusal);
   const connect = useMemo(() => deps ?? browserConnectDeps(findDesktopBridge()), [deps]);
   const [url, setUrl] = useState(refusal?.url ?? (target.kind === 'remote' ? target.url : ''));
   const [apiKey, setApiKey] = useState(refusal?.apiKey ?? '');
-  const [error, setError] = useState<{ field: 'url' | 'apiKey'; message: string } | null>(refusal && { field: refusal.field, message: refusal.message });
+  const [error, setError] = useState<{ field: FieldName; message: string } | null>(refusal && { field: refusal.field, message: refusal.message });
   const [busy, setBusy] = useState(false);
   const close = () => {
     useServerTarget.setState({ refusal: null });
@@ -32,12 +30,25 @@ export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
     setBusy(false);
     if (!outcome.ok) setError(outcome);
   };
-  const fieldError = (field: 'url' | 'apiKey') =>
-    error?.field === field && (
-      <span className="field-error" role="alert" data-testid={`connect-${field === 'url' ? 'url' : 'key'}-error`}>
-        {error.message}
-      </span>
-    );
+  return { target, connect, url, setUrl, apiKey, setApiKey, error, busy, close, submit };
+}
+
+function FieldError({ field, error }: { field: FieldName; error: { field: FieldName; message: string } | null }) {
+  if (error?.field !== field) return null;
+  return (
+    <span className="field-error" role="alert" data-testid={`connect-${field === 'url' ? 'url' : 'key'}-error`}>
+      {error.message}
+    </span>
+  );
+}
+
+/**
+ * File → Connect to server… (STU-08): the address of a team's `yukta serve` and an API key; the studio
+ * reopens on that server, or says in place why it cannot (unreachable, key refused, not a Yukta server).
+ * "Back to Local" returns to this machine's host.
+ */
+export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
+  const { target, connect, url, setUrl, apiKey, setApiKey, error, busy, close, submit } = useConnectForm(deps);
   return (
     <Dialog title="Connect to server" onClose={close} testId="connect-dialog">
       <p className="field-hint">
@@ -56,7 +67,7 @@ export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
             data-autofocus
             aria-invalid={error?.field === 'url'}
           />
-          {fieldError('url')}
+          <FieldError field="url" error={error} />
         </label>
         <label className="field">
           <span className="field-label">API key</span>
@@ -69,7 +80,7 @@ export function ConnectServerDialog({ deps }: { deps?: ConnectDeps }) {
             aria-invalid={error?.field === 'apiKey'}
           />
           <span className="field-hint">{findDesktopBridge() ? 'Kept encrypted by your OS keychain.' : 'Kept for this browser tab only.'}</span>
-          {fieldError('apiKey')}
+          <FieldError field="apiKey" error={error} />
         </label>
         <div className="dialog-actions">
           {target.kind === 'remote' && (

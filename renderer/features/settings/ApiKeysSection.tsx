@@ -117,8 +117,8 @@ function fieldProblem(issue: { path: PropertyKey[]; message: string }, sessions:
   return `${field}: ${issue.message}`;
 }
 
-/** Name, role and sessions, checked with the contract's own schema before anything is sent (disabled, the reason shown above, when the role may not). */
-function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal: string | null }) {
+/** The create form's fields, checked with the contract's own schema as they are typed, and sending the key. */
+function useCreateKey(actions: SettingsActions) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('VIEWER');
   const [sessions, setSessions] = useState('');
@@ -142,6 +142,12 @@ function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal
     setName('');
     setSessions('');
   };
+  return { name, setName, role, setRole, sessions, setSessions, error, busy, problem, ready: checked.success && name.trim() !== '', submit };
+}
+
+/** Name, role and sessions, checked with the contract's own schema before anything is sent (disabled, the reason shown above, when the role may not). */
+function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal: string | null }) {
+  const { name, setName, role, setRole, sessions, setSessions, error, busy, problem, ready, submit } = useCreateKey(actions);
   const off = refusal !== null || busy;
   return (
     <form className="settings-create" onSubmit={(e) => void submit(e)} aria-label="Create an API key" data-testid="api-key-create">
@@ -171,7 +177,7 @@ function CreateKeyForm({ actions, refusal }: { actions: SettingsActions; refusal
           disabled={off}
           data-testid="api-key-sessions"
         />
-        <button type="submit" className="button small primary" disabled={off || !checked.success || name.trim() === ''} data-testid="api-key-create-submit">
+        <button type="submit" className="button small primary" disabled={off || !ready} data-testid="api-key-create-submit">
           Create key
         </button>
       </div>

@@ -98,20 +98,16 @@ function SecretsTable({
   );
 }
 
-/** Sets a secret (a new name) or replaces one (`name` given); the value field is a password field, emptied once sent. */
-function SecretForm({
-  actions,
-  refusal,
-  name: fixed,
-  onAnswer,
-  onDone,
-}: {
+type SecretFormProps = {
   actions: SettingsActions;
   refusal: string | null;
   name: string | null;
   onAnswer: (answer: Answer) => void;
   onDone: () => void;
-}) {
+};
+
+/** The form's name and value checked with the contract's schema as they are typed, and sending them (the value emptied once sent). */
+function useSecretForm({ actions, name: fixed, onAnswer, onDone }: SecretFormProps) {
   const [name, setName] = useState(fixed ?? '');
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
@@ -137,6 +133,13 @@ function SecretForm({
     if (outcome.ok && fixed === null) setName('');
     if (outcome.ok) onDone();
   };
+  return { name, setName, value, setValue, busy, problem, nameInvalid: problem !== null && issue?.path[0] === 'name', ready: checked.success, submit };
+}
+
+/** Sets a secret (a new name) or replaces one (`name` given); the value field is a password field, emptied once sent. */
+function SecretForm(props: SecretFormProps) {
+  const { refusal, name: fixed, onDone } = props;
+  const { name, setName, value, setValue, busy, problem, nameInvalid, ready, submit } = useSecretForm(props);
   const off = refusal !== null || busy;
   return (
     <form className="settings-create" onSubmit={(e) => void submit(e)} aria-label={fixed ? `Replace ${fixed}` : 'Set a secret'} data-testid="secret-form">
@@ -148,7 +151,7 @@ function SecretForm({
           placeholder="name, e.g. openai"
           aria-label="Secret name"
           disabled={off || fixed !== null}
-          aria-invalid={problem !== null && issue?.path[0] === 'name'}
+          aria-invalid={nameInvalid}
           data-testid="secret-name"
         />
         <input
@@ -162,7 +165,7 @@ function SecretForm({
           data-testid="secret-value"
           {...(fixed ? { 'data-autofocus': true } : {})}
         />
-        <button type="submit" className="button small primary" disabled={off || !checked.success} data-testid="secret-save">
+        <button type="submit" className="button small primary" disabled={off || !ready} data-testid="secret-save">
           {fixed ? 'Replace' : 'Save secret'}
         </button>
         {fixed && (

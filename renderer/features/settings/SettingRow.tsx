@@ -24,38 +24,9 @@ export function SettingRow({ entry, actions, disabled }: { entry: SettingEntry; 
   const id = `setting-${entry.key}`;
   return (
     <div className="setting-row" data-testid={id} data-apply={entry.apply}>
-      <div className="setting-head">
-        <code className="setting-key" id={`${id}-label`}>
-          {entry.key}
-        </code>
-        {entry.apply === 'live' ? (
-          <span className="setting-badge is-live" title="Applied at once, recorded in the log">
-            live
-          </span>
-        ) : (
-          <span className="setting-badge" title="Saved to settings.json and applied at the next start" data-testid={`${id}-restart`}>
-            after restart
-          </span>
-        )}
-        {entry.secret && <span className="setting-badge">secret</span>}
-      </div>
+      <SettingHead entry={entry} id={id} />
       <p className="setting-description">{entry.description}</p>
-      <p className="setting-meta">
-        <span>
-          Current <strong data-testid={`${id}-current`}>{entry.shown}</strong>
-        </span>
-        <span data-testid={`${id}-source`} title={entry.source.name}>
-          from {sourceLabel(entry.source)}
-        </span>
-        <span>default {entry.secret ? 'unset' : shownDefault(entry)}</span>
-        {entry.env && <code className="muted">{entry.env}</code>}
-      </p>
-      {entry.pending && (
-        <p className="setting-pending" data-testid={`${id}-pending`}>
-          After restart: <strong>{entry.pending.shown}</strong>
-          {entry.pending.overriddenBy && ` — but ${sourceLabel(entry.pending.overriddenBy)} still wins then`}
-        </p>
-      )}
+      <SettingMeta entry={entry} id={id} />
       <SettingEditor key={`${entry.shown}|${entry.pending?.shown ?? ''}`} entry={entry} disabled={disabled} onSend={send} onTyped={() => setStatus(null)} />
       {disabled && (
         <p className="field-hint setting-disabled" data-testid={`${id}-disabled`}>
@@ -72,6 +43,51 @@ export function SettingRow({ entry, actions, disabled }: { entry: SettingEntry; 
         </p>
       )}
     </div>
+  );
+}
+
+/** The row's key and its badges: live or after restart, secret. */
+function SettingHead({ entry, id }: { entry: SettingEntry; id: string }) {
+  return (
+    <div className="setting-head">
+      <code className="setting-key" id={`${id}-label`}>
+        {entry.key}
+      </code>
+      {entry.apply === 'live' ? (
+        <span className="setting-badge is-live" title="Applied at once, recorded in the log">
+          live
+        </span>
+      ) : (
+        <span className="setting-badge" title="Saved to settings.json and applied at the next start" data-testid={`${id}-restart`}>
+          after restart
+        </span>
+      )}
+      {entry.secret && <span className="setting-badge">secret</span>}
+    </div>
+  );
+}
+
+/** The value in force, its source and default, and a value saved for the next start. */
+function SettingMeta({ entry, id }: { entry: SettingEntry; id: string }) {
+  return (
+    <>
+      <p className="setting-meta">
+        <span>
+          Current <strong data-testid={`${id}-current`}>{entry.shown}</strong>
+        </span>
+        <span data-testid={`${id}-source`} title={entry.source.name}>
+          from {sourceLabel(entry.source)}
+        </span>
+        <span>default {entry.secret ? 'unset' : shownDefault(entry)}</span>
+        {entry.env && <code className="muted">{entry.env}</code>}
+      </p>
+      {entry.pending && (
+        <p className="setting-pending" data-testid={`${id}-pending`}>
+          After restart: <strong>{entry.pending.shown}</strong>
+          {entry.pending.overriddenBy && ` — but ${sourceLabel(entry.pending.overriddenBy)} still wins then`}
+        </p>
+      )}
+    </>
   );
 }
 

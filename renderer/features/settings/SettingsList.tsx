@@ -55,8 +55,8 @@ export function familiesOf(group: string): TableRow[] {
   return SETTING_ROWS.filter((r) => r.spec.family && !r.spec.planned && r.spec.group === group);
 }
 
-/** Adds a member to a family (`yukta.var.region` = `eu`): both the name and the value are checked by the table. */
-export function FamilyAdder({ row, actions, disabled }: { row: TableRow; actions: SettingsActions; disabled: string | null }) {
+/** The adder's name and value, both checked by the table as they are typed, and saving the member. */
+function useFamilyAdder(row: TableRow, actions: SettingsActions) {
   const [member, setMember] = useState('');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -75,6 +75,12 @@ export function FamilyAdder({ row, actions, disabled }: { row: TableRow; actions
     setMember('');
     setText('');
   };
+  return { member, setMember, text, setText, error, done, problem, ready: parsed?.ok === true, submit };
+}
+
+/** Adds a member to a family (`yukta.var.region` = `eu`): both the name and the value are checked by the table. */
+export function FamilyAdder({ row, actions, disabled }: { row: TableRow; actions: SettingsActions; disabled: string | null }) {
+  const { member, setMember, text, setText, error, done, problem, ready, submit } = useFamilyAdder(row, actions);
   const id = `family-${row.key}`;
   return (
     <form className="setting-row family-adder" onSubmit={(e) => void submit(e)} data-testid={id}>
@@ -101,7 +107,7 @@ export function FamilyAdder({ row, actions, disabled }: { row: TableRow; actions
           aria-invalid={problem !== null}
           data-testid={`${id}-value`}
         />
-        <button type="submit" className="button small" disabled={disabled !== null || !parsed?.ok} data-testid={`${id}-add`}>
+        <button type="submit" className="button small" disabled={disabled !== null || !ready} data-testid={`${id}-add`}>
           Add
         </button>
       </div>

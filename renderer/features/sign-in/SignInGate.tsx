@@ -12,22 +12,10 @@ type Gate = { phase: 'checking' } | { phase: 'sign-in'; message: string | null; 
 const reloadPage = (): void => window.location.reload();
 
 /**
- * Puts the browser studio behind its server's API keys (SEC-01): asks who we are; with keys required and
- * none (or a wrong one) in this tab, shows the sign-in screen; once signed in renders the studio with the
- * account (role, sign out) in context. A key the server stops accepting brings the screen back.
- * `children` gets whether the user had to sign in first (reads started before that were refused).
+ * The gate's phase: checked once on mount, then again with each key given on the sign-in screen; a key the
+ * server stops accepting sends a ready studio back to sign in.
  */
-export function SignInGate({
-  client,
-  credentials,
-  onSignedOut = reloadPage,
-  children,
-}: {
-  client: StudioClient;
-  credentials: Credentials;
-  onSignedOut?: () => void;
-  children: (prompted: boolean) => ReactNode;
-}) {
+function useGate(client: StudioClient, credentials: Credentials) {
   const [gate, setGate] = useState<Gate>({ phase: 'checking' });
 
   /** Where the gate goes next, from the server's answer to "who am I" with the key held now. */
@@ -63,29 +51,50 @@ export function SignInGate({
       }),
     [credentials],
   );
+  /** A key given on the sign-in screen: held, then checked with the server. */
+  const signIn = (key: string) => {
+    credentials.store(key);
+    setGate({ phase: 'sign-in', message: null, busy: true });
+    void resolve(true).then(setGate);
+  };
+  return { gate, signIn };
+}
 
+/** The signed-in account (role, sign out when keys are required) the studio reads from context, or null. */
+function useAccount(gate: Gate, credentials: Credentials, onSignedOut: () => void): Account | null {
   const signOut = useCallback(() => {
     credentials.clear();
     onSignedOut();
   }, [credentials, onSignedOut]);
-  const account = useMemo<Account | null>(
+  return useMemo<Account | null>(
     () => (gate.phase === 'ready' && gate.whoami ? { whoami: gate.whoami, signOut: gate.whoami.keysRequired ? signOut : null } : null),
     [gate, signOut],
   );
+}
+
+/**
+ * Puts the browser studio behind its server's API keys (SEC-01): asks who we are; with keys required and
+ * none (or a wrong one) in this tab, shows the sign-in screen; once signed in renders the studio with the
+ * account (role, sign out) in context. A key the server stops accepting brings the screen back.
+ * `children` gets whether the user had to sign in first (reads started before that were refused).
+ */
+export function SignInGate({
+  client,
+  credentials,
+  onSignedOut = reloadPage,
+  children,
+}: {
+  client: StudioClient;
+  credentials: Credentials;
+  onSignedOut?: () => void;
+  children: (prompted: boolean) => ReactNode;
+}) {
+  const { gate, signIn } = useGate(client, credentials);
+  const account = useAccount(gate, credentials, onSignedOut);
 
   if (gate.phase === 'checking') return <div className="sign-in-checking" data-testid="sign-in-checking" aria-busy="true" />;
   if (gate.phase === 'sign-in') {
-    return (
-      <SignInScreen
-        message={gate.message}
-        busy={gate.busy}
-        onSubmit={(key) => {
-          credentials.store(key);
-          setGate({ phase: 'sign-in', message: null, busy: true });
-          void resolve(true).then(setGate);
-        }}
-      />
-    );
+    return <SignInScreen message={gate.message} busy={gate.busy} onSubmit={signIn} />;
   }
   return <AccountContext.Provider value={account}>{children(gate.prompted)}</AccountContext.Provider>;
 }

@@ -25,34 +25,7 @@ export function VersionsPanel({ actions }: { actions: VersionActions & DeleteAct
   return (
     <div className="versions-panel" data-testid="versions-panel">
       <div className="versions-column">
-        <div className="versions-toolbar">
-          <button
-            type="button"
-            className="button small"
-            disabled={picked.length !== 2}
-            onClick={() => void actions.compareVersions(picked[0]!, picked[1]!)}
-            data-testid="versions-compare"
-            title="Draw the difference of the two ticked versions on the canvas"
-          >
-            <GitCompare size={13} aria-hidden="true" /> Compare
-          </button>
-          {diffView && (
-            <button type="button" className="button small" onClick={actions.exitDiff} data-testid="versions-exit-diff">
-              <X size={13} aria-hidden="true" /> Exit diff
-            </button>
-          )}
-          <span className="field-hint">{picked.length === 2 ? 'Ready to compare.' : 'Tick two versions to compare them.'}</span>
-          <span className="app-bar-spacer" />
-          <button
-            type="button"
-            className="button small danger"
-            onClick={() => void actions.deleteWorkflow()}
-            data-testid="workflow-delete"
-            title="Delete this workflow and its versions (asks first)"
-          >
-            <Trash2 size={13} aria-hidden="true" /> Delete workflow…
-          </button>
-        </div>
+        <VersionsToolbar actions={actions} picked={picked} />
         {state === 'error' && (
           <p className="empty-hint is-error" role="alert">
             Could not load the versions: {error}
@@ -65,6 +38,41 @@ export function VersionsPanel({ actions }: { actions: VersionActions & DeleteAct
         </ul>
       </div>
       {diffView && <DiffDetails view={diffView} />}
+    </div>
+  );
+}
+
+/** Compare the two ticked versions, leave the diff, delete the workflow. */
+function VersionsToolbar({ actions, picked }: { actions: VersionActions & DeleteActions; picked: string[] }) {
+  const diffView = useStudio((s) => s.diffView);
+  return (
+    <div className="versions-toolbar">
+      <button
+        type="button"
+        className="button small"
+        disabled={picked.length !== 2}
+        onClick={() => void actions.compareVersions(picked[0]!, picked[1]!)}
+        data-testid="versions-compare"
+        title="Draw the difference of the two ticked versions on the canvas"
+      >
+        <GitCompare size={13} aria-hidden="true" /> Compare
+      </button>
+      {diffView && (
+        <button type="button" className="button small" onClick={actions.exitDiff} data-testid="versions-exit-diff">
+          <X size={13} aria-hidden="true" /> Exit diff
+        </button>
+      )}
+      <span className="field-hint">{picked.length === 2 ? 'Ready to compare.' : 'Tick two versions to compare them.'}</span>
+      <span className="app-bar-spacer" />
+      <button
+        type="button"
+        className="button small danger"
+        onClick={() => void actions.deleteWorkflow()}
+        data-testid="workflow-delete"
+        title="Delete this workflow and its versions (asks first)"
+      >
+        <Trash2 size={13} aria-hidden="true" /> Delete workflow…
+      </button>
     </div>
   );
 }

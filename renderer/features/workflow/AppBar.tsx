@@ -126,73 +126,88 @@ function SaveStatus() {
 
 /** Save, Run and the debug controls: disabled on a standby (SCL-02), saying why. */
 function WriteControls({ actions, run }: { actions: StudioActions; run: RunCommand }) {
-  const session = useStudio((s) => s.session);
-  const workflowId = useStudio((s) => s.workflowId);
-  const saveState = useStudio((s) => s.saveState);
-  const running = useStudio((s) => s.running);
-  const payloadOpen = useStudio((s) => s.dialog === 'run-payload');
-  const openDialog = useStudio((s) => s.openDialog);
   const readOnly = useHa((s) => readOnlyReason(s.status));
   return (
     <fieldset className="read-only-controls" disabled={readOnly !== null} title={readOnly ?? undefined} data-testid="write-controls">
-      <div className="split-button">
-        <button
-          type="button"
-          className="button"
-          onClick={() => run('file.save')}
-          disabled={saveState === 'saving'}
-          data-testid="save-button"
-          title={readOnly ?? 'Save (Ctrl/Cmd+S)'}
-        >
-          <Save size={15} aria-hidden="true" /> Save
-        </button>
-        <button
-          type="button"
-          className="button caret"
-          onClick={() => openDialog('save-note')}
-          disabled={saveState === 'saving'}
-          aria-label="Save with note…"
-          title="Save with note…"
-          data-testid="save-with-note-button"
-        >
-          <ChevronDown size={15} aria-hidden="true" />
-        </button>
-      </div>
-      <div className="split-button">
-        <button
-          type="button"
-          className="button primary"
-          onClick={() => run('run.run')}
-          disabled={running}
-          data-testid="run-button"
-          title={readOnly ?? 'Save if needed and run with an empty payload (F5)'}
-        >
-          <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
-        </button>
-        <RunPayloadPopover
-          open={payloadOpen}
-          onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
-          workflowKey={`${session}/${workflowId}`}
-          onRun={(payload, options) => {
-            openDialog(null);
-            void actions.run(payload, options);
-          }}
-          trigger={
-            <button
-              type="button"
-              className="button primary caret"
-              disabled={running}
-              aria-label="Run with payload…"
-              title="Run with payload…"
-              data-testid="run-with-payload-button"
-            >
-              <ChevronDown size={15} aria-hidden="true" />
-            </button>
-          }
-        />
-      </div>
+      <SaveButtons run={run} readOnly={readOnly} />
+      <RunButtons actions={actions} run={run} readOnly={readOnly} />
       <DebugControls actions={actions} />
     </fieldset>
+  );
+}
+
+/** Save (Ctrl/Cmd+S), and its caret: save with a note. */
+function SaveButtons({ run, readOnly }: { run: RunCommand; readOnly: string | null }) {
+  const saveState = useStudio((s) => s.saveState);
+  const openDialog = useStudio((s) => s.openDialog);
+  return (
+    <div className="split-button">
+      <button
+        type="button"
+        className="button"
+        onClick={() => run('file.save')}
+        disabled={saveState === 'saving'}
+        data-testid="save-button"
+        title={readOnly ?? 'Save (Ctrl/Cmd+S)'}
+      >
+        <Save size={15} aria-hidden="true" /> Save
+      </button>
+      <button
+        type="button"
+        className="button caret"
+        onClick={() => openDialog('save-note')}
+        disabled={saveState === 'saving'}
+        aria-label="Save with note…"
+        title="Save with note…"
+        data-testid="save-with-note-button"
+      >
+        <ChevronDown size={15} aria-hidden="true" />
+      </button>
+    </div>
+  );
+}
+
+/** Run with an empty payload (F5), and its caret: the payload popover. */
+function RunButtons({ actions, run, readOnly }: { actions: StudioActions; run: RunCommand; readOnly: string | null }) {
+  const session = useStudio((s) => s.session);
+  const workflowId = useStudio((s) => s.workflowId);
+  const running = useStudio((s) => s.running);
+  const payloadOpen = useStudio((s) => s.dialog === 'run-payload');
+  const openDialog = useStudio((s) => s.openDialog);
+  return (
+    <div className="split-button">
+      <button
+        type="button"
+        className="button primary"
+        onClick={() => run('run.run')}
+        disabled={running}
+        data-testid="run-button"
+        title={readOnly ?? 'Save if needed and run with an empty payload (F5)'}
+      >
+        <Play size={15} aria-hidden="true" /> {running ? 'Starting…' : 'Run'}
+      </button>
+      <RunPayloadPopover
+        open={payloadOpen}
+        onOpenChange={(open) => openDialog(open ? 'run-payload' : null)}
+        workflowKey={`${session}/${workflowId}`}
+        onRun={(payload, options) => {
+          openDialog(null);
+          void actions.run(payload, options);
+        }}
+        trigger={
+          <button
+            type="button"
+            className="button primary caret"
+            disabled={running}
+            aria-label="Run with payload…"
+            title="Run with payload…"
+            data-testid="run-with-payload-button"
+          >
+            <ChevronDown size={15} aria-hidden="true" />
+          </button>
+        }
+      />
+    </div>
   );
 }
 

@@ -115,28 +115,7 @@ export function RunPayloadDialog({
           </span>
         )}
       </div>
-      <div className="start-options">
-        {SMALL_FIELDS.map(({ field, label, placeholder, hint }) => (
-          <label key={field} className="field compact">
-            <span className="field-label">{label}</span>
-            <input
-              value={fields[field]}
-              placeholder={placeholder}
-              onChange={(e) => set(field, e.target.value)}
-              aria-invalid={errors[field] !== undefined}
-              spellCheck={false}
-              data-testid={`run-payload-${field}`}
-            />
-            {errors[field] ? (
-              <span className="field-error" role="alert">
-                {errors[field]}
-              </span>
-            ) : (
-              <span className="field-hint">{hint}</span>
-            )}
-          </label>
-        ))}
-      </div>
+      <StartOptionFields fields={fields} errors={errors} set={set} />
       <div className="popover-actions">
         <button type="button" className="button" onClick={onCancel}>
           Cancel
@@ -146,5 +125,41 @@ export function RunPayloadDialog({
         </button>
       </div>
     </>
+  );
+}
+
+/** Priority, fairness key and weight, time budget and idempotency key: one input each, its refusal or its hint under it. */
+function StartOptionFields({
+  fields,
+  errors,
+  set,
+}: {
+  fields: StartFields;
+  errors: Partial<Record<StartField, string>>;
+  set: (field: StartField, value: string) => void;
+}) {
+  return (
+    <div className="start-options">
+      {SMALL_FIELDS.map(({ field, label, placeholder, hint }) => (
+        <label key={field} className="field compact">
+          <span className="field-label">{label}</span>
+          <input
+            value={fields[field]}
+            placeholder={placeholder}
+            onChange={(e) => set(field, e.target.value)}
+            aria-invalid={errors[field] !== undefined}
+            spellCheck={false}
+            data-testid={`run-payload-${field}`}
+          />
+          {errors[field] ? (
+            <span className="field-error" role="alert">
+              {errors[field]}
+            </span>
+          ) : (
+            <span className="field-hint">{hint}</span>
+          )}
+        </label>
+      ))}
+    </div>
   );
 }

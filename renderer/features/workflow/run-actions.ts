@@ -24,7 +24,12 @@ export interface RunPeers {
 }
 
 export function createRunActions(api: StudioClient, stores: RunViewStores, peers: RunPeers): RunActions {
-  const { studio, live } = stores;
+  return { ...createStartAction(api, stores, peers), ...createViewActions(api, stores, peers) };
+}
+
+/** Starting a run: saved first when needed, with the breakpoints set, then shown live. */
+function createStartAction(api: StudioClient, stores: RunViewStores, peers: RunPeers): Pick<RunActions, 'run'> {
+  const { studio } = stores;
   return {
     async run(payload = {}, options = {}) {
       const before = studio.getState();
@@ -56,7 +61,13 @@ export function createRunActions(api: StudioClient, stores: RunViewStores, peers
         studio.getState().setRunning(false);
       }
     },
+  };
+}
 
+/** Showing a run on the canvas (its snapshot merged with live events), leaving it, and the list of runs. */
+function createViewActions(api: StudioClient, stores: RunViewStores, peers: RunPeers): Omit<RunActions, 'run'> {
+  const { studio, live } = stores;
+  return {
     async showRun(executionId) {
       // Show first, then read the snapshot: events arriving meanwhile merge forward-only with it.
       studio.getState().selectRun(executionId);
