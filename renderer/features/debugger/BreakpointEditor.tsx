@@ -3,13 +3,8 @@ import { useState, type KeyboardEvent } from 'react';
 import { currentBreakpoints, useDebug, type Breakpoint } from '../../store/debug-store';
 import { formatCondition, parseCondition } from './breakpoint-condition';
 
-/**
- * The selected node's breakpoint (STU-04): on or off (F9, or the dot on the node), and an optional
- * condition `payload.path == value` / `metadata.key == value`, checked as it is applied (Enter or Apply); a
- * condition that does not parse is named under the field and not applied.
- */
-export function BreakpointEditor({ nodeId, onChange }: { nodeId: string; onChange: (breakpoint: Breakpoint | null) => void }) {
-  const breakpoint = useDebug((s) => currentBreakpoints(s)[nodeId]);
+/** The condition being typed, its parse error, and the three ways it is applied (Enter/Apply, Escape, the toggle). */
+function useBreakpointDraft(breakpoint: Breakpoint | undefined, onChange: (breakpoint: Breakpoint | null) => void) {
   const [draft, setDraft] = useState(() => formatCondition(breakpoint?.condition ?? null));
   const [error, setError] = useState<string | null>(null);
   const applied = formatCondition(breakpoint?.condition ?? null);
@@ -34,6 +29,30 @@ export function BreakpointEditor({ nodeId, onChange }: { nodeId: string; onChang
     const parsed = parseCondition(draft);
     onChange({ condition: parsed.ok ? parsed.condition : null });
   };
+  return { draft, setDraft, error, applied, apply, onKey, toggle };
+}
+
+/** What the breakpoint will do, under the condition field. */
+function BreakpointHint({ breakpoint }: { breakpoint: Breakpoint | undefined }) {
+  return (
+    <span className="field-hint">
+      {breakpoint?.condition
+        ? `Stops before a message whose ${breakpoint.condition.path} is ${JSON.stringify(breakpoint.condition.equals)}.`
+        : breakpoint
+          ? 'Stops before the next message (no condition).'
+          : 'Empty: stop before every message; or payload.path == value, metadata.key == value.'}
+    </span>
+  );
+}
+
+/**
+ * The selected node's breakpoint (STU-04): on or off (F9, or the dot on the node), and an optional
+ * condition `payload.path == value` / `metadata.key == value`, checked as it is applied (Enter or Apply); a
+ * condition that does not parse is named under the field and not applied.
+ */
+export function BreakpointEditor({ nodeId, onChange }: { nodeId: string; onChange: (breakpoint: Breakpoint | null) => void }) {
+  const breakpoint = useDebug((s) => currentBreakpoints(s)[nodeId]);
+  const { draft, setDraft, error, applied, apply, onKey, toggle } = useBreakpointDraft(breakpoint, onChange);
 
   return (
     <section className="inspector-section" aria-label="Breakpoint" data-testid="breakpoint-editor">
@@ -63,13 +82,7 @@ export function BreakpointEditor({ nodeId, onChange }: { nodeId: string; onChang
             {error}
           </span>
         )}
-        <span className="field-hint">
-          {breakpoint?.condition
-            ? `Stops before a message whose ${breakpoint.condition.path} is ${JSON.stringify(breakpoint.condition.equals)}.`
-            : breakpoint
-              ? 'Stops before the next message (no condition).'
-              : 'Empty: stop before every message; or payload.path == value, metadata.key == value.'}
-        </span>
+        <BreakpointHint breakpoint={breakpoint} />
       </label>
     </section>
   );

@@ -13,6 +13,43 @@ const STOP_MODES: ReadonlyArray<{ mode: StopMode; label: string; hint: string }>
   { mode: 'KILL', label: 'Kill', hint: 'Work inside plugins is abandoned at once; ends CANCELLED' },
 ];
 
+/** Stop (cancel) and its ▾ menu of modes (Shift+F5 opens it: Drain, Cancel, Kill). */
+function StopButton({ actions, ended }: { actions: DebugActions; ended: boolean }) {
+  const menuOpen = useDebug((s) => s.stopMenuOpen);
+  const setMenuOpen = useDebug((s) => s.setStopMenuOpen);
+  return (
+    <div className="split-button">
+      <button
+        type="button"
+        className="button danger"
+        onClick={() => void actions.stop('CANCEL')}
+        disabled={ended}
+        data-testid="debug-stop"
+        title="Stop the run: cancel (Shift+F5 for the modes)"
+      >
+        <Square size={13} aria-hidden="true" /> Stop
+      </button>
+      <DropdownMenu.Root open={menuOpen && !ended} onOpenChange={setMenuOpen} modal={false}>
+        <DropdownMenu.Trigger asChild disabled={ended}>
+          <button type="button" className="button danger caret" aria-label="Stop with a mode…" data-testid="debug-stop-menu-button">
+            <ChevronDown size={15} aria-hidden="true" />
+          </button>
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu" align="end" sideOffset={4} aria-label="Stop mode" onKeyDown={keepKeysInside} data-testid="debug-stop-menu">
+            {STOP_MODES.map(({ mode, label, hint }) => (
+              <DropdownMenu.Item key={mode} className="menu-item" onSelect={() => void actions.stop(mode)} data-testid={`debug-stop-${mode}`}>
+                <span className="menu-item-label">{label}</span>
+                <span className="menu-item-hint">{hint}</span>
+              </DropdownMenu.Item>
+            ))}
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </div>
+  );
+}
+
 /**
  * The app bar's debug controls while a run is shown (UI.md): Pause/Resume (F6), Step n (F10) and Stop ▾
  * (Shift+F5 opens the menu: Drain, Cancel, Kill; a Radix menu: arrows, Enter, Escape). Disabled once the run has ended.
@@ -24,8 +61,6 @@ export function DebugControls({ actions }: { actions: DebugActions }) {
   const canStep = useDebug((s) => Boolean(s.control?.paused || s.control?.stepMode || s.control?.nodes.some((n) => n.paused || n.held)));
   const stepCount = useDebug((s) => s.stepCount);
   const setStepCount = useDebug((s) => s.setStepCount);
-  const menuOpen = useDebug((s) => s.stopMenuOpen);
-  const setMenuOpen = useDebug((s) => s.setStopMenuOpen);
   if (executionId === null) return null;
   const ended = runStatus !== null && isTerminal(runStatus);
   return (
@@ -62,35 +97,7 @@ export function DebugControls({ actions }: { actions: DebugActions }) {
           data-testid="debug-step-count"
         />
       </div>
-      <div className="split-button">
-        <button
-          type="button"
-          className="button danger"
-          onClick={() => void actions.stop('CANCEL')}
-          disabled={ended}
-          data-testid="debug-stop"
-          title="Stop the run: cancel (Shift+F5 for the modes)"
-        >
-          <Square size={13} aria-hidden="true" /> Stop
-        </button>
-        <DropdownMenu.Root open={menuOpen && !ended} onOpenChange={setMenuOpen} modal={false}>
-          <DropdownMenu.Trigger asChild disabled={ended}>
-            <button type="button" className="button danger caret" aria-label="Stop with a mode…" data-testid="debug-stop-menu-button">
-              <ChevronDown size={15} aria-hidden="true" />
-            </button>
-          </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
-            <DropdownMenu.Content className="menu" align="end" sideOffset={4} aria-label="Stop mode" onKeyDown={keepKeysInside} data-testid="debug-stop-menu">
-              {STOP_MODES.map(({ mode, label, hint }) => (
-                <DropdownMenu.Item key={mode} className="menu-item" onSelect={() => void actions.stop(mode)} data-testid={`debug-stop-${mode}`}>
-                  <span className="menu-item-label">{label}</span>
-                  <span className="menu-item-hint">{hint}</span>
-                </DropdownMenu.Item>
-              ))}
-            </DropdownMenu.Content>
-          </DropdownMenu.Portal>
-        </DropdownMenu.Root>
-      </div>
+      <StopButton actions={actions} ended={ended} />
     </div>
   );
 }

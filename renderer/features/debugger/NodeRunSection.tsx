@@ -4,6 +4,7 @@ import { formatMs } from '../../components/format-duration';
 import { HoldBadge, StatusBadge } from '../../components/status';
 import { heldMs, splitDuration } from '../../store/hold-clock';
 import { nodeControl, useDebug } from '../../store/debug-store';
+import type { NodeControlState } from '../../../shared/api/control.schema';
 import { useLive, type LiveNodeState } from '../../store/live-store';
 import { useActions } from '../workflow/actions-context';
 import { useWaitingCount } from '../editor/node-run-state';
@@ -103,6 +104,18 @@ function timing(live: LiveNodeState): string {
   return `${start}, took ${splitDuration(live.endedAt - live.startedAt, heldMs(live.hold, live.endedAt), 'held or waiting', formatMs)}.`;
 }
 
+/** The valve's state in one line: open or paused, skipped, steps left, breakpoint. */
+function valveSummary(valve: NodeControlState): string {
+  return [
+    valve.paused ? 'paused' : 'open',
+    valve.skipped ? 'skipped' : null,
+    valve.stepRemaining !== null ? `${valve.stepRemaining} step(s) left` : null,
+    valve.breakpoint ? `breaks at ${valve.breakpoint.path} == ${valve.breakpoint.equals}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefined }) {
   const actions = useActions();
   const valve = useDebug((s) => nodeControl(s, nodeId));
@@ -153,14 +166,7 @@ function ValveControls({ nodeId, kind }: { nodeId: string; kind: string | undefi
       </div>
       {valve && (
         <p className="field-hint" data-testid="node-valve">
-          {[
-            valve.paused ? 'paused' : 'open',
-            valve.skipped ? 'skipped' : null,
-            valve.stepRemaining !== null ? `${valve.stepRemaining} step(s) left` : null,
-            valve.breakpoint ? `breaks at ${valve.breakpoint.path} == ${valve.breakpoint.equals}` : null,
-          ]
-            .filter(Boolean)
-            .join(' · ')}
+          {valveSummary(valve)}
         </p>
       )}
       {valve?.held && <HeldMessage key={valve.held.id} held={valve.held} onReplace={(payload) => actions.replaceHeld(nodeId, payload)} />}

@@ -6,32 +6,18 @@ import type { FileActions } from '../workflow/file-actions';
 import { CLEAR_FIT_OPTIONS } from './canvas-view';
 import { autoLayout } from './editor-commands';
 
-/**
- * The canvas toolbar: auto-layout (one undo step), box-select mode (a drag on the pane selects; Shift+drag
- * does so in either mode), node search (Ctrl/Cmd+K), import and export of a workflow file, and the
- * keyboard help (?).
- */
-export function CanvasToolbar({ files }: { files: FileActions }) {
+/** Arranging and finding: auto-layout (one undo step), box-select mode and node search. */
+function ArrangeTools({ readOnly, hasNodes }: { readOnly: boolean; hasNodes: boolean }) {
   const boxSelect = useStudio((s) => s.boxSelect);
   const setBoxSelect = useStudio((s) => s.setBoxSelect);
   const openDialog = useStudio((s) => s.openDialog);
-  const readOnly = useStudio((s) => s.diffView !== null);
-  const hasNodes = useStudio((s) => s.nodes.length > 0);
-  const fileInput = useRef<HTMLInputElement>(null);
   const { fitView } = useReactFlow();
   // The laid-out graph is fitted into view once React Flow has the new positions (the frame after the edit).
   const layOut = async () => {
     if (await autoLayout()) requestAnimationFrame(() => requestAnimationFrame(() => void fitView(CLEAR_FIT_OPTIONS)));
   };
-
-  const onFile = (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    e.target.value = ''; // the same file can be picked again after a refusal
-    if (file) void files.importWorkflow(file);
-  };
-
   return (
-    <div className="canvas-toolbar" role="toolbar" aria-label="Canvas tools" data-testid="canvas-toolbar">
+    <>
       <button
         type="button"
         className="icon-button tool"
@@ -65,7 +51,20 @@ export function CanvasToolbar({ files }: { files: FileActions }) {
       >
         <Search size={15} aria-hidden="true" />
       </button>
-      <span className="tool-separator" aria-hidden="true" />
+    </>
+  );
+}
+
+/** Import (through a hidden file input) and export of a workflow file. */
+function FileTools({ files, readOnly }: { files: FileActions; readOnly: boolean }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const onFile = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = ''; // the same file can be picked again after a refusal
+    if (file) void files.importWorkflow(file);
+  };
+  return (
+    <>
       <button
         type="button"
         className="icon-button tool"
@@ -88,6 +87,25 @@ export function CanvasToolbar({ files }: { files: FileActions }) {
       >
         <Download size={15} aria-hidden="true" />
       </button>
+    </>
+  );
+}
+
+/**
+ * The canvas toolbar: auto-layout (one undo step), box-select mode (a drag on the pane selects; Shift+drag
+ * does so in either mode), node search (Ctrl/Cmd+K), import and export of a workflow file, and the
+ * keyboard help (?).
+ */
+export function CanvasToolbar({ files }: { files: FileActions }) {
+  const openDialog = useStudio((s) => s.openDialog);
+  const readOnly = useStudio((s) => s.diffView !== null);
+  const hasNodes = useStudio((s) => s.nodes.length > 0);
+
+  return (
+    <div className="canvas-toolbar" role="toolbar" aria-label="Canvas tools" data-testid="canvas-toolbar">
+      <ArrangeTools readOnly={readOnly} hasNodes={hasNodes} />
+      <span className="tool-separator" aria-hidden="true" />
+      <FileTools files={files} readOnly={readOnly} />
       <span className="tool-separator" aria-hidden="true" />
       <button
         type="button"

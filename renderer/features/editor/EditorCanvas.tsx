@@ -26,33 +26,53 @@ const NO_NODES: StudioNode[] = [];
 const NO_EDGES: StudioEdge[] = [];
 
 /**
+ * What React Flow is given: the graph with its edges' problems marked, or the version diff shown instead
+ * (read-only); the graph's nodes are held back while the first fit is computed, its edges until after the first paint.
+ */
+function useShownGraph(canvasRef: RefObject<HTMLDivElement | null>) {
+  const nodes = useStudio((s) => s.nodes);
+  const edges = useStudio((s) => s.edges);
+  const diffView = useStudio((s) => s.diffView);
+  const issues = useProblems((s) => s.issues);
+  const shownEdges = useMemo(() => markEdgeProblems(edges, issues), [edges, issues]);
+  const shownNodes = useMemo(() => (diffView?.nodes ?? nodes).map(placeByLeftTop), [diffView, nodes]);
+  const prefitting = usePrefit(nodes, canvasRef);
+  const edgesReady = useEdgesAfterFirstPaint(nodes.length);
+  useFitOnLoad(nodes.length);
+  return {
+    empty: nodes.length === 0,
+    readOnly: diffView !== null,
+    shownCount: shownNodes.length,
+    flowNodes: prefitting && !diffView ? NO_NODES : shownNodes,
+    flowEdges: diffView?.edges ?? (prefitting || !edgesReady ? NO_EDGES : shownEdges),
+  };
+}
+
+/** The graph's edit handlers; while a diff is shown only its nodes' sizes and selection change, nothing is edited. */
+function useCanvasEditing(readOnly: boolean) {
+  const applyDiffNodeChanges = useStudio((s) => s.applyDiffNodeChanges);
+  const { onNodesChange, onEdgesChange, onConnect } = useGraphEditHandlers();
+  if (readOnly) return { onNodesChange: applyDiffNodeChanges, onEdgesChange: NOOP, onConnect: NOOP };
+  return { onNodesChange, onEdgesChange, onConnect };
+}
+
+/**
  * The React Flow canvas: drop target of the palette, edits as data into the graph slice. While a version
  * diff is shown it draws that diff instead, read-only. Delete is handled by the studio's shortcuts (one
  * undo step for nodes and edges together), so React Flow's own delete key is off.
  */
 export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
-  const nodes = useStudio((s) => s.nodes);
-  const edges = useStudio((s) => s.edges);
-  const diffView = useStudio((s) => s.diffView);
   const boxSelect = useStudio((s) => s.boxSelect);
-  const issues = useProblems((s) => s.issues);
-  const shownEdges = useMemo(() => markEdgeProblems(edges, issues), [edges, issues]);
-  const shownNodes = useMemo(() => (diffView?.nodes ?? nodes).map(placeByLeftTop), [diffView, nodes]);
-  const applyDiffNodeChanges = useStudio((s) => s.applyDiffNodeChanges);
-  const { onNodesChange, onEdgesChange, onConnect } = useGraphEditHandlers();
   const { onDragOver, onDrop } = usePaletteDrop();
   const canvasRef = useRef<HTMLDivElement>(null);
-  const prefitting = usePrefit(nodes, canvasRef);
-  const edgesReady = useEdgesAfterFirstPaint(nodes.length);
-  useFitOnLoad(nodes.length);
-
-  const readOnly = diffView !== null;
+  const { empty, readOnly, shownCount, flowNodes, flowEdges } = useShownGraph(canvasRef);
+  const { onNodesChange, onEdgesChange, onConnect } = useCanvasEditing(readOnly);
   const colorMode = useTheme((s) => effectiveTheme(s.choice, s.system));
   const lowDetail = useLowDetail();
   // A large graph seen up close draws only what is on screen: its nodes then carry their details, and a
   // live run updating hundreds of them off screen cost most of each frame (bench/ui-live --zoom-in). Zoomed
   // out (compact nodes, the whole graph in view) everything stays drawn, so panning moves pixels only.
-  const cullOffscreen = !lowDetail && shownNodes.length > CULL_ABOVE_NODES;
+  const cullOffscreen = !lowDetail && shownCount > CULL_ABOVE_NODES;
   const { onMoveStart, onMoveEnd } = useMovingMark(canvasRef);
   return (
     <div
@@ -66,13 +86,13 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
       onDrop={onDrop}
     >
       <ReactFlow<StudioNode, StudioEdge>
-        nodes={prefitting && !diffView ? NO_NODES : shownNodes}
-        edges={diffView?.edges ?? (prefitting || !edgesReady ? NO_EDGES : shownEdges)}
+        nodes={flowNodes}
+        edges={flowEdges}
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
-        onNodesChange={readOnly ? applyDiffNodeChanges : onNodesChange}
-        onEdgesChange={readOnly ? NOOP : onEdgesChange}
-        onConnect={readOnly ? NOOP : onConnect}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
@@ -96,7 +116,7 @@ export function EditorCanvas({ toolbar }: { toolbar?: ReactNode }) {
         <Controls />
         {toolbar && <Panel position="top-left">{toolbar}</Panel>}
       </ReactFlow>
-      {nodes.length === 0 && !readOnly && <EmptyCanvas />}
+      {empty && !readOnly && <EmptyCanvas />}
     </div>
   );
 }

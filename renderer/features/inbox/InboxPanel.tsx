@@ -1,5 +1,5 @@
 import { BellRing, Check, Inbox, X } from 'lucide-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { Approval, SignalDecision } from '../../../shared/api/control.schema';
 import { JsonEditor } from '../../components/JsonEditor';
 import { JsonTree } from '../../components/JsonTree';
@@ -56,31 +56,38 @@ function InboxBody({ actions, onShowRun }: { actions: InboxActions; onShowRun: (
           {error}
         </p>
       )}
-      {approvals.length === 0 ? (
-        <div className="empty-hint" data-testid="inbox-empty">
-          <Inbox size={18} aria-hidden="true" />
-          <p>
-            No approvals are waiting. A run stops here when a message reaches a WAIT_FOR_SIGNAL node, in any workflow; you can then approve or reject it, with
-            data.
-          </p>
-        </div>
-      ) : (
-        <ul
-          ref={list}
-          className="inbox-list"
-          role="listbox"
-          aria-label="Open approvals, oldest first (J/K to move)"
-          tabIndex={0}
-          aria-activedescendant={selected ? `inbox-${selected}` : undefined}
-          data-testid="inbox-list"
-        >
-          {approvals.map((a, i) => (
-            <InboxRow key={approvalKey(a)} approval={a} index={i} selected={approvalKey(a) === selected} />
-          ))}
-        </ul>
-      )}
+      <InboxList approvals={approvals} selected={selected} listRef={list} />
       {current && <InboxDetail key={approvalKey(current)} approval={current} decision={decision} onShowRun={onShowRun} />}
     </aside>
+  );
+}
+
+/** The open approvals, oldest first (a listbox moved with J/K), or the hint that none are waiting. */
+function InboxList({ approvals, selected, listRef }: { approvals: Approval[]; selected: string | null; listRef: RefObject<HTMLUListElement | null> }) {
+  if (approvals.length === 0)
+    return (
+      <div className="empty-hint" data-testid="inbox-empty">
+        <Inbox size={18} aria-hidden="true" />
+        <p>
+          No approvals are waiting. A run stops here when a message reaches a WAIT_FOR_SIGNAL node, in any workflow; you can then approve or reject it, with
+          data.
+        </p>
+      </div>
+    );
+  return (
+    <ul
+      ref={listRef}
+      className="inbox-list"
+      role="listbox"
+      aria-label="Open approvals, oldest first (J/K to move)"
+      tabIndex={0}
+      aria-activedescendant={selected ? `inbox-${selected}` : undefined}
+      data-testid="inbox-list"
+    >
+      {approvals.map((a, i) => (
+        <InboxRow key={approvalKey(a)} approval={a} index={i} selected={approvalKey(a) === selected} />
+      ))}
+    </ul>
   );
 }
 

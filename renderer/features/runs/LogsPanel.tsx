@@ -18,6 +18,58 @@ export function filterLogs(lines: readonly LogLine[], nodeId: string, minLevel: 
   );
 }
 
+/** The node, lowest level and text the lines are filtered by. */
+interface LogFilter {
+  nodeId: string;
+  setNodeId(nodeId: string): void;
+  level: Level;
+  setLevel(level: Level): void;
+  text: string;
+  setText(text: string): void;
+}
+
+function useLogFilter(): LogFilter {
+  const [nodeId, setNodeId] = useState('');
+  const [level, setLevel] = useState<Level>('debug');
+  const [text, setText] = useState('');
+  return { nodeId, setNodeId, level, setLevel, text, setText };
+}
+
+/** The filter's controls: the node (or the whole run), the lowest level, the text. */
+function LogFilters({ filter }: { filter: LogFilter }) {
+  const nodeIds = useStudio((s) => s.nodes.map((n) => n.id).join('\u0000'));
+  return (
+    <>
+      <select value={filter.nodeId} onChange={(e) => filter.setNodeId(e.target.value)} aria-label="Node" data-testid="logs-node">
+        <option value="">Whole run</option>
+        {nodeIds
+          .split('\u0000')
+          .filter(Boolean)
+          .map((id) => (
+            <option key={id} value={id}>
+              {id}
+            </option>
+          ))}
+      </select>
+      <select value={filter.level} onChange={(e) => filter.setLevel(e.target.value as Level)} aria-label="Lowest level" data-testid="logs-level">
+        {LEVELS.map((l) => (
+          <option key={l} value={l}>
+            {l} and above
+          </option>
+        ))}
+      </select>
+      <input
+        type="search"
+        value={filter.text}
+        onChange={(e) => filter.setText(e.target.value)}
+        placeholder="Filter text"
+        aria-label="Filter log lines"
+        data-testid="logs-filter"
+      />
+    </>
+  );
+}
+
 /**
  * Logs tab (STU-03): the shown run's log lines as they arrive, for the whole run or one node, with a level
  * and a text filter; Follow keeps the newest line in view.
@@ -26,10 +78,8 @@ export function LogsPanel() {
   const executionId = useLive((s) => s.executionId);
   const version = useRunFeed((s) => s.logsVersion);
   const dropped = useRunFeed((s) => (executionId ? (s.droppedLogs[executionId] ?? 0) : 0));
-  const nodeIds = useStudio((s) => s.nodes.map((n) => n.id).join('\u0000'));
-  const [nodeId, setNodeId] = useState('');
-  const [level, setLevel] = useState<Level>('debug');
-  const [text, setText] = useState('');
+  const filter = useLogFilter();
+  const { nodeId, level, text } = filter;
   const [follow, setFollow] = useState(true);
   const lines = useMemo(
     () => (executionId ? filterLogs(logsOf(executionId), nodeId, level, text) : []),
@@ -50,32 +100,7 @@ export function LogsPanel() {
   return (
     <div className="logs-panel" data-testid="logs-panel">
       <div className="runs-toolbar">
-        <select value={nodeId} onChange={(e) => setNodeId(e.target.value)} aria-label="Node" data-testid="logs-node">
-          <option value="">Whole run</option>
-          {nodeIds
-            .split('\u0000')
-            .filter(Boolean)
-            .map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-        </select>
-        <select value={level} onChange={(e) => setLevel(e.target.value as Level)} aria-label="Lowest level" data-testid="logs-level">
-          {LEVELS.map((l) => (
-            <option key={l} value={l}>
-              {l} and above
-            </option>
-          ))}
-        </select>
-        <input
-          type="search"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="Filter text"
-          aria-label="Filter log lines"
-          data-testid="logs-filter"
-        />
+        <LogFilters filter={filter} />
         <label className="checkbox-field">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} data-testid="logs-follow" /> Follow
         </label>

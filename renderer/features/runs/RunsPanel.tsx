@@ -10,6 +10,43 @@ import { useStudio } from '../../store/studio-store';
 import { RunCompare } from './RunCompare';
 import { countByFilter, filterRuns, RUN_FILTER_KEYS, RUN_FILTERS, type RunFilter } from './run-filters';
 
+/** Runs ticked for comparison (the last two) and the pair being compared, the older run as A. */
+function useComparePick(runs: readonly RunSummary[]) {
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<[string, string] | null>(null);
+  const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
+  // The older run is A: the list is newest first.
+  const pair = (): [string, string] => {
+    const [x, y] = picked as [string, string];
+    return runs.findIndex((r) => r.executionId === x) > runs.findIndex((r) => r.executionId === y) ? [x, y] : [y, x];
+  };
+  return { picked, togglePick, comparing, compare: () => setComparing(pair()), closeCompare: () => setComparing(null) };
+}
+
+/** The runs whose whole error is unfolded. */
+function useExpanded() {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const toggleExpanded = (id: string) =>
+    setExpanded((e) => {
+      const next = new Set(e);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  return { expanded, toggleExpanded };
+}
+
+/** No runs yet: how to get one (save first if the workflow is not stored). */
+function NoRuns({ saved }: { saved: boolean }) {
+  return (
+    <div className="empty-hint" data-testid="runs-empty">
+      <History size={16} aria-hidden="true" />
+      <p>
+        {saved ? 'No runs yet. Press Run (F5) to start this workflow with an empty payload.' : 'Save the workflow, then press Run (F5): its runs appear here.'}
+      </p>
+    </div>
+  );
+}
+
 /**
  * Runs tab (STU-03): this workflow's runs, newest first, with status filters and a search; a click shows
  * that run on the canvas; ticking two and Compare shows them node by node (STU-04).
@@ -20,36 +57,12 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
   const saved = useStudio((s) => s.storedWorkflowId !== null);
   const [filter, setFilter] = useState<RunFilter>('all');
   const [search, setSearch] = useState('');
-  const [picked, setPicked] = useState<string[]>([]);
-  const [comparing, setComparing] = useState<[string, string] | null>(null);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const toggleExpanded = (id: string) =>
-    setExpanded((e) => {
-      const next = new Set(e);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const { picked, togglePick, comparing, compare, closeCompare } = useComparePick(runs);
+  const { expanded, toggleExpanded } = useExpanded();
   const shown = useMemo(() => filterRuns(runs, filter, search), [runs, filter, search]);
   const counts = useMemo(() => countByFilter(runs), [runs]);
 
-  if (runs.length === 0) {
-    return (
-      <div className="empty-hint" data-testid="runs-empty">
-        <History size={16} aria-hidden="true" />
-        <p>
-          {saved
-            ? 'No runs yet. Press Run (F5) to start this workflow with an empty payload.'
-            : 'Save the workflow, then press Run (F5): its runs appear here.'}
-        </p>
-      </div>
-    );
-  }
-  const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
-  // The older run is A: the list is newest first.
-  const pair = (): [string, string] => {
-    const [x, y] = picked as [string, string];
-    return runs.findIndex((r) => r.executionId === x) > runs.findIndex((r) => r.executionId === y) ? [x, y] : [y, x];
-  };
+  if (runs.length === 0) return <NoRuns saved={saved} />;
   return (
     <div className="runs-panel" data-testid="runs-panel">
       <div className="runs-column">
@@ -60,7 +73,7 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
           search={search}
           onSearch={setSearch}
           canCompare={picked.length === 2}
-          onCompare={() => setComparing(pair())}
+          onCompare={compare}
         />
         {shown.length === 0 ? (
           <p className="empty-hint" data-testid="runs-none-match">
@@ -83,7 +96,7 @@ export function RunsPanel({ onSelect }: { onSelect: (executionId: string) => voi
           </ul>
         )}
       </div>
-      {comparing && <RunCompare key={comparing.join('|')} a={comparing[0]} b={comparing[1]} onClose={() => setComparing(null)} />}
+      {comparing && <RunCompare key={comparing.join('|')} a={comparing[0]} b={comparing[1]} onClose={closeCompare} />}
     </div>
   );
 }

@@ -13,6 +13,9 @@ import { useStudio } from '../../store/studio-store';
 export const LIVE_EVENT_TYPES = ['EXECUTION_STATUS', 'NODE_STATUS', 'NODE_RESULT', 'LOG', 'CONTROL', 'APPROVAL'] as const;
 
 type ApprovalEvent = Extract<StudioEvent, { type: 'APPROVAL' }>;
+type ExecutionStatusEvent = Extract<StudioEvent, { type: 'EXECUTION_STATUS' }>;
+/** What a batch says of one recent run that is not shown. */
+type RecentChange = { nodes: LiveNodeUpdate[]; status: Status | null; results: RunResult[] };
 
 /** What a set of events asks of the debugger and the inbox (they read the host again, at most once each). */
 export interface EventHooks {
@@ -31,7 +34,7 @@ interface Sorted {
   shownRunStatus: Status | null;
   controlChanged: boolean;
   /** What this batch says of recent runs not shown (kept until one is shown, e.g. a run just started). */
-  recent: Map<string, { nodes: LiveNodeUpdate[]; status: Status | null; results: RunResult[] }>;
+  recent: Map<string, RecentChange>;
 }
 
 /**
@@ -75,36 +78,14 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
     controlChanged: false,
     recent: new Map(),
   };
-  const recentOf = (executionId: string) => {
-    let change = out.recent.get(executionId);
-    if (!change) out.recent.set(executionId, (change = { nodes: [], status: null, results: [] }));
-    return change;
-  };
   for (const event of events) {
     switch (event.type) {
       case 'EXECUTION_STATUS':
-        out.runChanges.push({
-          executionId: event.executionId,
-          session: event.session,
-          workflowId: event.workflowId,
-          definitionVersion: event.definitionVersion,
-          status: event.status,
-          at: event.at,
-          ...(event.error ? { error: event.error } : {}),
-        });
-        if (event.executionId === shown) {
-          out.shownRunStatus = event.status;
-          // The announcement names every node: they show PENDING until their first event.
-          if (event.nodeIds) for (const nodeId of event.nodeIds) out.nodeUpdates.push({ nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } });
-        } else if (scope.recent.has(event.executionId)) recentOf(event.executionId).status = event.status;
-        if (event.session === scope.session && event.workflowId === scope.workflowId) {
-          scope.logged.add(event.executionId);
-          if (event.nodeIds && event.executionId !== shown) scope.recent.announce(event.executionId, event.nodeIds);
-        }
+        sortRunStatus(out, event, shown, scope);
         break;
       case 'NODE_STATUS':
         if (event.executionId !== shown) {
-          if (scope.recent.has(event.executionId)) recentOf(event.executionId).nodes.push(nodeUpdateOf(event));
+          if (scope.recent.has(event.executionId)) recentOf(out.recent, event.executionId).nodes.push(nodeUpdateOf(event));
           break;
         }
         out.nodeUpdates.push(nodeUpdateOf(event));
@@ -112,7 +93,7 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
         break;
       case 'NODE_RESULT':
         if (event.executionId === shown) out.results.push(resultOf(event));
-        else if (scope.recent.has(event.executionId)) recentOf(event.executionId).results.push(resultOf(event));
+        else if (scope.recent.has(event.executionId)) recentOf(out.recent, event.executionId).results.push(resultOf(event));
         break;
       case 'LOG':
         if (scope.logged.has(event.executionId)) pushLog(out.logs, event);
@@ -128,6 +109,40 @@ function sortEvents(events: readonly StudioEvent[], shown: string | null, scope:
     }
   }
   return out;
+}
+
+/**
+ * An EXECUTION_STATUS: a change of the run list; the shown run's status (its announcement names every node:
+ * they show PENDING until their first event) or a recent run's; a run of the open workflow gets its logs kept.
+ */
+function sortRunStatus(out: Sorted, event: ExecutionStatusEvent, shown: string | null, scope: LogScope): void {
+  out.runChanges.push(runChangeOf(event));
+  if (event.executionId === shown) {
+    out.shownRunStatus = event.status;
+    if (event.nodeIds) for (const nodeId of event.nodeIds) out.nodeUpdates.push({ nodeId, status: 'PENDING', counts: { received: 0, emitted: 0 } });
+  } else if (scope.recent.has(event.executionId)) recentOf(out.recent, event.executionId).status = event.status;
+  if (event.session === scope.session && event.workflowId === scope.workflowId) {
+    scope.logged.add(event.executionId);
+    if (event.nodeIds && event.executionId !== shown) scope.recent.announce(event.executionId, event.nodeIds);
+  }
+}
+
+function runChangeOf(event: ExecutionStatusEvent): RunStatusChange {
+  return {
+    executionId: event.executionId,
+    session: event.session,
+    workflowId: event.workflowId,
+    definitionVersion: event.definitionVersion,
+    status: event.status,
+    at: event.at,
+    ...(event.error ? { error: event.error } : {}),
+  };
+}
+
+function recentOf(recent: Map<string, RecentChange>, executionId: string): RecentChange {
+  let change = recent.get(executionId);
+  if (!change) recent.set(executionId, (change = { nodes: [], status: null, results: [] }));
+  return change;
 }
 
 function waitsOf(approvals: readonly ApprovalEvent[], shown: string): WaitChange[] {
