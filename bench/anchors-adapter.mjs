@@ -27,14 +27,9 @@ await build({
 const { Engine, builtinPlugins, definePlugin } = await import(pathToFileURL(outfile).href);
 const { z } = await import('zod');
 
-export default async function createAdapter() {
+/** The harness's three node types over one tally: the sink counts arrivals and wrong `k`s into it. */
+function anchorPlugins(tally) {
   const Empty = z.object({}).passthrough();
-  let want = 0;
-  let arrived = 0;
-  let expectedK = 0;
-  let errors = 0;
-  let done = null;
-
   const source = definePlugin({
     type: 'ANCHOR_SOURCE',
     kind: 'trigger',
@@ -71,38 +66,45 @@ export default async function createAdapter() {
     defaultConfig: {},
     outputs: ['out'],
     process(message) {
-      if (message.payload.k !== expectedK) errors++;
-      if (++arrived === want && done) done();
+      if (message.payload.k !== tally.expectedK) tally.errors++;
+      if (++tally.arrived === tally.want && tally.done) tally.done();
     },
   });
+  return [source, stage, sink];
+}
 
-  const engine = new Engine({ plugins: [...builtinPlugins(), source, stage, sink], freezeMessages: false });
+/** The workflow of a chain of `n` stages: source → s1 … sn → sink. */
+function chainWorkflow(n) {
+  const nodes = [{ nodeId: 'src', type: 'ANCHOR_SOURCE' }];
+  for (let k = 1; k <= n; k++) nodes.push({ nodeId: `s${k}`, type: 'ANCHOR_STAGE', config: { k } });
+  nodes.push({ nodeId: 'sink', type: 'ANCHOR_SINK' });
+  const edges = nodes.slice(1).map((node, i) => ({ source: nodes[i].nodeId, target: node.nodeId }));
+  return { workflowId: `chain-${n}`, nodes, edges };
+}
+
+export default async function createAdapter() {
+  const tally = { want: 0, arrived: 0, expectedK: 0, errors: 0, done: null };
+  const engine = new Engine({ plugins: [...builtinPlugins(), ...anchorPlugins(tally)], freezeMessages: false });
 
   const run = async (n, m) => {
-    want = m;
-    arrived = 0;
-    expectedK = n;
-    const reached = new Promise((resolve) => (done = resolve));
+    tally.want = m;
+    tally.arrived = 0;
+    tally.expectedK = n;
+    const reached = new Promise((resolve) => (tally.done = resolve));
     const { executionId } = await engine.startRun({ session: 'anchors', workflowId: `chain-${n}`, payload: { count: m } });
     await reached;
     const status = await engine.waitForRun(executionId);
-    if (status !== 'SUCCESS') errors++;
+    if (status !== 'SUCCESS') tally.errors++;
   };
 
   return {
     name: 'yukta-engine',
     async setup({ chainLengths }) {
-      for (const n of chainLengths) {
-        const nodes = [{ nodeId: 'src', type: 'ANCHOR_SOURCE' }];
-        for (let k = 1; k <= n; k++) nodes.push({ nodeId: `s${k}`, type: 'ANCHOR_STAGE', config: { k } });
-        nodes.push({ nodeId: 'sink', type: 'ANCHOR_SINK' });
-        const edges = nodes.slice(1).map((node, i) => ({ source: nodes[i].nodeId, target: node.nodeId }));
-        await engine.saveWorkflow('anchors', { workflowId: `chain-${n}`, nodes, edges });
-      }
+      for (const n of chainLengths) await engine.saveWorkflow('anchors', chainWorkflow(n));
     },
     burst: (n, m) => run(n, m),
     one: (n) => run(n, 1),
-    errors: () => errors,
+    errors: () => tally.errors,
     async teardown() {
       await engine.shutdown();
     },

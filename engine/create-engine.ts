@@ -192,59 +192,13 @@ function createStarting(core: Core, runtime: Runtime) {
 /** What the host calls: the control plane, resume, definitions and sessions, cron schedules, metrics. */
 function createServices(core: Core, runtime: Runtime, starting: Starting, options: EngineOptions): EngineParts {
   const { clock, durability, tracker, admission } = core;
-  const { definitions, resolver, runs, controlParts } = runtime;
+  const { runs } = runtime;
   const { scheduler, starts, ready } = starting;
-  const control = new ControlPlane(
-    {
-      clock,
-      publish: core.publish,
-      subscribe: (listener) => core.bus.subscribe(listener),
-      liveRun: (id) => runs.get(id),
-      runStatus: (id) => tracker.status(id),
-      nodeState: (id, nodeId) => tracker.node(id, nodeId),
-      withdrawQueued: (id) => runs.get(id) === undefined && runs.cancel(id),
-      startPrepared: (start) => starts.startPrepared(start),
-      setLimits: (limits, actor) => scheduler.setLimits(SchedulerLimitsPatch.parse(limits), actor),
-      setPriority: (id, priority, actor) => scheduler.setPriority(id, priority, actor),
-    },
-    controlParts,
-    options.control,
-  );
+  const control = createControlPlane(core, runtime, starting, options);
   const durable = durability ? createDurableRuns(core, runtime, starting, durability) : null;
-  // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
-  const replaced = (version: string) => resolver.dropPrepared(version);
-  const workflows = new WorkflowDefinitions({
-    store: definitions,
-    registry: core.registry,
-    clock,
-    maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS,
-    replaced,
-  });
-  const sessions = new SessionCatalog({ store: definitions, workflows, hasLiveRuns: (session) => runs.hasLiveRuns(session), replaced });
-  // Cron fires start runs through the same admission path as any start (ADM-01).
-  const triggers = new CronTriggers({
-    ...options.triggers,
-    clock,
-    workflows: () => definitions.list(),
-    start: (request) => starts.start(request),
-    onError: core.onError,
-  });
-  definitions.watch((write) => triggers.changed(write));
-  void ready.then(
-    () => triggers.sync(),
-    () => undefined,
-  );
-  const { checkpoints } = controlParts;
-  const metrics = new EngineMetrics(
-    {
-      tracker: () => tracker,
-      scheduler: () => ({ running: admission.runningCount, queued: admission.queuedCount, rejected: admission.rejectedCounts() }),
-      checkpoints: () => checkpoints.stats(),
-      edgeDrops: () => runtime.edgeDrops.counts,
-      supervisorDrops: () => control.metrics()['yukta.tracker.dropped{kind=supervisor}'] ?? 0,
-    },
-    core.meters,
-  );
+  const { workflows, sessions } = createDefinitionServices(core, runtime, options);
+  const triggers = createCronTriggers(core, runtime, starting, options);
+  const metrics = createMetrics(core, runtime, control);
   const { registry, bus, tracing, workers, placement } = core;
   return {
     registry,
@@ -267,6 +221,81 @@ function createServices(core: Core, runtime: Runtime, starting: Starting, option
     workers,
     placement,
   };
+}
+
+/** The control plane over the live runs, the tracker, the start pipeline and the scheduler service. */
+function createControlPlane(core: Core, runtime: Runtime, starting: Starting, options: EngineOptions): ControlPlane {
+  const { clock, tracker } = core;
+  const { runs, controlParts } = runtime;
+  const { scheduler, starts } = starting;
+  return new ControlPlane(
+    {
+      clock,
+      publish: core.publish,
+      subscribe: (listener) => core.bus.subscribe(listener),
+      liveRun: (id) => runs.get(id),
+      runStatus: (id) => tracker.status(id),
+      nodeState: (id, nodeId) => tracker.node(id, nodeId),
+      withdrawQueued: (id) => runs.get(id) === undefined && runs.cancel(id),
+      startPrepared: (start) => starts.startPrepared(start),
+      setLimits: (limits, actor) => scheduler.setLimits(SchedulerLimitsPatch.parse(limits), actor),
+      setPriority: (id, priority, actor) => scheduler.setPriority(id, priority, actor),
+    },
+    controlParts,
+    options.control,
+  );
+}
+
+/** Workflow definitions and the session catalog over the definition store. */
+function createDefinitionServices(core: Core, runtime: Runtime, options: EngineOptions): { workflows: WorkflowDefinitions; sessions: SessionCatalog } {
+  const { definitions, resolver, runs } = runtime;
+  // A replaced version's prepared copy is dropped (DEF-03, DUR-05); its key is content, so this only frees memory.
+  const replaced = (version: string) => resolver.dropPrepared(version);
+  const workflows = new WorkflowDefinitions({
+    store: definitions,
+    registry: core.registry,
+    clock: core.clock,
+    maxVersions: options.maxVersions ?? DEFAULT_MAX_VERSIONS,
+    replaced,
+  });
+  const sessions = new SessionCatalog({ store: definitions, workflows, hasLiveRuns: (session) => runs.hasLiveRuns(session), replaced });
+  return { workflows, sessions };
+}
+
+/** Cron schedules: they follow definition writes and start syncing once the engine is ready. */
+function createCronTriggers(core: Core, runtime: Runtime, starting: Starting, options: EngineOptions): CronTriggers {
+  const { definitions } = runtime;
+  const { starts, ready } = starting;
+  // Cron fires start runs through the same admission path as any start (ADM-01).
+  const triggers = new CronTriggers({
+    ...options.triggers,
+    clock: core.clock,
+    workflows: () => definitions.list(),
+    start: (request) => starts.start(request),
+    onError: core.onError,
+  });
+  definitions.watch((write) => triggers.changed(write));
+  void ready.then(
+    () => triggers.sync(),
+    () => undefined,
+  );
+  return triggers;
+}
+
+/** The tracker's `RunMeters` plus the gauges scraped from the scheduler, checkpoints, edges and the control plane. */
+function createMetrics(core: Core, runtime: Runtime, control: ControlPlane): EngineMetrics {
+  const { tracker, admission } = core;
+  const { checkpoints } = runtime.controlParts;
+  return new EngineMetrics(
+    {
+      tracker: () => tracker,
+      scheduler: () => ({ running: admission.runningCount, queued: admission.queuedCount, rejected: admission.rejectedCounts() }),
+      checkpoints: () => checkpoints.stats(),
+      edgeDrops: () => runtime.edgeDrops.counts,
+      supervisorDrops: () => control.metrics()['yukta.tracker.dropped{kind=supervisor}'] ?? 0,
+    },
+    core.meters,
+  );
 }
 
 /** Resume and auto-resume of ABORTED runs (DUR-03), once boot recovery is done. */

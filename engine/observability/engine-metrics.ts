@@ -1,25 +1,16 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
-import { REJECT_REASONS, type RejectReason } from '../../shared/api/scheduler.schema';
+import { type Registry } from 'prom-client';
+import { REJECT_REASONS } from '../../shared/api/scheduler.schema';
 import type { MetricsSnapshot } from '../../shared/api/metrics.schema';
 import type { NodeRunState, RunSummary } from '../../shared/api/runs.schema';
 import { isFailure, type Status } from '../../shared/status/status';
 import { METER_NAMES as N } from './meter-names';
 import { RunMeters } from './run-meters';
-import type { TrackerCounters, TrackerObserver } from './tracker-observer';
+import { registerScraped, type MetricsSources } from './scraped-metrics';
+import type { TrackerObserver } from './tracker-observer';
 
 export { METER_NAMES } from './meter-names';
 export { DURATION_BUCKETS, RunMeters } from './run-meters';
-
-/** What the metrics read when scraped (pull: nothing here is called per message). */
-export interface MetricsSources {
-  tracker(): TrackerCounters;
-  scheduler(): { running: number; queued: number; rejected: Record<RejectReason, number> };
-  checkpoints(): { bytes: number; errors: number };
-  /** Messages dropped by edge buffers, keyed `workflowId/nodeId`. */
-  edgeDrops(): ReadonlyMap<string, number>;
-  /** Events dropped by supervisors' buffers. */
-  supervisorDrops(): number;
-}
+export type { MetricsSources } from './scraped-metrics';
 
 /**
  * The engine's Prometheus registry (OBS-04): the run and node meters the tracker records (`RunMeters`), and
@@ -29,11 +20,11 @@ export class EngineMetrics implements TrackerObserver {
   readonly registry: Registry;
 
   constructor(
-    private readonly sources: MetricsSources,
+    sources: MetricsSources,
     private readonly meters: RunMeters = new RunMeters(),
   ) {
     this.registry = meters.registry;
-    this.registerScraped([this.registry]);
+    registerScraped(sources, [this.registry]);
   }
 
   runChanged(run: Readonly<RunSummary>, before: Status): void {
@@ -42,101 +33,6 @@ export class EngineMetrics implements TrackerObserver {
 
   nodeChanged(run: Readonly<RunSummary>, node: Readonly<NodeRunState>, before: Status): void {
     this.meters.nodeChanged(run, node, before);
-  }
-
-  /** Gauges and counters read from their owners when scraped. */
-  private registerScraped(registers: Registry[]): void {
-    const s = this.sources;
-    new Gauge({
-      name: N['yukta.executions.running'],
-      help: 'Runs holding a slot (yukta.executions.running).',
-      registers,
-      collect() {
-        this.set(s.scheduler().running);
-      },
-    });
-    new Gauge({
-      name: N['yukta.executions.queued'],
-      help: 'Starts waiting for a slot (yukta.executions.queued).',
-      registers,
-      collect() {
-        this.set(s.scheduler().queued);
-      },
-    });
-    new Counter({
-      name: N['yukta.executions.rejected'],
-      help: 'Starts refused, by reason (yukta.executions.rejected).',
-      labelNames: ['reason'],
-      registers,
-      collect() {
-        const rejected = s.scheduler().rejected;
-        this.reset();
-        for (const reason of REJECT_REASONS) this.inc({ reason }, rejected[reason]);
-      },
-    });
-    new Gauge({
-      name: N['yukta.checkpoint.bytes'],
-      help: 'Bytes of checkpointed node output held by the checkpoint store (yukta.checkpoint.bytes).',
-      registers,
-      collect() {
-        this.set(s.checkpoints().bytes);
-      },
-    });
-    new Counter({
-      name: N['yukta.checkpoint.errors'],
-      help: 'Checkpoint end markers that failed to be written (yukta.checkpoint.errors).',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(s.checkpoints().errors);
-      },
-    });
-    new Counter({
-      name: N['yukta.edge.dropped'],
-      help: 'Messages dropped by edge buffers (DROP_OLDEST/DROP_NEWEST), by workflow and node (yukta.edge.dropped).',
-      labelNames: ['workflow', 'node'],
-      registers,
-      collect() {
-        this.reset();
-        for (const [key, count] of s.edgeDrops()) {
-          const slash = key.indexOf('/');
-          this.inc({ workflow: key.slice(0, slash), node: key.slice(slash + 1) }, count);
-        }
-      },
-    });
-    new Gauge({
-      name: N['yukta.tracker.queue.depth'],
-      help: 'Events waiting for the tracker (yukta.tracker.queue.depth).',
-      registers,
-      collect() {
-        this.set(s.tracker().queueDepth);
-      },
-    });
-    new Counter({
-      name: N['yukta.tracker.dropped'],
-      help: 'Events dropped: log lines (type=log), events after the tracker closed (type=state), supervisor buffers (kind=supervisor) (yukta.tracker.dropped).',
-      labelNames: ['type', 'kind'],
-      registers,
-      collect() {
-        const t = s.tracker();
-        this.reset();
-        this.inc({ type: 'log' }, t.droppedLogs);
-        this.inc({ type: 'state' }, t.droppedState);
-        this.inc({ kind: 'supervisor' }, s.supervisorDrops());
-      },
-    });
-    new Counter({
-      name: N['yukta.tracker.log.append.failed'],
-      help: 'Log lines that failed to be stored (yukta.tracker.log.append.failed).',
-      labelNames: ['type'],
-      registers,
-      collect() {
-        const f = s.tracker().logAppendFailed;
-        this.reset();
-        this.inc({ type: 'node' }, f.node);
-        this.inc({ type: 'run' }, f.run);
-      },
-    });
   }
 
   /** Prometheus text exposition (`GET /metrics`). */

@@ -63,10 +63,9 @@ function theme(state: MenuState, value: Theme, label: string): MenuItemData {
   return { kind: 'action', action: `theme-${value}`, label, checked: state.theme === value };
 }
 
-/** The whole menu bar for a platform (macOS gets the app menu first and Quit there). */
-export function menuTemplate(state: MenuState): MenuItemData[] {
-  const mac = state.platform === 'darwin';
-  const file: MenuItemData[] = [
+/** File: new, open, recent, save, import/export, connect, settings, close (and Quit off macOS). */
+function fileMenu(state: MenuState, mac: boolean): MenuItemData[] {
+  return [
     command('file.new'),
     { kind: 'action', action: 'open-file', label: 'Open…', accelerator: 'CmdOrCtrl+O' },
     recentMenu(state.recent),
@@ -83,10 +82,18 @@ export function menuTemplate(state: MenuState): MenuItemData[] {
     { kind: 'role', role: 'close' },
     ...(mac ? [] : [{ kind: 'role', role: 'quit' } as const]),
   ];
-  const edit = (['edit.undo', 'edit.redo', null, 'edit.cut', 'edit.copy', 'edit.paste', 'edit.duplicate', 'edit.delete', null, 'edit.select-all'] as const).map(
+}
+
+/** Edit: undo/redo, the clipboard, duplicate, delete, select all. */
+function editMenu(): MenuItemData[] {
+  return (['edit.undo', 'edit.redo', null, 'edit.cut', 'edit.copy', 'edit.paste', 'edit.duplicate', 'edit.delete', null, 'edit.select-all'] as const).map(
     (id) => (id ? command(id) : separator),
   );
-  const view: MenuItemData[] = [
+}
+
+/** View: jump, zoom, panels, theme, full screen, reload (and the developer tools from a checkout). */
+function viewMenu(state: MenuState): MenuItemData[] {
+  return [
     command('view.jump-to-node'),
     separator,
     command('view.zoom-in'),
@@ -104,8 +111,12 @@ export function menuTemplate(state: MenuState): MenuItemData[] {
     { kind: 'action', action: 'reload', label: 'Reload the studio', accelerator: 'CmdOrCtrl+R' },
     ...(state.developer ? [{ kind: 'action', action: 'toggle-devtools', label: 'Developer tools', accelerator: 'CmdOrCtrl+Alt+I' } as const] : []),
   ];
+}
+
+/** Run: run, pause and step, breakpoints, the three ways to stop. */
+function runMenu(): MenuItemData[] {
   const stop: MenuItemData = { kind: 'submenu', label: 'Stop', items: [command('run.stop-drain'), command('run.stop-cancel'), command('run.stop-kill')] };
-  const run: MenuItemData[] = [
+  return [
     command('run.run'),
     command('run.run-with-payload'),
     separator,
@@ -116,25 +127,34 @@ export function menuTemplate(state: MenuState): MenuItemData[] {
     stop,
     command('run.stop'),
   ];
-  const windowMenu: MenuItemData[] = [
-    { kind: 'role', role: 'minimize' },
-    { kind: 'role', role: 'zoom' },
-    ...(mac ? [separator, { kind: 'role', role: 'front' } as const] : []),
-  ];
-  const help: MenuItemData[] = [
+}
+
+/** Window: minimize, zoom (and bring all to front on macOS). */
+function windowMenu(mac: boolean): MenuItemData[] {
+  return [{ kind: 'role', role: 'minimize' }, { kind: 'role', role: 'zoom' }, ...(mac ? [separator, { kind: 'role', role: 'front' } as const] : [])];
+}
+
+/** Help: shortcuts, documentation, about. */
+function helpMenu(state: MenuState): MenuItemData[] {
+  return [
     command('help.shortcuts'),
     { kind: 'action', action: 'documentation', label: 'Documentation' },
     separator,
     { kind: 'action', action: 'about', label: `About ${state.appName}` },
   ];
+}
+
+/** The whole menu bar for a platform (macOS gets the app menu first and Quit there). */
+export function menuTemplate(state: MenuState): MenuItemData[] {
+  const mac = state.platform === 'darwin';
   return [
     ...(mac ? [{ kind: 'role', role: 'appMenu' } as const] : []),
-    { kind: 'submenu', label: 'File', items: file },
-    { kind: 'submenu', label: 'Edit', items: edit },
-    { kind: 'submenu', label: 'View', items: view },
-    { kind: 'submenu', label: 'Run', items: run },
-    { kind: 'submenu', label: 'Window', items: windowMenu, role: 'window' },
-    { kind: 'submenu', label: 'Help', items: help, role: 'help' },
+    { kind: 'submenu', label: 'File', items: fileMenu(state, mac) },
+    { kind: 'submenu', label: 'Edit', items: editMenu() },
+    { kind: 'submenu', label: 'View', items: viewMenu(state) },
+    { kind: 'submenu', label: 'Run', items: runMenu() },
+    { kind: 'submenu', label: 'Window', items: windowMenu(mac), role: 'window' },
+    { kind: 'submenu', label: 'Help', items: helpMenu(state), role: 'help' },
   ];
 }
 

@@ -33,13 +33,10 @@ function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/**
- * `yukta worker --control-plane URL[,URL…] --pool NAME [--token T] [--slots N] [--allow TYPE,…] [--name N]
- * [--plugins MODULE]… [--set key=value]…` (SCL-01): runs node attempts placed on its pool. It hosts the engine's
- * plugin registry only. SIGTERM/SIGINT drains: no new attempts, those running get yukta.workers.drain-timeout,
- * then it exits 0; a second signal exits at once.
- */
-export async function workerCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+type Settings = ReturnType<typeof cliSettings>['values'];
+type Registry = Awaited<ReturnType<typeof workerPlugins>>;
+
+function parseWorkerArgs(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     options: {
@@ -56,30 +53,68 @@ export async function workerCommand(args: string[], io: CliIo, env: NodeJS.Proce
     strict: true,
   });
   if (positionals.length) throw new CliError(`worker takes no FILE (got "${positionals[0]}")`, EXIT_USAGE, true);
-  const { [WORKER_TOKEN_ENV]: envToken, ...rest } = env;
-  const settings = cliSettings(null, values.set ?? [], rest).values;
-  const urls = values['control-plane']
-    ? values['control-plane']
+  return values;
+}
+
+/** The host addresses to try: `--control-plane` (comma-separated) or yukta.workers.control-plane, each ws:// or wss://. */
+function controlPlaneUrls(flag: string | undefined, settings: Settings): string[] {
+  const urls = flag
+    ? flag
         .split(',')
         .map((u) => u.trim())
         .filter(Boolean)
     : settings['yukta.workers.control-plane'];
   if (urls.length === 0) throw new CliError('worker needs --control-plane URL[,URL…] (or yukta.workers.control-plane)', EXIT_USAGE, true);
   for (const url of urls) if (!/^wss?:\/\/\S+$/.test(url)) throw new CliError(`--control-plane "${url}" must be a ws:// or wss:// address`, EXIT_USAGE);
+  return urls;
+}
+
+/** The plugin types this worker runs: `--allow` (each one it has) or every placeable type of its registry. */
+function allowedTypes(flag: string | undefined, registry: Registry): string[] {
+  const allow = flag ? flag.split(',').map((t) => name('--allow', t.trim())) : placeableTypes(registry);
+  for (const type of allow) if (!registry.has(type)) throw new CliError(`--allow ${type}: this worker has no plugin of that type`, EXIT_USAGE);
+  return allow;
+}
+
+function workerTls(settings: Settings): ReturnType<typeof tlsOf> {
+  try {
+    return tlsOf(settings, 'worker');
+  } catch (error) {
+    if (error instanceof SettingsError) throw new CliError(`cannot start: ${error.message}`, EXIT_USAGE);
+    throw error;
+  }
+}
+
+/** On the first stop signal: drain the agent within the drain timeout, tell the host at once, then disconnect. */
+async function drainOnSignal(io: CliIo, signals: ReturnType<typeof stopSignals>, agent: WorkerAgent, client: WorkerClient, drainMs: number): Promise<void> {
+  const signal = await signals.first;
+  io.out(`Draining (${signal}): no new attempts; ${agent.running} running get ${drainMs} ms (yukta.workers.drain-timeout). Send it again to exit at once.`);
+  const drained = agent.drain(drainMs);
+  client.renewNow();
+  const { aborted } = await drained;
+  await client.stop('the worker drained');
+  signals.dispose();
+  io.out(`Stopped${aborted ? `: ${aborted} attempt(s) did not finish within the drain timeout and were ended` : ''}.`);
+}
+
+/**
+ * `yukta worker --control-plane URL[,URL…] --pool NAME [--token T] [--slots N] [--allow TYPE,…] [--name N]
+ * [--plugins MODULE]… [--set key=value]…` (SCL-01): runs node attempts placed on its pool. It hosts the engine's
+ * plugin registry only. SIGTERM/SIGINT drains: no new attempts, those running get yukta.workers.drain-timeout,
+ * then it exits 0; a second signal exits at once.
+ */
+export async function workerCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const values = parseWorkerArgs(args);
+  const { [WORKER_TOKEN_ENV]: envToken, ...rest } = env;
+  const settings = cliSettings(null, values.set ?? [], rest).values;
+  const urls = controlPlaneUrls(values['control-plane'], settings);
   if (values.pool === undefined) throw new CliError('worker needs --pool NAME', EXIT_USAGE, true);
   const pool = name('--pool', values.pool);
   const token = values.token ?? envToken ?? settings['yukta.workers.token'];
   if (!token) throw new CliError(`worker needs the host's token: --token, ${WORKER_TOKEN_ENV} or yukta.workers.token`, EXIT_USAGE);
   const registry = await workerPlugins(values.plugins ?? []);
-  const allow = values.allow ? values.allow.split(',').map((t) => name('--allow', t.trim())) : placeableTypes(registry);
-  for (const type of allow) if (!registry.has(type)) throw new CliError(`--allow ${type}: this worker has no plugin of that type`, EXIT_USAGE);
-  let tls;
-  try {
-    tls = tlsOf(settings, 'worker');
-  } catch (error) {
-    if (error instanceof SettingsError) throw new CliError(`cannot start: ${error.message}`, EXIT_USAGE);
-    throw error;
-  }
+  const allow = allowedTypes(values.allow, registry);
+  const tls = workerTls(settings);
   const slots = slotsOf(values.slots);
   const identity = { name: name('--name', values.name ?? `${hostname()}-${process.pid}`), pool, version: version() };
   const agent = new WorkerAgent({
@@ -100,14 +135,6 @@ export async function workerCommand(args: string[], io: CliIo, env: NodeJS.Proce
     maxPayload: settings['yukta.execution.max-message-bytes'] + FRAME_ENVELOPE_BYTES,
     log: (text) => io.out(text),
   });
-  const signal = await signals.first;
-  const drainMs = settings['yukta.workers.drain-timeout'];
-  io.out(`Draining (${signal}): no new attempts; ${agent.running} running get ${drainMs} ms (yukta.workers.drain-timeout). Send it again to exit at once.`);
-  const drained = agent.drain(drainMs);
-  client.renewNow();
-  const { aborted } = await drained;
-  await client.stop('the worker drained');
-  signals.dispose();
-  io.out(`Stopped${aborted ? `: ${aborted} attempt(s) did not finish within the drain timeout and were ended` : ''}.`);
+  await drainOnSignal(io, signals, agent, client, settings['yukta.workers.drain-timeout']);
   return EXIT_OK;
 }

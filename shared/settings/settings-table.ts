@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { Role } from '../api/roles';
 import { ApiKeyName } from '../api/security.schema';
 import { Identifier } from '../workflow/identifier';
-import { DEFAULT_WORKERS_PATH } from '../workers/worker-protocol';
 import { familySetting, optionalSetting, setting } from './setting-spec';
+import { MIB, live, restart } from './settings-row-presets';
+import { DURABILITY_SETTINGS } from './settings-table-rows-durability';
+import { SCALE_OUT_SETTINGS } from './settings-table-rows-scale-out';
 import { bytes, choice, count, duration, flag, json, positiveNumber, text, textList } from './setting-values';
-
-const MIB = 1024 * 1024;
 
 /** One configured API key (SEC-01): plain text of at least 16 characters, or `sha256:<64 hex>`. */
 export const ApiKeyConfig = z.strictObject({
@@ -20,28 +20,13 @@ export type ApiKeyConfig = z.infer<typeof ApiKeyConfig>;
 const apiKeys = json(z.array(ApiKeyConfig), 'a JSON array of {name, key, role, sessions}', (keys) =>
   Array.isArray(keys) && keys.length ? `${keys.length} key(s)` : '[]',
 );
-/** A PostgreSQL schema name as the postgres store accepts it (unquoted, so written as is in `search_path`). */
-const schemaName = text(1, {
-  regex: /^[a-z_][a-z0-9_]{0,62}$/,
-  what: 'a schema name: lower-case letters, digits and _ (at most 63), starting with a letter or _',
-});
-const ADMIN = 'ADMIN' as const;
-const live = { apply: 'live', role: ADMIN } as const;
-const restart = { apply: 'restart', role: ADMIN } as const;
-const ha = { ...restart, group: 'Scale-out', card: 'SCL-02' } as const;
-const workers = { ...restart, group: 'Scale-out', card: 'SCL-01' } as const;
-/** A URL path: `/` and then letters, digits and `._~-/`. */
-const urlPath = {
-  ...text(),
-  accepts: 'a path such as /workers',
-  schema: z.string({ error: 'must be a path such as /workers' }).regex(/^\/[A-Za-z0-9._~/-]*$/, 'must be a path such as /workers'),
-};
 
 /**
  * Every `yukta.*` setting (CFG-01): key, schema, default, unit, environment name (derived from the key),
  * live or at restart, the role that may change it, its Settings-screen group, the card and one line. The
  * settings file, the environment, `--set` flags, `settings.get`/`settings.set`, the Settings screen and the
- * reference page's table are all read from here; nothing else names a key with its default.
+ * reference page's table are all read from here; nothing else names a key with its default. The Durability
+ * and Scale-out rows live in settings-table-rows-*.ts and are spread in here in their place (order is kept).
  */
 export const SETTINGS = {
   // Admission (ADM-01): changed live, recorded in the execution log (ADM-03).
@@ -183,125 +168,7 @@ export const SETTINGS = {
     card: 'OBS-01',
     description: 'Runs kept in memory for runs.get, runs.list and their history.',
   }),
-  // Durability (DUR-01…03): relative folders are under the data folder.
-  'yukta.execution-log.dir': optionalSetting({
-    value: text(),
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-01',
-    description: "Keep the execution log as executions.jsonl in this folder instead of the store's own (not with the memory store).",
-  }),
-  'yukta.execution-log.fsync': setting({
-    value: flag(),
-    default: false,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-01',
-    description: 'fsync every log write (SQLite: synchronous=FULL).',
-  }),
-  'yukta.execution-log.retained-runs': setting({
-    value: count(1),
-    default: 1000,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-01',
-    description: 'Newest runs the log keeps; a run without an end is never dropped.',
-  }),
-  'yukta.execution-log.compact-after': setting({
-    value: count(1),
-    default: 10_000,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-01',
-    description: 'Appends between two trims of the log.',
-  }),
-  'yukta.restart.dir': optionalSetting({
-    value: text(),
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-02',
-    description: "Keep checkpoints as files in this folder instead of the store's own (not with the memory store).",
-  }),
-  'yukta.restart.spill-dir': optionalSetting({
-    value: text(),
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-02',
-    description: "Where the memory checkpoint store moves a node's output that passes a cap.",
-  }),
-  'yukta.restart.auto-resume': setting({
-    value: flag(),
-    default: false,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-03',
-    description: 'Resume interrupted runs after boot, one after another.',
-  }),
-  'yukta.restart.retained-executions': setting({
-    value: count(),
-    default: 100,
-    ...restart,
-    group: 'Durability',
-    card: 'CTL-04',
-    description: 'Finished runs kept restartable (graph, payload, recorded outputs).',
-  }),
-  'yukta.restart.max-messages-per-node': setting({
-    value: count(1),
-    default: 10_000,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-02',
-    description: 'Messages the memory checkpoint store keeps per node.',
-  }),
-  'yukta.restart.max-bytes-per-node': setting({
-    value: bytes(1),
-    default: 16 * MIB,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-02',
-    description: 'Bytes the memory checkpoint store keeps per node.',
-  }),
-  // Stores (DUR-04): the kind (`--store` wins) and the PostgreSQL database of the `postgres` kind.
-  'yukta.store': optionalSetting({
-    value: choice(['sqlite', 'file', 'memory', 'postgres']),
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-04',
-    description: 'Where definitions, the execution log and checkpoints live (--store wins; unset: sqlite in a data folder, memory without one).',
-  }),
-  'yukta.postgres.url': optionalSetting({
-    value: text(),
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-04',
-    secret: true,
-    description:
-      "The postgres store's database: postgres://user:password@host:port/database (best from YUKTA_POSTGRES_URL) or decrypted:<secret name>; never logged or returned.",
-  }),
-  'yukta.postgres.pool-size': setting({
-    value: count(1, 1000),
-    default: 10,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-04',
-    description: "Connections the postgres store opens at most, its writer's included.",
-  }),
-  'yukta.postgres.statement-timeout': setting({
-    value: duration(),
-    default: 30_000,
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-04',
-    description: 'A statement of the postgres store running longer is cancelled by the server (0 = no limit).',
-  }),
-  'yukta.postgres.schema': setting({
-    value: schemaName,
-    default: 'public',
-    ...restart,
-    group: 'Durability',
-    card: 'DUR-04',
-    description: "The schema the postgres store's tables live in (created if missing).",
-  }),
+  ...DURABILITY_SETTINGS,
   // Security (SEC-01, SEC-02).
   'yukta.api-key': optionalSetting({
     value: text(16),
@@ -444,93 +311,7 @@ export const SETTINGS = {
     family: { placeholder: '<provider>', member: /^[a-z0-9][a-z0-9_-]{0,63}$/, recordKey: 'member', fromEnv: true },
     description: 'Requests per minute to one LLM provider, spaced across all runs.',
   }),
-  // Remote workers (SCL-01): the host's listener, and the worker process (`yukta worker`) reading the same keys.
-  'yukta.workers.enabled': setting({
-    value: flag(),
-    default: false,
-    ...workers,
-    description: 'This host takes remote workers on its own listener (yukta.workers.host, port and path); needs yukta.workers.token.',
-  }),
-  'yukta.workers.host': setting({
-    value: text(),
-    default: '127.0.0.1',
-    ...workers,
-    description: "Address the workers' listener binds to (0.0.0.0 for other machines).",
-  }),
-  'yukta.workers.port': setting({ value: count(0, 65_535), default: 4320, ...workers, description: "Port of the workers' listener (0 picks a free one)." }),
-  'yukta.workers.path': setting({
-    value: urlPath,
-    default: DEFAULT_WORKERS_PATH,
-    ...workers,
-    description: 'Path workers connect to on the listener (ws://host:port/path).',
-  }),
-  'yukta.workers.token': optionalSetting({
-    value: text(16),
-    ...workers,
-    secret: true,
-    description:
-      'Shared token: the host accepts only workers presenting it (compared in constant time); a worker presents it (or --token, YUKTA_WORKER_TOKEN).',
-  }),
-  'yukta.workers.lease': setting({
-    value: duration(),
-    default: 15_000,
-    ...workers,
-    description: 'A worker that does not renew its registration within this is dropped; workers renew three times per lease.',
-  }),
-  'yukta.workers.window': setting({
-    value: count(1, 100_000),
-    default: 16,
-    ...workers,
-    description: 'Messages of one attempt either side holds before the other must wait for credit (back-pressure).',
-  }),
-  'yukta.workers.drain-timeout': setting({
-    value: duration(),
-    default: 30_000,
-    ...workers,
-    description: 'A worker stopping (SIGTERM) finishes its attempts within this, then ends those left (retryably) and exits.',
-  }),
-  'yukta.workers.control-plane': setting({
-    value: textList(z.string().regex(/^wss?:\/\/\S+$/, 'a ws:// or wss:// address'), 'ws:// or wss:// addresses'),
-    default: [],
-    ...workers,
-    description: 'Host addresses a worker tries in turn (a standby refuses it; --control-plane wins).',
-  }),
-  'yukta.workers.tls.cert': optionalSetting({
-    value: text(),
-    ...workers,
-    description: "PEM certificate file: the host's listener serves wss with it; a worker presents it for mutual TLS.",
-  }),
-  'yukta.workers.tls.key': optionalSetting({ value: text(), ...workers, description: 'PEM private key file of yukta.workers.tls.cert.' }),
-  'yukta.workers.tls.ca': optionalSetting({
-    value: text(),
-    ...workers,
-    description: 'PEM CA file: a worker verifies the host (and its name) with it; the host then requires worker certificates it signed (mutual TLS).',
-  }),
-  // High availability (SCL-02): an active/standby pair on one PostgreSQL database.
-  'yukta.ha.mode': setting({
-    value: choice(['single', 'postgres']),
-    default: 'single',
-    ...ha,
-    description:
-      "single: this server is always leader; postgres: a leader lease in the postgres store's database (needs --store postgres): one host leads, the others stand by read-only and take over when its lease runs out.",
-  }),
-  'yukta.ha.lease': setting({
-    value: duration(),
-    default: 15_000,
-    ...ha,
-    description:
-      "How long a leader's lease lasts without renewal; it is renewed three times per lease, and a standby takes over within the lease plus a third of it after the leader dies.",
-  }),
-  'yukta.ha.host-name': optionalSetting({
-    value: text(1),
-    ...ha,
-    description: 'The name other hosts show as "leader is <name>" (unset: the machine\'s host name and the process id).',
-  }),
-  'yukta.ha.advertised-url': optionalSetting({
-    value: text(1, { regex: /^https?:\/\/\S+$/, what: 'an http:// or https:// address' }),
-    ...ha,
-    description: 'The address a standby names for its leader (unset: the name alone).',
-  }),
+  ...SCALE_OUT_SETTINGS,
 };
 
 export type SettingsTable = typeof SETTINGS;
