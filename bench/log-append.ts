@@ -204,7 +204,9 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 console.log(`\n### log-append: ${N.toLocaleString('en-US')} events, median of ${ROUNDS} rounds (Node ${process.version})\n`);
-console.log('| case | ours events/s | raw events/s | ratio ours/raw | events per batch (ours) | lag p50 ms | lag p99 ms | lag max ms |');
+console.log(
+  '| case | ours events/s | raw events/s | ratio ours/raw, per round: median (min–max) | events per batch (ours) | lag p50 ms | lag p99 ms | lag max ms |',
+);
 console.log('| - | - | - | - | - | - | - | - |');
 let worstRatio = Number.POSITIVE_INFINITY;
 let worstLag = 0;
@@ -213,10 +215,14 @@ for (const [i, p] of pairs.entries()) {
   const o = median(ours.map((r) => r.seconds));
   const w = median(raw.map((r) => r.seconds));
   const p99 = median(ours.map((r) => r.lag!.p99));
-  worstRatio = Math.min(worstRatio, w / o);
+  // The ratio of each round (ours and raw ran side by side in it), then their median: not a median over a median.
+  const ratios = ours.map((r, round) => raw[round]!.seconds / r.seconds);
+  const ratio = median(ratios);
+  const ratioText = `${(ratio * 100).toFixed(0)} % (${(Math.min(...ratios) * 100).toFixed(0)}–${(Math.max(...ratios) * 100).toFixed(0)} %)`;
+  worstRatio = Math.min(worstRatio, ratio);
   worstLag = Math.max(worstLag, p99);
   console.log(
-    `| ${p.label} | ${fmt(N / o)} | ${fmt(N / w)} | ${((w / o) * 100).toFixed(0)} % | ${fmt(median(ours.map((r) => r.batch)))} | ${median(ours.map((r) => r.lag!.p50)).toFixed(2)} | ${p99.toFixed(2)} | ${median(ours.map((r) => r.lag!.max)).toFixed(2)} |`,
+    `| ${p.label} | ${fmt(N / o)} | ${fmt(N / w)} | ${ratioText} | ${fmt(median(ours.map((r) => r.batch)))} | ${median(ours.map((r) => r.lag!.p50)).toFixed(2)} | ${p99.toFixed(2)} | ${median(ours.map((r) => r.lag!.max)).toFixed(2)} |`,
   );
 }
 console.log(
