@@ -143,9 +143,13 @@ export function heapFix(heap: FairKey[], index: number): void {
 }
 
 function siftUp(heap: FairKey[], index: number): boolean {
-  const key = heap[index]!;
-  let i = index;
-  while (i > 0) {
+  return climb(heap, heap[index]!, index, 0) !== index;
+}
+
+/** Places `key` at `from` or above it, no higher than `floor`, moving the parents it passes down; returns where it is. */
+function climb(heap: FairKey[], key: FairKey, from: number, floor: number): number {
+  let i = from;
+  while (i > floor) {
     const parent = (i - 1) >> 1;
     const p = heap[parent]!;
     if (!keyLess(key, p)) break;
@@ -155,7 +159,7 @@ function siftUp(heap: FairKey[], index: number): boolean {
   }
   heap[i] = key;
   key.heapIndex = i;
-  return i !== index;
+  return i;
 }
 
 /**
@@ -177,14 +181,5 @@ function siftDown(heap: FairKey[], index: number): void {
     c.heapIndex = i;
     i = child;
   }
-  while (i > index) {
-    const parent = (i - 1) >> 1;
-    const p = heap[parent]!;
-    if (!keyLess(key, p)) break;
-    heap[i] = p;
-    p.heapIndex = i;
-    i = parent;
-  }
-  heap[i] = key;
-  key.heapIndex = i;
+  climb(heap, key, i, index);
 }
