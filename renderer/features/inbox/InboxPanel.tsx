@@ -1,11 +1,11 @@
 import { BellRing, Check, Inbox, X } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { Approval, SignalDecision } from '../../../shared/api/control.schema';
-import { JsonEditor } from '../../components/JsonEditor';
 import { JsonTree } from '../../components/JsonTree';
 import { approvalKey, selectedApproval, useInbox } from '../../store/inbox-store';
 import { isTextField } from '../../commands/command-table';
 import { pageNotifications } from './browser-notifications';
+import { DecisionDataField } from './DecisionDataField';
 import { parseDecisionData, type InboxActions } from './inbox-actions';
 
 /**
@@ -122,20 +122,7 @@ function InboxDetail({ approval, decision, onShowRun }: { approval: Approval; de
     <div className="inbox-detail" data-testid="inbox-detail">
       <div className="field-label">Waiting message</div>
       <JsonTree value={approval.payload} testId="inbox-payload" />
-      <JsonEditor
-        value={data}
-        onChange={setData}
-        label="Data sent with the decision (JSON, optional)"
-        placeholder='Optional JSON data, e.g. {"by": "ops"}'
-        testId="inbox-data"
-        minLines={2}
-        invalid={dataError !== null}
-      />
-      {dataError && (
-        <span className="field-error" role="alert" data-testid="inbox-data-error">
-          {dataError}
-        </span>
-      )}
+      <DecisionDataField data={data} setData={setData} dataError={dataError} testId="inbox-data" />
       <div className="dialog-actions">
         <button type="button" className="button small" onClick={() => onShowRun(approval)} data-testid="inbox-show-run">
           Show run

@@ -2,12 +2,12 @@ import { Check, Inbox, X } from 'lucide-react';
 import { useState } from 'react';
 import type { SignalDecision } from '../../../shared/api/control.schema';
 import { HoldBadge } from '../../components/status';
-import { JsonEditor } from '../../components/JsonEditor';
 import { JsonTree } from '../../components/JsonTree';
 import { approvalKey, useInbox } from '../../store/inbox-store';
 import { useLive } from '../../store/live-store';
 import { waitingAt } from '../editor/node-run-state';
 import { useActions } from '../workflow/actions-context';
+import { DecisionDataField } from './DecisionDataField';
 import { parseDecisionData } from './inbox-actions';
 
 /**
@@ -34,20 +34,7 @@ export function NodeApprovalBlock({ nodeId }: { nodeId: string }) {
       <HoldBadge kind="waiting" detail={`${oldest.signal}, ${waiting.length} waiting`} testId="inspector-approval-state" />
       <p className="field-hint">Oldest waiting since {new Date(oldest.since).toLocaleTimeString()}:</p>
       <JsonTree value={oldest.payload} testId="inspector-approval-payload" label="waiting message" />
-      <JsonEditor
-        value={data}
-        onChange={setData}
-        label="Data sent with the decision (JSON, optional)"
-        placeholder='Optional JSON data, e.g. {"by": "ops"}'
-        testId="inspector-approval-data"
-        minLines={2}
-        invalid={dataError !== null}
-      />
-      {dataError && (
-        <span className="field-error" role="alert" data-testid="inspector-approval-data-error">
-          {dataError}
-        </span>
-      )}
+      <DecisionDataField data={data} setData={setData} dataError={dataError} testId="inspector-approval-data" />
       <div className="inspector-actions">
         <button type="button" className="button small primary" onClick={() => void decide('APPROVE')} data-testid="inspector-approve">
           <Check size={12} aria-hidden="true" /> Approve
