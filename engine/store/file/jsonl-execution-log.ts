@@ -2,10 +2,9 @@ import { existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlAuditPage, ControlAuditQuery } from '../../../shared/api/control.schema';
 import { DEFAULT_LOG_RETENTION, type ExecutionLog, type ExecutionLogEntry, type LogRetentionOptions } from '../execution-log';
-import { parseLogEntry } from '../log-entry-codec';
+import { logLine, parseLogEntry } from '../log-entry-codec';
 import { MemoryExecutionLog } from '../memory/memory-execution-log';
 import type { StoreWriteProblem } from '../store-errors';
-import { UnwritableEntryError } from '../unwritable-entry-error';
 import { JsonlAppender } from './jsonl-appender';
 import { readJsonl, type JsonlRead } from './jsonl-lines';
 import { NODE_LOG_FILE_SYSTEM, type LogFileSystem } from './log-file-system';
@@ -72,7 +71,7 @@ export class JsonlExecutionLog implements ExecutionLog {
 
   append(entry: ExecutionLogEntry): void {
     // Serialized first: an entry that cannot be written fails here, before either copy holds it.
-    const line = jsonlLine(entry);
+    const line = logLine(entry);
     this.memory.append(entry);
     this.appender.append(line);
     if (++this.sinceCompact >= this.compactAfter) this.compact();
@@ -81,7 +80,7 @@ export class JsonlExecutionLog implements ExecutionLog {
   /** Trims to the retained runs and rewrites the file with them (in the writer's order, after queued lines). */
   compact(): void {
     this.sinceCompact = 0;
-    this.appender.requestRewrite(() => this.memory.trim().map(jsonlLine).join(''));
+    this.appender.requestRewrite(() => this.memory.trim().map(logLine).join(''));
   }
 
   flush(): Promise<void> {
@@ -107,19 +106,6 @@ export class JsonlExecutionLog implements ExecutionLog {
 
   close(): Promise<void> {
     return this.appender.close();
-  }
-}
-
-/**
- * One JSONL record: the entry as JSON and a newline (what `logLine` writes). The refusal's message is made only
- * when serializing fails: an append is on the engine's hot path, and naming the entry up front cost a string
- * per append.
- */
-function jsonlLine(entry: ExecutionLogEntry): string {
-  try {
-    return `${JSON.stringify(entry)}\n`;
-  } catch (error) {
-    throw new UnwritableEntryError(`the ${entry.type} entry of ${entry.runId}`, error);
   }
 }
 
