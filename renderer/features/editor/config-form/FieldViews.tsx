@@ -1,24 +1,15 @@
 import { assertNever } from '../../../../shared/assert-never';
 import { Plus, Trash2 } from 'lucide-react';
-import { useEffect, useId, useMemo, type ReactNode } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import { useApi } from '../../../api/api-context';
 import { connectedPools, readWorkers, useWorkers } from '../../../store/workers-store';
 import { JsonEditor } from '../../../components/JsonEditor';
+import { FieldFrame, inputProps, placeholderOf, type FieldMessage, type FieldProps } from './field-frame';
+import { RecordField } from './RecordField';
 import { getAt, itemFields, pathKey, type FieldSpec } from './schema-fields';
 import { useDraft, type DraftParse } from './use-draft';
 
-/** A field's message: a DEF-02 issue from validation (with its code) or an instant check. */
-export interface FieldMessage {
-  code?: string;
-  message: string;
-}
-
-export interface FieldProps<F extends FieldSpec = FieldSpec> {
-  field: F;
-  root: Readonly<Record<string, unknown>>;
-  errors: ReadonlyMap<string, FieldMessage>;
-  onFieldChange: (path: readonly string[], value: unknown) => void;
-}
+export type { FieldMessage, FieldProps };
 
 /** One generated field, by kind; objects recurse into a fieldset. */
 export function FieldView(props: FieldProps) {
@@ -46,56 +37,6 @@ export function FieldView(props: FieldProps) {
     default:
       return assertNever(field, 'field');
   }
-}
-
-function FieldFrame({
-  field,
-  errors,
-  draftError,
-  inputId,
-  children,
-}: {
-  field: FieldSpec;
-  errors: ReadonlyMap<string, FieldMessage>;
-  draftError?: string | null;
-  inputId: string;
-  children: ReactNode;
-}) {
-  const key = pathKey(field.path);
-  const issue: FieldMessage | undefined = draftError ? { message: draftError } : errors.get(key);
-  return (
-    <div className="field form-field" data-field={key}>
-      <label className="field-label" htmlFor={inputId}>
-        {field.label}
-        {field.required && (
-          <span className="required-mark" aria-label="required">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
-      {children}
-      {issue ? (
-        <span className="field-error" id={`${inputId}-error`} data-testid={`field-error-${key}`}>
-          {issue.code && <code>{issue.code}</code>} {issue.message}
-        </span>
-      ) : (
-        field.description && <span className="field-hint">{field.description}</span>
-      )}
-    </div>
-  );
-}
-
-function inputProps(field: FieldSpec, id: string, errors: ReadonlyMap<string, FieldMessage>, draftError?: string | null) {
-  const key = pathKey(field.path);
-  const invalid = Boolean(draftError) || errors.has(key);
-  return { id, 'data-testid': `field-${key}`, 'aria-invalid': invalid, 'aria-describedby': invalid ? `${id}-error` : undefined, spellCheck: false };
-}
-
-function placeholderOf(field: FieldSpec): string | undefined {
-  return field.defaultValue === undefined
-    ? undefined
-    : `default: ${typeof field.defaultValue === 'string' ? field.defaultValue : JSON.stringify(field.defaultValue)}`;
 }
 
 function ObjectField({ field, root, errors, onFieldChange }: FieldProps<Extract<FieldSpec, { kind: 'object' }>>) {
@@ -337,84 +278,4 @@ function JsonField({ field, root, errors, onFieldChange }: FieldProps<Extract<Fi
       />
     </FieldFrame>
   );
-}
-
-type Row = readonly [string, string];
-
-function RecordField({ field, root, errors, onFieldChange }: FieldProps<Extract<FieldSpec, { kind: 'record' }>>) {
-  const id = useId();
-  const key = pathKey(field.path);
-  const value = getAt(root, field.path);
-  const format = (v: unknown): string =>
-    JSON.stringify(Object.entries(v && typeof v === 'object' ? v : {}).map(([k, x]) => [k, field.valueKind === 'any' ? formatAny(x) : String(x)]));
-  const parse = (text: string): DraftParse<unknown> => rowsToRecord(JSON.parse(text) as Row[], field.valueKind);
-  const draft = useDraft<unknown>(value ?? (field.required ? {} : undefined), format, parse, (v) => onFieldChange(field.path, v));
-  const rows = JSON.parse(draft.text || '[]') as Row[];
-  const setRows = (next: Row[]) => draft.onText(JSON.stringify(next));
-  return (
-    <FieldFrame field={field} errors={errors} inputId={id} draftError={draft.error}>
-      <div className="record-rows" id={id} data-testid={`field-${key}`}>
-        {rows.map(([k, v], i) => (
-          <div className="record-row" key={i}>
-            <input
-              aria-label={`${field.label} name ${i + 1}`}
-              value={k}
-              placeholder="name"
-              spellCheck={false}
-              onChange={(e) => setRows(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
-              data-testid={`field-${key}-key-${i}`}
-            />
-            <input
-              aria-label={`${field.label} value ${i + 1}`}
-              value={v}
-              placeholder={field.valueKind === 'any' ? 'text or JSON' : 'text'}
-              spellCheck={false}
-              onChange={(e) => setRows(rows.map((r, j) => (j === i ? [r[0], e.target.value] : r)))}
-              data-testid={`field-${key}-value-${i}`}
-            />
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={`Remove ${k || 'row'}`}
-              onClick={() => setRows(rows.filter((_, j) => j !== i))}
-              data-testid={`field-${key}-remove-${i}`}
-            >
-              <Trash2 size={13} aria-hidden="true" />
-            </button>
-          </div>
-        ))}
-        <button type="button" className="button small" onClick={() => setRows([...rows, ['', '']])} data-testid={`field-${key}-add`}>
-          <Plus size={13} aria-hidden="true" /> Add
-        </button>
-      </div>
-      {field.valueKind === 'any' && <span className="field-hint">Values are text; JSON such as 42, true or {'{…}'} is read as JSON.</span>}
-    </FieldFrame>
-  );
-}
-
-function formatAny(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** Rows → record; an empty or repeated name keeps the draft (shown as the field's error). */
-export function rowsToRecord(rows: readonly Row[], valueKind: 'string' | 'any'): DraftParse<unknown> {
-  const record: Record<string, unknown> = {};
-  for (const [k, v] of rows) {
-    if (k.trim() === '') return { ok: false, error: 'every row needs a name' };
-    if (k in record) return { ok: false, error: `"${k}" is named twice` };
-    record[k] = valueKind === 'any' ? readAny(v) : v;
-  }
-  return { ok: true, value: record };
-}
-
-function readAny(text: string): unknown {
-  const t = text.trim();
-  if (/^([[{"]|-?\d|true$|false$|null$)/.test(t)) {
-    try {
-      return JSON.parse(t) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  return text;
 }
