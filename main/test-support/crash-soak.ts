@@ -13,18 +13,15 @@
  * when every check passed). Used by `main/host/crash-recovery.test.ts` (≥ 50 kills each) and
  * `bench/soak-crash.ts` (200).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { isTerminal, Status } from '../../shared/status/status';
+import { api, bundleChild, startChild, type Child } from './crash-soak-child';
 import { soakStore, type SoakStoreInspector } from './soak-store';
 import { INVOCATIONS_FILE } from './soak-plugins';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const ended = (status: unknown): boolean => {
   const parsed = Status.safeParse(status);
   return parsed.success && isTerminal(parsed.data);
@@ -139,82 +136,6 @@ const WORKFLOWS = [
     ],
   },
 ];
-
-/** Bundles the child entry once (esbuild, npm packages external) so each restart costs a plain `node` start. */
-async function bundleChild(): Promise<string> {
-  const outdir = join(ROOT, 'node_modules', '.cache', 'yukta-crash-soak');
-  mkdirSync(outdir, { recursive: true });
-  const outfile = join(outdir, `crash-host-${process.pid}.mjs`);
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ['main/test-support/crash-host.ts'],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
-interface Child {
-  proc: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-  stderr: () => string;
-}
-
-async function startChild(entry: string, dataDir: string, store: string, storeEnv: Record<string, string>): Promise<Child> {
-  const env = {
-    ...process.env,
-    ...storeEnv,
-    NODE_ENV: 'production',
-    // Keep every run and checkpoint of the soak, so nothing the checks read is trimmed away.
-    YUKTA_EXECUTION_LOG_RETAINED_RUNS: '1000000',
-    YUKTA_RESTART_RETAINED_EXECUTIONS: '1000000',
-  };
-  const proc = spawn(process.execPath, [entry, '--data', dataDir, '--store', store], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  proc.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
-  const url = await new Promise<string>((res, rej) => {
-    let out = '';
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      rej(new Error(`the host did not print READY within 90 s; stderr: ${err}`));
-    }, 90_000);
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]!);
-      }
-    });
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      rej(new Error(`the host exited (${String(code)}) before READY; stderr: ${err}`));
-    });
-  });
-  return { proc, url, exited, stderr: () => err };
-}
-
-async function api(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
 
 /** Every node call per run, from the plugins' own log. */
 function invocations(dataDir: string): Map<string, Set<string>> {
