@@ -5,7 +5,7 @@ import { serializeForStore } from './unwritable-entry-error';
 /** One recorded message as a JSONL line (file store, spill folder): payloads become plain JSON. */
 export function recordedLine(message: RecordedMessage): string {
   const record = message.messageId === undefined ? { port: message.port, payload: message.payload, metadata: message.metadata } : message;
-  return `${serializeForStore('a checkpoint message', record)}\n`;
+  return `${serializeForStore(record, 'a checkpoint message')}\n`;
 }
 
 /** Checks a stored message's shape; throws naming the bad field. */

@@ -1,5 +1,5 @@
 import { EXECUTION_LOG_TYPES, type ExecutionLogEntry, type ExecutionLogType } from './execution-log';
-import { UnwritableEntryError } from './unwritable-entry-error';
+import { logEntryName, serializeForStore, UnwritableEntryError } from './unwritable-entry-error';
 
 const TYPES: ReadonlySet<string> = new Set(EXECUTION_LOG_TYPES);
 
@@ -21,16 +21,9 @@ export function parseLogEntry(value: unknown): ExecutionLogEntry {
   return entry;
 }
 
-/**
- * One JSONL record: the entry as JSON and a newline. The refusal's message is made only when serializing fails:
- * an append is on the engine's hot path, and naming the entry up front cost a string per append.
- */
+/** One JSONL record: the entry as JSON and a newline. */
 export function logLine(entry: ExecutionLogEntry): string {
-  try {
-    return `${JSON.stringify(entry)}\n`;
-  } catch (error) {
-    throw new UnwritableEntryError(`the ${entry.type} entry of ${entry.runId}`, error);
-  }
+  return `${serializeForStore(entry, logEntryName, entry)}\n`;
 }
 
 /** Deepest plain nesting copied by hand; deeper (or cyclic) data goes through `structuredClone`. */

@@ -1,7 +1,7 @@
 import type { ControlAuditPage, ControlAuditQuery } from '../../shared/api/control.schema';
 import { matchesAudit, toAuditEntry, type ExecutionLogEntry } from './execution-log';
 import { parseLogEntry } from './log-entry-codec';
-import { UnwritableEntryError } from './unwritable-entry-error';
+import { logEntryName, serializeForStore } from './unwritable-entry-error';
 
 /**
  * The execution log as the database stores keep it (SQLite, PostgreSQL: DUR-01, DUR-04): an entry queued for
@@ -34,15 +34,7 @@ export const LOG_COLUMNS = 'run_id, type, status, actor, at, data';
  * that cannot be serialized fails its append with `UnwritableEntryError` and is never queued.
  */
 export function queuedLogRow(entry: ExecutionLogEntry): QueuedLogRow {
-  let data: string | null = null;
-  if (entry.data !== undefined) {
-    try {
-      data = JSON.stringify(entry.data) ?? null;
-    } catch (error) {
-      // The description is only made when it is needed (a string per append otherwise).
-      throw new UnwritableEntryError(`the ${entry.type} entry of ${entry.runId}`, error);
-    }
-  }
+  const data = entry.data === undefined ? null : (serializeForStore(entry.data, logEntryName, entry) ?? null);
   return { runId: entry.runId, type: entry.type, status: entry.status, actor: entry.actor, at: entry.at, data };
 }
 

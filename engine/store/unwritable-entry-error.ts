@@ -17,11 +17,21 @@ export class UnwritableEntryError extends EngineError {
   }
 }
 
-/** `JSON.stringify` for a store: a value it cannot serialize throws `UnwritableEntryError` naming `what`. */
-export function serializeForStore(what: string, value: unknown): string {
+/**
+ * `JSON.stringify` for a store: a value it cannot serialize throws `UnwritableEntryError` naming what it was.
+ * `what` may be a function of `subject`, called only on a failure: appends and recorded messages are on the
+ * engine's hot path, and a description built up front costs a string per call.
+ */
+export function serializeForStore<S>(value: unknown, what: string | ((subject: S) => string), subject?: S): string {
   try {
     return JSON.stringify(value);
   } catch (error) {
-    throw new UnwritableEntryError(what, error);
+    throw new UnwritableEntryError(typeof what === 'string' ? what : what(subject as S), error);
   }
 }
+
+/** How a store names an execution log entry it cannot write. */
+export const logEntryName = (entry: { type: string; runId: string }): string => `the ${entry.type} entry of ${entry.runId}`;
+
+/** How a store names a recorded message it cannot write. */
+export const checkpointName = (nodeId: string): string => `a checkpoint of node "${nodeId}"`;

@@ -1,7 +1,7 @@
 import type { Status } from '../../../shared/status/status';
 import { EMPTY_METADATA } from '../checkpoint-rows';
 import type { RecordedMessage } from '../checkpoint-store';
-import { serializeForStore } from '../unwritable-entry-error';
+import { checkpointName, serializeForStore } from '../unwritable-entry-error';
 import { pgText, rowsOf, rowsParam } from './postgres-connection';
 import type { BatchPart } from './postgres-writer';
 
@@ -115,9 +115,8 @@ export class CheckpointBatch {
  * JSON cannot express (a BigInt, a cycle) fails the recording call instead of every later batch.
  */
 export function messageRow(executionId: string, nodeId: string, seq: number | null, message: RecordedMessage): CheckpointRow {
-  const what = `a checkpoint of node "${nodeId}"`;
-  const payload = message.payload === undefined ? null : (serializeForStore(what, message.payload) ?? null);
-  const metadata = Object.keys(message.metadata).length === 0 ? EMPTY_METADATA : serializeForStore(what, message.metadata);
+  const payload = message.payload === undefined ? null : (serializeForStore(message.payload, checkpointName, nodeId) ?? null);
+  const metadata = Object.keys(message.metadata).length === 0 ? EMPTY_METADATA : serializeForStore(message.metadata, checkpointName, nodeId);
   return { kind: 'message', executionId, nodeId, seq, message, payload, metadata };
 }
 

@@ -3,7 +3,7 @@ import type { Status } from '../../../shared/status/status';
 import type { CheckpointStats, CheckpointStore, CheckpointWriter, NodeCheckpoint, RecordedMessage } from '../checkpoint-store';
 import { parseEndStatus } from '../checkpoint-codec';
 import { EMPTY_METADATA, executionsWithQueued, messageOfStored, withQueued, type QueuedCheckpointWrite, type StoredMessageRow } from '../checkpoint-rows';
-import { UnwritableEntryError } from '../unwritable-entry-error';
+import { checkpointName, serializeForStore } from '../unwritable-entry-error';
 import { SqliteWriteQueue, type SqliteWriter } from './sqlite-writer';
 
 /** A recorded message as it will be stored: serialized when it is queued, so a value that cannot be is the caller's error. */
@@ -203,15 +203,8 @@ class NodeRowWriter implements CheckpointWriter {
 
 /** Serializes a message for its row; throws `UnwritableEntryError` (nothing queued) when it cannot be. */
 function queuedMessage(nodeId: string, m: RecordedMessage): QueuedMessage {
-  let payload: string | null;
-  let metadata: string;
-  try {
-    payload = m.payload === undefined ? null : (JSON.stringify(m.payload) ?? null);
-    metadata = isEmpty(m.metadata) ? EMPTY_METADATA : JSON.stringify(m.metadata);
-  } catch (error) {
-    // The description is only made when it is needed: a string per message otherwise.
-    throw new UnwritableEntryError(`a checkpoint of node "${nodeId}"`, error);
-  }
+  const payload = m.payload === undefined ? null : (serializeForStore(m.payload, checkpointName, nodeId) ?? null);
+  const metadata = isEmpty(m.metadata) ? EMPTY_METADATA : serializeForStore(m.metadata, checkpointName, nodeId);
   return { port: m.port, payload, metadata, messageId: m.messageId ?? null };
 }
 
